@@ -1,0 +1,125 @@
+"""Contracts and their prices (rules.md §2; protocol.md, a deal's ``contract``).
+
+Parse and print in pairs: ``Contract.parse("7♥")`` and ``str(contract)`` give the
+canonical form back (``7H``), ``contract.symbol`` the form players write (``7♥``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .errors import DealError
+
+LEVELS = (6, 7, 8, 9, 10)
+
+
+class Suit(enum.Enum):
+    """Trump suit in bidding order ♠ < ♣ < ♦ < ♥ < no trumps (rules.md §2)."""
+
+    SPADES = "S"
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    NO_TRUMPS = "NT"
+
+    @property
+    def symbol(self) -> str:
+        """The sign players write on the sheet; no-trumps is ``БК`` (protocol.md)."""
+        return _SUIT_SYMBOLS[self]
+
+
+_SUIT_SYMBOLS = {
+    Suit.SPADES: "♠",
+    Suit.CLUBS: "♣",
+    Suit.DIAMONDS: "♦",
+    Suit.HEARTS: "♥",
+    Suit.NO_TRUMPS: "БК",
+}
+_SUIT_SPELLINGS = {
+    "S": Suit.SPADES,
+    "♠": Suit.SPADES,
+    "C": Suit.CLUBS,
+    "♣": Suit.CLUBS,
+    "D": Suit.DIAMONDS,
+    "♦": Suit.DIAMONDS,
+    "H": Suit.HEARTS,
+    "♥": Suit.HEARTS,
+    "NT": Suit.NO_TRUMPS,
+    "БК": Suit.NO_TRUMPS,
+    "Б/К": Suit.NO_TRUMPS,
+}
+
+
+class Kind(enum.Enum):
+    """What a deal was: a trick contract, a misère or an all-pass (rules.md §3)."""
+
+    TRICKS = "tricks"
+    MISERE = "misere"
+    ALLPASS = "allpass"
+
+
+_MISERE_WORDS = {"MISERE", "МИЗЕР", "M", "М"}
+_ALLPASS_WORDS = {"ALLPASS", "РАСПАСЫ", "РАСПАС", "P"}
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """A contract as declared: kind, level 6–10 and optional suit (rules.md §2)."""
+
+    kind: Kind
+    level: int = 0
+    suit: Suit | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """Read ``6S``, ``7♥``, ``8NT``, ``6БК``, ``9``, ``misere`` or ``allpass``.
+
+        The spellings are those of protocol.md (a deal's ``contract``); the suit never
+        changes a price (rules.md §2) but is kept for the protocol.
+        """
+        if not isinstance(text, str):
+            raise DealError(f"contract must be text such as '6S', got {text!r}", "contract")
+        word = text.strip().upper().replace(" ", "")
+        if word in _MISERE_WORDS:
+            return cls(Kind.MISERE)
+        if word in _ALLPASS_WORDS:
+            return cls(Kind.ALLPASS)
+        digits = "10" if word.startswith("10") else word[:1]
+        if digits not in {"6", "7", "8", "9", "10"}:
+            raise DealError(
+                f"unknown contract {text!r}: use 6–10 with an optional suit, misere or allpass",
+                "contract",
+            )
+        rest = word[len(digits) :]
+        if rest and rest not in _SUIT_SPELLINGS:
+            raise DealError(f"unknown suit {rest!r} in contract {text!r}", "contract")
+        return cls(Kind.TRICKS, int(digits), _SUIT_SPELLINGS[rest] if rest else None)
+
+    def __str__(self) -> str:
+        if self.kind is Kind.MISERE:
+            return "misere"
+        if self.kind is Kind.ALLPASS:
+            return "allpass"
+        return f"{self.level}{self.suit.value if self.suit else ''}"
+
+    @property
+    def symbol(self) -> str:
+        """The contract as the 4.2.11 notation writes it: ``6♠``, ``8``, ``7БК``, ``M``, ``P``."""
+        if self.kind is Kind.MISERE:
+            return "M"
+        if self.kind is Kind.ALLPASS:
+            return "P"
+        return f"{self.level}{self.suit.symbol if self.suit else ''}"
+
+    @property
+    def rank(self) -> float:
+        """Bidding height for the exit ladder: a misère ranks between 8NT and 9♠ (rules.md §2)."""
+        if self.kind is Kind.MISERE:
+            return 8.5
+        return float(self.level)
+
+
+def obligation(level: int) -> int:
+    """Defenders' total trick obligation O(L): 4, 2, 1, 1, 1 (rules.md §2 table)."""
+    return {6: 4, 7: 2}.get(level, 1)

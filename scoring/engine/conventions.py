@@ -1,0 +1,349 @@
+"""Conventions: every scoring option of protocol.md, validated, and the four presets.
+
+rules.md §3.9 and protocol.md ("Convention options", "Preset defaults") are the
+contract: option names and values here are exactly theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+from .errors import ConventionError
+
+PRICE_KEYS = ("6", "7", "8", "9", "10", "misere")
+CONSOLERS = ("whisters", "passer", "dealer")
+
+WhistStyle = Literal["greedy", "gentleman"]
+Liability = Literal["full", "half"]
+JointLiability = Literal["second", "both"]
+Ten = Literal["whisted", "checked"]
+ConsolationUnit = Literal["price", "flat10"]
+AllpassScoring = Literal["gora", "whists"]
+ZeroBonus = Literal["pulya", "gora", "gora_double", "none"]
+AllpassReset = Literal["any_game", "whisted_game", "game_or_misere"]
+End = Literal["all_closed", "sum_reached", "deals"]
+Rounding = Literal["exact", "codex"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "whist_style": ("greedy", "gentleman"),
+    "whister_liability": ("full", "half"),
+    "joint_liability": ("second", "both"),
+    "ten": ("whisted", "checked"),
+    "consolation_unit": ("price", "flat10"),
+    "allpass_scoring": ("gora", "whists"),
+    "allpass_zero_bonus": ("pulya", "gora", "gora_double", "none"),
+    "allpass_reset": ("any_game", "whisted_game", "game_or_misere"),
+    "end": ("all_closed", "sum_reached", "deals"),
+    "rounding": ("exact", "codex"),
+}
+_BOOLS = (
+    "misere_consolation",
+    "prikup_whists",
+    "allpass_amnesty",
+    "allpass_dealer_talon",
+    "help",
+    "help_excludes_remized_whister",
+    "help_excludes_dealer",
+    "indivisible_mountain",
+)
+# Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
+_MAX_PRICE = 1000
+_MAX_SCALE = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Convention:
+    """Every option of protocol.md, validated on construction (rules.md §3.9).
+
+    Build one with :func:`preset` and :func:`from_options`; constructing it directly
+    also validates, and a bad value raises :class:`ConventionError` naming the option.
+    """
+
+    prices: tuple[int, int, int, int, int, int] = (2, 4, 6, 8, 10, 10)
+    whist_scale: int = 1
+    gora_scale: int = 1
+    whist_style: WhistStyle = "greedy"
+    whister_liability: Liability = "full"
+    joint_liability: JointLiability = "second"
+    half_whist_levels: tuple[int, ...] = (6, 7)
+    ten: Ten = "whisted"
+    consolation: tuple[str, ...] = ("whisters", "passer", "dealer")
+    consolation_unit: ConsolationUnit = "price"
+    misere_consolation: bool = False
+    prikup_whists: bool = False
+    allpass_scoring: AllpassScoring = "gora"
+    allpass_ladder: tuple[int, ...] = (1,)
+    allpass_amnesty: bool = True
+    allpass_zero_bonus: ZeroBonus = "pulya"
+    allpass_dealer_talon: bool = True
+    allpass_whist_rate: int = 5
+    allpass_reset: AllpassReset = "any_game"
+    allpass_max_run: int | None = None
+    exit_ladder: tuple[int, ...] = (6,)
+    help: bool = True
+    help_excludes_remized_whister: bool = False
+    help_excludes_dealer: bool = False
+    end: End = "all_closed"
+    deal_limit: int | None = None
+    pulya_to_gora: int = 1
+    rounding: Rounding = "codex"
+    rounding_compensation_4: int = 2
+    indivisible_mountain: bool = False
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            _VALIDATORS[field.name](field.name, getattr(self, field.name))
+        _check_consistency(self)
+
+    def price(self, level: int) -> int:
+        """Price of a trick contract 6–10 (rules.md §2, option ``prices``)."""
+        return self.prices[level - 6]
+
+    @property
+    def misere_price(self) -> int:
+        """Price of a misère (rules.md §2: 10)."""
+        return self.prices[5]
+
+    def to_options(self) -> dict[str, Any]:
+        """Every option as protocol.md spells it (a JSON-ready mapping)."""
+        options = asdict(self)
+        options["prices"] = dict(zip(PRICE_KEYS, self.prices, strict=True))
+        for name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
+            options[name] = list(options[name])
+        return options
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_int(low: int, high: int) -> Callable[[str, object], None]:
+    def check(name: str, value: object) -> None:
+        if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
+            raise ConventionError(
+                name, f"option {name} must be a whole number from {low} to {high}, got {value!r}"
+            )
+
+    return check
+
+
+def _check_optional_int(name: str, value: object) -> None:
+    if value is not None:
+        _check_int(1, 100_000)(name, value)
+
+
+def _check_choice(name: str, value: object) -> None:
+    if value not in _CHOICES[name]:
+        allowed = ", ".join(_CHOICES[name])
+        raise ConventionError(name, f"option {name} must be one of {allowed}, got {value!r}")
+
+
+def _check_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise ConventionError(name, f"option {name} must be true or false, got {value!r}")
+
+
+def _check_prices(name: str, value: object) -> None:
+    if not isinstance(value, tuple) or len(value) != 6 or not all(_is_int(v) for v in value):
+        raise ConventionError(name, "option prices needs a whole number for 6, 7, 8, 9, 10, misere")
+    if not all(0 < v <= _MAX_PRICE for v in value):
+        raise ConventionError(name, f"option prices must lie between 1 and {_MAX_PRICE}")
+
+
+def _check_int_list(low: int, high: int) -> Callable[[str, object], None]:
+    def check(name: str, value: object) -> None:
+        if (
+            not isinstance(value, tuple)
+            or not value
+            or len(value) > 20
+            or not all(_is_int(v) and low <= v <= high for v in value)
+        ):
+            raise ConventionError(
+                name, f"option {name} must be a list of whole numbers from {low} to {high}"
+            )
+
+    return check
+
+
+def _check_half_levels(name: str, value: object) -> None:
+    if not isinstance(value, tuple) or not all(v in (6, 7) for v in value):
+        raise ConventionError(name, "option half_whist_levels may hold only 6 and 7")
+
+
+def _check_consolation(name: str, value: object) -> None:
+    if not isinstance(value, tuple) or not all(v in CONSOLERS for v in value):
+        raise ConventionError(
+            name, "option consolation may hold only whisters, passer and dealer"
+        )
+    if len(set(value)) != len(value):
+        raise ConventionError(name, "option consolation names someone twice")
+
+
+def _check_pulya_to_gora(name: str, value: object) -> None:
+    if value not in (1, 2) or isinstance(value, bool):
+        raise ConventionError(name, f"option pulya_to_gora must be 1 or 2, got {value!r}")
+
+
+def _check_compensation(name: str, value: object) -> None:
+    if value not in (2, 3) or isinstance(value, bool):
+        raise ConventionError(name, f"option rounding_compensation_4 must be 2 or 3, got {value!r}")
+
+
+_VALIDATORS: dict[str, Callable[[str, object], None]] = {
+    "prices": _check_prices,
+    "whist_scale": _check_int(1, _MAX_SCALE),
+    "gora_scale": _check_int(1, _MAX_SCALE),
+    "half_whist_levels": _check_half_levels,
+    "consolation": _check_consolation,
+    "allpass_ladder": _check_int_list(1, _MAX_PRICE),
+    "allpass_whist_rate": _check_int(0, _MAX_PRICE),
+    "allpass_max_run": _check_optional_int,
+    "exit_ladder": _check_int_list(6, 10),
+    "deal_limit": _check_optional_int,
+    "pulya_to_gora": _check_pulya_to_gora,
+    "rounding_compensation_4": _check_compensation,
+    **{name: _check_choice for name in _CHOICES},
+    **{name: _check_bool for name in _BOOLS},
+}
+
+
+def _check_consistency(conv: Convention) -> None:
+    """Refuse settings that contradict each other, naming the option to change."""
+    if conv.deal_limit is not None and conv.end != "deals":
+        raise ConventionError(
+            "deal_limit", "option deal_limit is set but end is not 'deals': set end to 'deals'"
+        )
+    for name in ("help_excludes_remized_whister", "help_excludes_dealer"):
+        if getattr(conv, name) and not conv.help:
+            raise ConventionError(name, f"option {name} needs help: help is off")
+    if conv.allpass_scoring == "whists" and conv.allpass_amnesty:
+        raise ConventionError(
+            "allpass_amnesty",
+            "option allpass_amnesty applies to all-pass in gora only: "
+            "allpass_scoring is 'whists'",
+        )
+    if conv.allpass_scoring == "whists" and conv.allpass_dealer_talon:
+        raise ConventionError(
+            "allpass_dealer_talon",
+            "option allpass_dealer_talon applies to all-pass in gora only: "
+            "in whists the talon is never opened",
+        )
+
+
+def _coerce(name: str, value: object) -> object:
+    """Turn JSON values into the dataclass's types; the validators judge the result."""
+    if name == "prices":
+        return _coerce_prices(value)
+    if name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
+        if not isinstance(value, list | tuple):
+            raise ConventionError(name, f"option {name} must be a list, got {value!r}")
+        items = tuple(value)
+        return tuple(c for c in CONSOLERS if c in items) if name == "consolation" and all(
+            isinstance(c, str) and c in CONSOLERS for c in items
+        ) and len(set(items)) == len(items) else items
+    return value
+
+
+def _coerce_prices(value: object) -> object:
+    if isinstance(value, tuple):
+        return value
+    if not isinstance(value, Mapping):
+        raise ConventionError("prices", "option prices must be a map of 6..10 and misere to prices")
+    unknown = set(map(str, value)) - set(PRICE_KEYS)
+    if unknown:
+        raise ConventionError("prices", f"option prices has unknown key {sorted(unknown)[0]!r}")
+    missing = [k for k in PRICE_KEYS if k not in value]
+    if missing:
+        raise ConventionError("prices", f"option prices lacks {', '.join(missing)}")
+    return tuple(value[k] for k in PRICE_KEYS)
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Convention))
+
+_PRESET_OPTIONS: dict[str, dict[str, Any]] = {
+    "sochi": {},
+    "leningrad": {
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "consolation": ["whisters", "passer"],
+        "allpass_ladder": [1, 2, 3],
+        "exit_ladder": [6, 7, 8],
+        "help": False,
+        "end": "sum_reached",
+        "pulya_to_gora": 2,
+    },
+    "rostov": {
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "allpass_scoring": "whists",
+        "allpass_amnesty": False,
+        "allpass_dealer_talon": False,
+    },
+    "fspr": {
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "joint_liability": "both",
+        "prikup_whists": True,
+        "allpass_ladder": [1, 2, 3],
+        "allpass_amnesty": False,
+        "allpass_zero_bonus": "gora_double",
+        "allpass_reset": "whisted_game",
+        "exit_ladder": [6, 7, 7],
+        "help": False,
+        "end": "deals",
+        "pulya_to_gora": 2,
+    },
+}
+PRESET_NAMES: tuple[str, ...] = tuple(_PRESET_OPTIONS)
+
+
+def from_options(options: Mapping[str, object], base: Convention | None = None) -> Convention:
+    """Apply option overrides to ``base`` (Sochi when omitted); protocol.md ``options``.
+
+    Unknown names are an error, never ignored (protocol.md).
+    """
+    if not isinstance(options, Mapping):
+        raise ConventionError("options", "options must be a map of option names to values")
+    unknown = [str(name) for name in options if name not in OPTION_NAMES]
+    if unknown:
+        raise ConventionError(unknown[0], f"unknown option {unknown[0]!r}")
+    changes = {name: _coerce(name, value) for name, value in options.items()}
+    try:
+        return replace(base or Convention(), **changes)  # type: ignore[arg-type]
+    except TypeError as error:  # a value of a type replace() cannot take
+        raise ConventionError("options", f"bad option value: {error}") from None
+
+
+def preset(name: str) -> Convention:
+    """The preset ``sochi``, ``leningrad``, ``rostov`` or ``fspr`` (protocol.md, presets)."""
+    if name not in _PRESET_OPTIONS:
+        raise ConventionError(
+            "convention",
+            f"unknown convention {name!r}: use one of {', '.join(PRESET_NAMES)}",
+        )
+    return from_options(_PRESET_OPTIONS[name])
+
+
+def from_spec(spec: object, overrides: Mapping[str, object] | None = None) -> Convention:
+    """A pulka file's ``convention`` (a preset name or a full option map) plus ``options``.
+
+    protocol.md: "a preset name, or an object with every option spelled out".
+    """
+    if isinstance(spec, str):
+        base = preset(spec)
+    elif isinstance(spec, Mapping):
+        missing = [name for name in OPTION_NAMES if name not in spec]
+        if missing:
+            raise ConventionError(
+                missing[0], f"a convention spelled out must give every option: {missing[0]} is missing"
+            )
+        base = from_options(spec)
+    else:
+        raise ConventionError("convention", "convention must be a preset name or a map of options")
+    return from_options(overrides, base) if overrides else base

@@ -1,0 +1,553 @@
+"""One deal's facts -> the entries it writes (rules.md §3.1–3.6, protocol.md decisions).
+
+Pulya entries are *requests*: the sheet (``sheet.py``) passes them through help
+(rules.md §3.4) before they reach the pulya. Everything else is written as it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .contracts import Contract, Kind, obligation
+from .conventions import Convention
+from .errors import DealError
+from .numbers import Points, exact_div
+from .seats import Seating
+
+WORDS = ("whist", "pass", "half")
+PULYA, GORA, WHISTS = "pulya", "gora", "whists"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A deal as the players report it at the table (protocol.md, a deal's fields).
+
+    Names are the pulka's player names; nothing here is a computed figure.
+    """
+
+    contract: Contract
+    declarer: str | None = None
+    whists: tuple[tuple[str, str], ...] = ()
+    tricks: tuple[tuple[str, int], ...] | None = None
+    prikup: int = 0
+    dealer: str | None = None
+
+    @property
+    def whist_words(self) -> dict[str, str]:
+        return dict(self.whists)
+
+    @property
+    def trick_counts(self) -> dict[str, int] | None:
+        return None if self.tricks is None else dict(self.tricks)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One number written on the sheet (protocol.md output ``entries``).
+
+    ``player`` writes ``points`` into ``section``; for whists, ``on`` is the seat they
+    are written on. ``reason`` is a code the protocol view translates: ``contract``,
+    ``unplayed``, ``remiz``, ``consolation``, ``trick_whists``, ``half_whist``,
+    ``whister_shortfall``, ``talon``, ``allpass``, ``zero_bonus``, ``help``,
+    ``help_writeoff``, ``misere``, ``penalty``.
+    """
+
+    player: int
+    section: str
+    points: Points
+    on: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """What a deal wrote and what the sheet needs to know about it."""
+
+    entries: tuple[Entry, ...]
+    notation: str
+    resets_run: bool
+    is_allpass: bool
+    remized_whisters: frozenset[int] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class DealContext:
+    """The state a deal is scored in: seats, the all-pass price and the exit ladder."""
+
+    convention: Convention
+    names: tuple[str, ...]
+    seats: Seating
+    allpass_price: int
+    min_contract: int
+
+
+def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
+    """Score one deal by its kind: rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass)."""
+    kind = deal.contract.kind
+    if kind is Kind.ALLPASS:
+        _refuse(deal.declarer is not None, "an all-pass has no declarer", "declarer")
+        _refuse(bool(deal.whists), "an all-pass has no whists", "whists")
+        _refuse(deal.prikup != 0, "an all-pass has no talon tricks", "prikup")
+        if ctx.convention.allpass_scoring == "whists":
+            return _allpass_in_whists(ctx, deal)
+        return _allpass_in_gora(ctx, deal)
+    declarer = _declarer(ctx, deal)
+    if deal.contract.rank < ctx.min_contract:
+        raise DealError(
+            f"after the all-passes the lowest contract allowed is {ctx.min_contract}, "
+            f"not {deal.contract.symbol}",
+            "contract",
+        )
+    if kind is Kind.MISERE:
+        return _misere(ctx, deal, declarer)
+    return _trick_contract(ctx, deal, declarer)
+
+
+def _refuse(condition: bool, message: str, field_name: str) -> None:
+    if condition:
+        raise DealError(message, field_name)
+
+
+def _seat(ctx: DealContext, name: str, what: str) -> int:
+    try:
+        return ctx.names.index(name)
+    except ValueError:
+        raise DealError(f"unknown player {name!r} in {what}", what) from None
+
+
+def _declarer(ctx: DealContext, deal: Deal) -> int:
+    if deal.declarer is None:
+        raise DealError("the declarer is missing", "declarer")
+    declarer = _seat(ctx, deal.declarer, "declarer")
+    if declarer not in ctx.seats.active:
+        raise DealError(f"{deal.declarer} sits out this deal and cannot declare", "declarer")
+    return declarer
+
+
+# --- contracts (rules.md §3.1) ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Defence:
+    """Who defends and how: defenders in order f1, f2 with their words (§3.1)."""
+
+    declarer: int
+    defenders: tuple[int, ...]
+    words: tuple[str, ...]
+
+    @property
+    def whisters(self) -> tuple[int, ...]:
+        return tuple(p for p, w in zip(self.defenders, self.words, strict=True) if w == "whist")
+
+    @property
+    def passers(self) -> tuple[int, ...]:
+        return tuple(p for p, w in zip(self.defenders, self.words, strict=True) if w == "pass")
+
+
+def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
+    """Read each defender's word; with two players the dummy always passes (§4)."""
+    defenders = ctx.seats.defenders_of(declarer)
+    given = deal.whist_words
+    for name, word in given.items():
+        seat = _seat(ctx, name, "whists")
+        if seat == declarer:
+            raise DealError(f"the declarer {name} cannot also be a defender", "whists")
+        if seat not in defenders:
+            raise DealError(f"{name} sits out this deal and cannot whist", "whists")
+        if word not in WORDS:
+            raise DealError(f"{name}'s word must be whist, pass or half, not {word!r}", "whists")
+    ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
+    words = []
+    for seat in defenders:
+        name = ctx.names[seat]
+        if name not in given and not ten_checked:
+            raise DealError(f"{name}'s word (whist, pass or half) is missing", "whists")
+        words.append(given.get(name, "pass"))
+    return _Defence(declarer, defenders, tuple(words))
+
+
+def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
+    """A trick contract 6–10: not played, half-whisted or played (rules.md §3.1, §3.6)."""
+    conv, level = ctx.convention, deal.contract.level
+    price = conv.price(level)
+    defence = _defence(ctx, deal, declarer)
+    _check_prikup(ctx, deal)
+    talon = _talon_whists(ctx, deal, declarer, price)
+    if level == 10 and conv.ten == "checked":
+        return _checked_ten(ctx, deal, defence, price, talon)
+    if "half" in defence.words:
+        return _half_whist(ctx, deal, defence, price, talon)
+    if not defence.whisters:
+        _refuse(deal.tricks is not None, "nobody whisted, so no tricks are played", "tricks")
+        entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
+        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
+    return _played(ctx, deal, defence, price, talon)
+
+
+def _check_prikup(ctx: DealContext, deal: Deal) -> None:
+    if deal.prikup and not ctx.convention.prikup_whists:
+        raise DealError("this convention writes no whists for the talon", "prikup")
+    if not 0 <= deal.prikup <= 3:
+        raise DealError(f"talon fast tricks must be 0 to 3, not {deal.prikup}", "prikup")
+
+
+def _talon_whists(ctx: DealContext, deal: Deal, declarer: int, price: int) -> tuple[Entry, ...]:
+    """Whists for fast tricks in the talon (rules.md §3.6; protocol.md "Talon whists").
+
+    With 4 or 5 players the dealer writes them; with 3 each opponent writes half; with
+    2 the opponent writes half. Written whether the contract is played, made or not.
+    """
+    if not deal.prikup:
+        return ()
+    amount = ctx.convention.whist_scale * price * deal.prikup
+    seats = ctx.seats
+    if seats.size >= 4:
+        return (Entry(seats.dealer, WHISTS, amount, declarer, "talon"),)
+    half = exact_div(amount, 2)
+    return tuple(
+        Entry(p, WHISTS, half, declarer, "talon") for p in seats.defenders_of(declarer)
+    )
+
+
+def _half_whist(
+    ctx: DealContext, deal: Deal, defence: _Defence, price: int, talon: tuple[Entry, ...]
+) -> DealOutcome:
+    """Pass then half-whist: not played; the half-whister writes half the obligation (§3.1.2)."""
+    level, conv = deal.contract.level, ctx.convention
+    if level not in conv.half_whist_levels:
+        raise DealError(f"half-whist is not allowed on a {level}", "whists")
+    if len(defence.defenders) == 2 and defence.words != ("pass", "half"):
+        raise DealError(
+            "half-whist is only for the second defender, after the first passed", "whists"
+        )
+    _refuse(deal.tricks is not None, "a half-whisted contract is not played: no tricks", "tricks")
+    half_whister = defence.defenders[defence.words.index("half")]
+    amount = exact_div(conv.whist_scale * price * obligation(level), 2)
+    entries = (
+        Entry(defence.declarer, PULYA, price, reason="unplayed"),
+        Entry(half_whister, WHISTS, amount, defence.declarer, "half_whist"),
+        *talon,
+    )
+    return DealOutcome(entries, f"{deal.contract.symbol}/½", _resets(ctx, "pulya"), False)
+
+
+def _tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> dict[int, int]:
+    """Trick counts per seat for ``players``; they must add up to 10 (protocol.md)."""
+    counts = deal.trick_counts
+    if counts is None:
+        raise DealError("the tricks are missing", "tricks")
+    by_seat: dict[int, int] = {}
+    for name, count in counts.items():
+        seat = _seat(ctx, name, "tricks")
+        if seat not in players:
+            raise DealError(f"{name} takes no tricks in this deal", "tricks")
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 10:
+            raise DealError(f"{name}'s tricks must be a whole number 0 to 10", "tricks")
+        by_seat[seat] = count
+    for seat in players:
+        if seat not in by_seat:
+            raise DealError(f"{ctx.names[seat]}'s tricks are missing", "tricks")
+    total = sum(by_seat.values())
+    if total != 10:
+        raise DealError(f"tricks add up to {total}, they must add up to 10", "tricks")
+    return by_seat
+
+
+def _played(
+    ctx: DealContext, deal: Deal, defence: _Defence, price: int, talon: tuple[Entry, ...]
+) -> DealOutcome:
+    """A played contract: pulya or remiz, consolation, trick whists, shortfall (§3.1.3–5)."""
+    conv, level, declarer = ctx.convention, deal.contract.level, defence.declarer
+    tricks = _tricks(ctx, deal, (declarer, *defence.defenders))
+    taken = tricks[declarer]
+    under = max(0, level - taken)
+    entries: list[Entry] = []
+    if under == 0:
+        entries.append(Entry(declarer, PULYA, price, reason="contract"))
+    else:
+        entries.append(Entry(declarer, GORA, conv.gora_scale * price * under, reason="remiz"))
+    entries.extend(_trick_whists(ctx, defence, tricks, price, under))
+    if under:
+        entries.extend(_consolation(ctx, defence.whisters, defence.passers, declarer, price, under))
+    shortfall = _whister_shortfall(ctx, defence, tricks, level, price)
+    entries.extend(shortfall)
+    entries.extend(talon)
+    if under:
+        result = f"-{under}"
+    else:
+        result = "=" if taken == level else f"+{taken - level}"
+    return DealOutcome(
+        tuple(e for e in entries if e.points),
+        f"{deal.contract.symbol}/{result}",
+        _resets(ctx, "pulya" if not under else "remiz", whisted=True),
+        False,
+        frozenset(e.player for e in shortfall if e.points),
+    )
+
+
+def _trick_whists(
+    ctx: DealContext, defence: _Defence, tricks: dict[int, int], price: int, under: int
+) -> list[Entry]:
+    """Whists for the defence's tricks: own tricks, greedy or gentleman (§3.1.4)."""
+    conv, declarer = ctx.convention, defence.declarer
+    per_trick = conv.whist_scale * price
+    whisters = defence.whisters
+    if len(whisters) == 2:
+        return [Entry(w, WHISTS, per_trick * tricks[w], declarer, "trick_whists") for w in whisters]
+    whister = whisters[0]
+    defence_tricks = sum(tricks[p] for p in defence.defenders)
+    if under == 0 or conv.whist_style == "greedy" or not defence.passers:
+        return [Entry(whister, WHISTS, per_trick * defence_tricks, declarer, "trick_whists")]
+    share = exact_div(per_trick * defence_tricks, 2)
+    return [
+        Entry(whister, WHISTS, share, declarer, "trick_whists"),
+        Entry(defence.passers[0], WHISTS, share, declarer, "trick_whists"),
+    ]
+
+
+def _consolation(
+    ctx: DealContext,
+    whisters: tuple[int, ...],
+    passers: tuple[int, ...],
+    declarer: int,
+    price: int,
+    under: int,
+) -> list[Entry]:
+    """Consolation on a failed declarer from every consoler (§3.1.3; protocol.md).
+
+    With two players the whister is the only consoler (protocol.md "Two players").
+    """
+    conv = ctx.convention
+    amount = 10 * under if conv.consolation_unit == "flat10" else conv.whist_scale * price * under
+    consolers: list[int] = []
+    if "whisters" in conv.consolation:
+        consolers.extend(whisters)
+    if "passer" in conv.consolation and ctx.seats.size > 2:
+        consolers.extend(passers)
+    if "dealer" in conv.consolation:
+        consolers.extend(ctx.seats.sitting_out)
+    return [Entry(p, WHISTS, amount, declarer, "consolation") for p in consolers]
+
+
+def _whister_shortfall(
+    ctx: DealContext, defence: _Defence, tricks: dict[int, int], level: int, price: int
+) -> list[Entry]:
+    """Недовист: whisters short of the obligation write it to the gora (§3.1.5).
+
+    Per missing trick: ``gora_scale × price``, halved for half liability (protocol.md).
+    """
+    conv = ctx.convention
+    need = obligation(level)
+    short = need - sum(tricks[p] for p in defence.defenders)
+    if short <= 0:
+        return []
+    whisters = defence.whisters
+    if len(whisters) == 1:
+        shares = {whisters[0]: short}
+    elif level >= 8:
+        liable = whisters if conv.joint_liability == "both" else whisters[1:]
+        shares = {w: short for w in liable}
+    else:
+        shares = _quota_shares(whisters, tricks, need // 2, short)
+    unit = conv.gora_scale * price
+    return [
+        Entry(w, GORA, exact_div(unit * s, 2) if conv.whister_liability == "half" else unit * s,
+              reason="whister_shortfall")
+        for w, s in shares.items()
+        if s
+    ]
+
+
+def _quota_shares(
+    whisters: tuple[int, ...], tricks: dict[int, int], quota: int, short: int
+) -> dict[int, int]:
+    """Two whisters on a 6 or 7: who bears the shortfall (§3.1.5, the quota rule)."""
+    first, second = whisters
+    if tricks[first] > quota:
+        return {second: short}
+    if tricks[second] > quota:
+        return {first: short}
+    return {w: max(0, quota - tricks[w]) for w in whisters}
+
+
+def _checked_ten(
+    ctx: DealContext, deal: Deal, defence: _Defence, price: int, talon: tuple[Entry, ...]
+) -> DealOutcome:
+    """A checked 10 (``ten: checked``, protocol.md): played when tricks are given.
+
+    Made: pulya. Failed: gora with consolation, both defenders counting as whisters;
+    no trick whists, no shortfall.
+    """
+    _refuse(defence.whisters != () or "half" in defence.words,
+            "a 10 is not whisted in this convention: it is checked", "whists")
+    declarer = defence.declarer
+    if deal.tricks is None:
+        entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
+        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
+    tricks = _tricks(ctx, deal, (declarer, *defence.defenders))
+    under = 10 - tricks[declarer]
+    if not under:
+        entries = (Entry(declarer, PULYA, price, reason="contract"), *talon)
+        return DealOutcome(entries, f"{deal.contract.symbol}/=", _resets(ctx, "pulya"), False)
+    conv = ctx.convention
+    gora = Entry(declarer, GORA, conv.gora_scale * price * under, reason="remiz")
+    consolation = _consolation(ctx, defence.defenders, (), declarer, price, under)
+    return DealOutcome(
+        (gora, *consolation, *talon),
+        f"{deal.contract.symbol}/-{under}",
+        _resets(ctx, "remiz"),
+        False,
+    )
+
+
+# --- misère (rules.md §3.2) ----------------------------------------------------------
+
+
+def _misere(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
+    """Misère: pulya if clean, else ``gora_scale × price`` per trick; not whisted (§3.2)."""
+    _refuse(bool(deal.whists), "a misère is not whisted: leave out whists", "whists")
+    _refuse(deal.prikup != 0, "a misère has no talon whists", "prikup")
+    counts = deal.trick_counts
+    if counts is None or ctx.names[declarer] not in counts:
+        raise DealError("the declarer's tricks on the misère are missing", "tricks")
+    if len(counts) > 1:
+        taken = _tricks(ctx, deal, (declarer, *ctx.seats.defenders_of(declarer)))[declarer]
+    else:
+        taken = counts[ctx.names[declarer]]
+        if not isinstance(taken, int) or isinstance(taken, bool) or not 0 <= taken <= 10:
+            raise DealError("the declarer's tricks must be a whole number 0 to 10", "tricks")
+    conv, price = ctx.convention, ctx.convention.misere_price
+    if taken == 0:
+        entries: tuple[Entry, ...] = (Entry(declarer, PULYA, price, reason="misere"),)
+        return DealOutcome(entries, "M/=", _resets(ctx, "misere_made"), False)
+    entries = (Entry(declarer, GORA, conv.gora_scale * price * taken, reason="misere"),)
+    if conv.misere_consolation:
+        others = [p for p in range(ctx.seats.size) if p != declarer]
+        entries += tuple(Entry(p, WHISTS, 10 * taken, declarer, "consolation") for p in others)
+    return DealOutcome(entries, f"M/-{taken}", _resets(ctx, "misere_failed"), False)
+
+
+def _resets(ctx: DealContext, outcome: str, whisted: bool = False) -> bool:
+    """Whether this deal ends a run of all-passes (protocol.md, "Runs of all-passes")."""
+    rule = ctx.convention.allpass_reset
+    if rule == "any_game":
+        return True
+    if rule == "whisted_game":
+        return whisted
+    return outcome in ("pulya", "misere_made", "misere_failed")
+
+
+# --- all-pass (rules.md §3.3) --------------------------------------------------------
+
+
+def _allpass_players(ctx: DealContext, deal: Deal) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Who plays the all-pass, with tricks; a 4-player dealer on the talon takes ≤ 2 (§3.3)."""
+    seats, conv = ctx.seats, ctx.convention
+    with_dealer = seats.size == 4 and conv.allpass_dealer_talon and conv.allpass_scoring == "gora"
+    counts = deal.trick_counts or {}
+    if with_dealer:
+        players = (*seats.active, seats.dealer)
+        dealer_name = ctx.names[seats.dealer]
+        if dealer_name not in counts:
+            counts = {**counts, dealer_name: 0}
+        deal = Deal(deal.contract, tricks=tuple(counts.items()))
+    else:
+        players = seats.active
+    tricks = _tricks(ctx, deal, players)
+    if with_dealer and tricks[seats.dealer] > 2:
+        raise DealError("the dealer plays only the two talon cards: at most 2 tricks", "tricks")
+    return players, tricks
+
+
+def _allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
+    """All-pass in gora with amnesty and the zero-trick bonus (rules.md §3.3, gora style)."""
+    conv, seats = ctx.convention, ctx.seats
+    players, tricks = _allpass_players(ctx, deal)
+    price = ctx.allpass_price
+    spared = min(tricks.values()) if conv.allpass_amnesty else 0
+    entries = [
+        Entry(p, GORA, conv.gora_scale * price * (tricks[p] - spared), reason="allpass")
+        for p in sorted(players)
+        if tricks[p] - spared
+    ]
+    entries.extend(_zero_bonus(ctx, [p for p in players if p != seats.dealer], tricks, price))
+    return DealOutcome(tuple(entries), "P", False, True)
+
+
+def _zero_bonus(
+    ctx: DealContext, players: list[int], tricks: dict[int, int], price: int
+) -> list[Entry]:
+    """A player with no trick on an all-pass (protocol.md "Zero-trick bonus").
+
+    Never for a 4-player dealer; pulya entries go clockwise from first hand.
+    """
+    bonus = ctx.convention.allpass_zero_bonus
+    zero = [p for p in ctx.seats.active if p in players and tricks[p] == 0]
+    if bonus == "pulya":
+        return [Entry(p, PULYA, price, reason="zero_bonus") for p in zero]
+    if bonus == "gora":
+        return [Entry(p, GORA, -price, reason="zero_bonus") for p in zero]
+    if bonus == "gora_double":
+        scale = ctx.convention.gora_scale
+        return [Entry(p, GORA, -2 * scale * price, reason="zero_bonus") for p in zero]
+    return []
+
+
+def _allpass_in_whists(ctx: DealContext, deal: Deal) -> DealOutcome:
+    """Rostov all-pass in whists (rules.md §3.3; protocol.md "Rostov all-pass").
+
+    Each player with the fewest tricks writes ``rate × m × t / k`` on every other
+    active player; no amnesty, no talon; with 4 players the dealer gets m in the pulya
+    when the zero bonus is ``pulya``.
+    """
+    conv, seats, price = ctx.convention, ctx.seats, ctx.allpass_price
+    tricks = _tricks(ctx, deal, seats.active)
+    fewest = min(tricks.values())
+    low = [p for p in seats.active if tricks[p] == fewest]
+    entries: list[Entry] = []
+    for writer in low:
+        for other in seats.active:
+            if other not in low and tricks[other]:
+                amount = exact_div(conv.allpass_whist_rate * price * tricks[other], len(low))
+                entries.append(Entry(writer, WHISTS, amount, other, "allpass"))
+    entries.extend(_zero_bonus(ctx, list(seats.active), tricks, price))
+    if seats.size == 4 and conv.allpass_zero_bonus == "pulya":
+        entries.append(Entry(seats.dealer, PULYA, price, reason="zero_bonus"))
+    return DealOutcome(tuple(e for e in entries if e.points), "P", False, True)
+
+
+def parse_deal(raw: Mapping[str, object]) -> Deal:
+    """Read one deal of a pulka file (protocol.md, "Input"); names are checked later."""
+    contract_text = raw.get("contract")
+    if contract_text is None:
+        raise DealError("the contract is missing", "contract")
+    contract = Contract.parse(contract_text)  # type: ignore[arg-type]
+    declarer = raw.get("declarer")
+    if declarer is not None and not isinstance(declarer, str):
+        raise DealError("declarer must be a player's name", "declarer")
+    dealer = raw.get("dealer")
+    if dealer is not None and not isinstance(dealer, str):
+        raise DealError("dealer must be a player's name", "dealer")
+    whists = _name_map(raw.get("whists"), "whists", str)
+    tricks_raw = raw.get("tricks")
+    tricks = None if tricks_raw is None else _name_map(tricks_raw, "tricks", int)
+    prikup = raw.get("prikup", 0)
+    if not isinstance(prikup, int) or isinstance(prikup, bool):
+        raise DealError("prikup must be a whole number 0 to 3", "prikup")
+    unknown = set(raw) - {"contract", "declarer", "whists", "tricks", "prikup", "dealer"}
+    if unknown:
+        raise DealError(f"unknown field {sorted(unknown)[0]!r}", sorted(unknown)[0])
+    return Deal(contract, declarer, whists, tricks, prikup, dealer)
+
+
+def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, object], ...]:  # type: ignore[type-arg]
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping):
+        raise DealError(f"{what} must be a map of player names", what)
+    for name, item in value.items():
+        if not isinstance(item, kind) or isinstance(item, bool):
+            expected = "a word" if kind is str else "a whole number"
+            raise DealError(f"{what} for {name} must be {expected}, got {item!r}", what)
+    return tuple(value.items())

@@ -1,0 +1,310 @@
+"""The pulka file (protocol.md): read and validate it, score it, write the output.
+
+Reading never lets a Python error escape: every problem becomes a
+:class:`ProtocolError` (or a subclass) whose one-line message names the deal or field.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from . import conventions
+from .deals import Deal, Entry, parse_deal
+from .errors import ConventionError, DealError, ProtocolError, ScoringError
+from .numbers import Points, to_json_number
+from .pulka import Correction, Pulka, ScoredPulka, score_pulka
+from .seats import MAX_PLAYERS, MIN_PLAYERS
+from .settlement import Totals, exact_result, money, whole_result
+from .sheet import pulka_over
+
+MAX_TARGET = 10_000
+MAX_DEALS = 20_000
+MAX_NAME = 200
+MAX_SHEET_FIGURE = 10**9
+TOP_FIELDS = {"convention", "options", "players", "target", "first_dealer", "stake", "deals", "sheet"}
+
+
+@dataclass(frozen=True, slots=True)
+class PaperSheet:
+    """A finished paper pulka given by its totals (protocol.md: ``sheet`` instead of deals)."""
+
+    convention: conventions.Convention
+    totals: Totals
+    stake: Decimal | None
+
+
+def loads(text: str) -> Pulka | PaperSheet:
+    """Parse a pulka file's JSON text (protocol.md, "Input")."""
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise ProtocolError(f"the file is not valid JSON: {_short(error)}") from None
+    except ValueError as error:  # huge integers and NaN
+        raise ProtocolError(f"the file holds a number that is not allowed: {error}") from None
+    return read(data)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def _short(error: Exception) -> str:
+    return str(error).split("\n")[0][:200]
+
+
+def read(data: object) -> Pulka | PaperSheet:
+    """Validate a decoded pulka file and build the engine's objects (protocol.md)."""
+    if not isinstance(data, Mapping):
+        raise ProtocolError("the file must hold one JSON object (a pulka)")
+    unknown = set(data) - TOP_FIELDS
+    if unknown:
+        raise ProtocolError(f"unknown field {sorted(unknown)[0]!r}")
+    names = _players(data.get("players"))
+    try:
+        convention = conventions.from_spec(data.get("convention", "sochi"), _options(data))
+    except ConventionError as error:
+        raise ProtocolError(str(error)) from None
+    target = _target(data.get("target"))
+    stake = _stake(data.get("stake"))
+    if "sheet" in data:
+        if "deals" in data:
+            raise ProtocolError("give either deals or sheet, not both")
+        return PaperSheet(convention, _sheet(data["sheet"], names, target), stake)
+    first = data.get("first_dealer", names[0])
+    if first not in names:
+        raise ProtocolError(f"first_dealer {first!r} is not one of the players")
+    log = _log(data.get("deals", []))
+    return Pulka(names, convention, target, names.index(first), stake, log)
+
+
+def _options(data: Mapping[str, object]) -> Mapping[str, object] | None:
+    options = data.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise ProtocolError("options must be a map of option names to values")
+    return options
+
+
+def _players(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ProtocolError("players must be a list of names in seating order")
+    if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
+        raise ProtocolError(
+            f"a pulka has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}"
+        )
+    for name in value:
+        if not isinstance(name, str) or not name.strip():
+            raise ProtocolError(f"a player's name must be non-empty text, got {name!r}")
+        if len(name) > MAX_NAME:
+            raise ProtocolError(f"a player's name is at most {MAX_NAME} characters")
+    if len(set(value)) != len(value):
+        raise ProtocolError("two players have the same name")
+    return tuple(value)
+
+
+def _whole(value: object, what: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ProtocolError(f"{what} must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def _target(value: object) -> int:
+    if value is None:
+        raise ProtocolError("target is missing: the pulya each player plays to")
+    return _whole(value, "target", 1, MAX_TARGET)
+
+
+def _stake(value: object) -> Decimal | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ProtocolError(f"stake must be a number, got {value!r}")
+    if not math.isfinite(value) or not 0 <= value <= 1_000_000:
+        raise ProtocolError("stake must be between 0 and 1000000")
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        raise ProtocolError(f"stake must be a number, got {value!r}") from None
+
+
+def _log(value: object) -> tuple[Deal | Correction, ...]:
+    if not isinstance(value, list):
+        raise ProtocolError("deals must be a list")
+    if len(value) > MAX_DEALS:
+        raise ProtocolError(f"a pulka has at most {MAX_DEALS} deals")
+    log: list[Deal | Correction] = []
+    deal_count = 0
+    for item in value:
+        if not isinstance(item, Mapping):
+            raise ProtocolError(f"deal {deal_count + 1}: each deal must be an object")
+        try:
+            if "correct" in item:
+                log.append(_correction(item))
+            else:
+                deal_count += 1
+                log.append(parse_deal(item))
+        except DealError as error:
+            where = f"correction of deal {item.get('correct')}" if "correct" in item else (
+                f"deal {deal_count}"
+            )
+            raise DealError(f"{where}: {error}", error.field, deal_count) from None
+    return tuple(log)
+
+
+def _correction(item: Mapping[str, object]) -> Correction:
+    number = item["correct"]
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise DealError("correct must be the number of a deal", "correct")
+    if set(item) != {"correct", "deal"} or not isinstance(item["deal"], Mapping):
+        raise DealError("a correction needs exactly 'correct' and 'deal'", "deal")
+    return Correction(number, parse_deal(item["deal"]))
+
+
+def _figure(value: object, what: str, allow_negative: bool = True) -> int:
+    low = -MAX_SHEET_FIGURE if allow_negative else 0
+    return _whole(value, what, low, MAX_SHEET_FIGURE)
+
+
+def _sheet(value: object, names: tuple[str, ...], target: int) -> Totals:
+    """A paper sheet's totals: pulya, gora and whists per player (protocol.md ``sheet``)."""
+    if not isinstance(value, Mapping) or set(value) != set(names):
+        raise ProtocolError("sheet must give pulya, gora and whists for every player")
+    pulya, gora, whists = [], [], []
+    for name in names:
+        row = value[name]
+        if not isinstance(row, Mapping):
+            raise ProtocolError(f"sheet of {name} must be an object")
+        pulya.append(_figure(row.get("pulya", 0), f"pulya of {name}", False))
+        gora.append(_figure(row.get("gora", 0), f"gora of {name}"))
+        written = row.get("whists", {})
+        if not isinstance(written, Mapping) or not set(written) <= set(names) - {name}:
+            raise ProtocolError(f"whists of {name} must name the other players only")
+        whists.append(
+            tuple(
+                0 if other == name else _figure(written.get(other, 0), f"whists of {name}", False)
+                for other in names
+            )
+        )
+    return Totals(names, target, tuple(pulya), tuple(gora), tuple(whists))
+
+
+# --- output ------------------------------------------------------------------------
+
+
+def entry_json(entry: Entry, names: tuple[str, ...]) -> dict[str, Any]:
+    """One entry as protocol.md prints it: player, section, [on], points."""
+    out: dict[str, Any] = {"player": names[entry.player], "section": entry.section}
+    if entry.on is not None:
+        out["on"] = names[entry.on]
+    out["points"] = to_json_number(entry.points)
+    return out
+
+
+def sheet_json(totals: Totals) -> dict[str, Any]:
+    """``sheet``: pulya, gora and whists written on each other player (protocol.md)."""
+    names = totals.names
+    return {
+        name: {
+            "pulya": to_json_number(totals.pulya[i]),
+            "gora": to_json_number(totals.gora[i]),
+            "whists": {
+                other: to_json_number(totals.whists[i][j])
+                for j, other in enumerate(names)
+                if j != i
+            },
+        }
+        for i, name in enumerate(names)
+    }
+
+
+def _by_name(names: tuple[str, ...], values: tuple[Points, ...]) -> dict[str, int | float]:
+    return {name: to_json_number(v) for name, v in zip(names, values, strict=True)}
+
+
+def settlement_json(
+    totals: Totals, convention: conventions.Convention, stake: Decimal | None
+) -> dict[str, Any]:
+    """``result``, ``result_whole`` and ``money`` (rules.md §3.7; Кодекс 4.2.12–4.2.13)."""
+    whole = whole_result(totals, convention).result
+    out: dict[str, Any] = {
+        "result": _by_name(totals.names, exact_result(totals, convention)),
+        "result_whole": dict(zip(totals.names, whole, strict=True)),
+    }
+    if stake is not None:
+        out["money"] = {
+            name: _money_number(m) for name, m in zip(totals.names, money(whole, stake), strict=True)
+        }
+    return out
+
+
+def _money_number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def scored_json(scored: ScoredPulka) -> dict[str, Any]:
+    """The output of ``manage.py score`` for a pulka of deals (protocol.md, "Output")."""
+    names, state = scored.pulka.names, scored.state
+    out: dict[str, Any] = {
+        "players": list(names),
+        "closed": state.closed,
+        "deals": [
+            {
+                "number": r.number,
+                "dealer": names[r.dealer],
+                "notation": r.notation,
+                "entries": [entry_json(e, names) for e in r.entries],
+            }
+            for r in scored.records
+        ],
+    }
+    if scored.corrections:
+        out["corrections"] = [
+            {
+                "correct": c.number,
+                "after_deal": c.after_deal,
+                "warned": [names[p] for p in c.warned],
+                "penalties": [entry_json(e, names) for e in c.penalties],
+            }
+            for c in scored.corrections
+        ]
+    out["sheet"] = sheet_json(scored.totals)
+    out.update(settlement_json(scored.totals, scored.pulka.convention, scored.pulka.stake))
+    out["next"] = {
+        "dealer": names[state.dealer],
+        "allpass_price": state.allpass_price,
+        "min_contract": state.min_contract,
+    }
+    return out
+
+
+def paper_json(paper: PaperSheet) -> dict[str, Any]:
+    """The output for a paper sheet: its figures settled (protocol.md, ``sheet`` input)."""
+    totals = paper.totals
+    # A paper sheet brought for settlement is finished unless its pulyas say otherwise.
+    closed = paper.convention.end == "deals" or pulka_over(
+        paper.convention, totals.target, totals.pulya, 0
+    )
+    out: dict[str, Any] = {"players": list(totals.names), "closed": closed, "deals": []}
+    out["sheet"] = sheet_json(totals)
+    out.update(settlement_json(totals, paper.convention, paper.stake))
+    return out
+
+
+def score_text(text: str) -> dict[str, Any]:
+    """Read, score and print a pulka file: what ``manage.py score`` does (protocol.md)."""
+    pulka = loads(text)
+    if isinstance(pulka, PaperSheet):
+        return paper_json(pulka)
+    return scored_json(score_pulka(pulka))
+
+
+def dumps(output: Mapping[str, Any]) -> str:
+    """The output as JSON text, UTF-8 names kept readable."""
+    return json.dumps(output, ensure_ascii=False, indent=2)
+
+
+__all__ = ["ScoringError", "loads", "read", "score_text", "dumps", "PaperSheet"]

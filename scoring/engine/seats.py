@@ -1,0 +1,43 @@
+"""Who sits where in one deal: dealer, players sitting out, first hand (rules.md §4).
+
+Seats are numbered clockwise in the order of the pulka's ``players``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """The seats of one deal.
+
+    ``active`` are the players dealt a hand, clockwise from first hand (left of the
+    dealer). With 4 players the dealer sits out; with 5 the dealer and the outgoing
+    player (the seat before the dealer) sit out; with 2 the dummy is no seat at all
+    (rules.md §4; protocol.md, "Order and limits").
+    """
+
+    size: int
+    dealer: int
+    active: tuple[int, ...]
+    sitting_out: tuple[int, ...]
+
+    def defenders_of(self, declarer: int) -> tuple[int, ...]:
+        """The defenders clockwise from the declarer: first hand ``f1`` speaks first (§3.1)."""
+        position = self.active.index(declarer)
+        return self.active[position + 1 :] + self.active[:position]
+
+
+def seating(size: int, dealer: int) -> Seating:
+    """The seating for a deal dealt by seat ``dealer`` at a table of ``size`` (rules.md §4)."""
+    if size == 2:
+        return Seating(size, dealer, ((dealer + 1) % 2, dealer), ())
+    if size == 3:
+        return Seating(size, dealer, tuple((dealer + k) % 3 for k in (1, 2, 3)), ())
+    active = tuple((dealer + k) % size for k in (1, 2, 3))
+    out = (dealer,) if size == 4 else (dealer, (dealer - 1) % size)
+    return Seating(size, dealer, active, out)

@@ -1,0 +1,223 @@
+"""The running sheet: a fold over the deal log (rules.md §3.4–3.5, Кодекс 4.2.3).
+
+``apply(state, deal) -> (state, record)`` never mutates ``state``. Pulya requests
+from a deal pass through help (помощь) here, and the end of the pulka is decided here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from .conventions import Convention
+from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
+from .errors import DealError
+from .numbers import Points, exact_div
+from .seats import seating
+
+
+@dataclass(frozen=True, slots=True)
+class SheetState:
+    """Every figure on the sheet after some deals, and what the next deal needs.
+
+    ``whists[i][j]`` is what player i has written on player j (rules.md notation W).
+    """
+
+    names: tuple[str, ...]
+    convention: Convention
+    target: int
+    pulya: tuple[Points, ...]
+    gora: tuple[Points, ...]
+    whists: tuple[tuple[Points, ...], ...]
+    dealer: int
+    run: int = 0
+    deals_played: int = 0
+    closed: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    @property
+    def allpass_price(self) -> int:
+        """Price per trick of an all-pass dealt now: ``allpass_ladder[run]`` (protocol.md)."""
+        ladder = self.convention.allpass_ladder
+        return ladder[min(self.run, len(ladder) - 1)]
+
+    @property
+    def min_contract(self) -> int:
+        """Lowest contract allowed now: ``exit_ladder[run]`` (rules.md §3.3 "Exit")."""
+        ladder = self.convention.exit_ladder
+        return ladder[min(self.run, len(ladder) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal as written: its number, dealer, 4.2.11 notation and every entry."""
+
+    number: int
+    dealer: int
+    notation: str
+    entries: tuple[Entry, ...]
+    deal: Deal
+
+
+def start(
+    names: Sequence[str], convention: Convention, target: int, first_dealer: int = 0
+) -> SheetState:
+    """An empty sheet; the first dealer defaults to the first seat (protocol.md)."""
+    size = len(names)
+    zero: tuple[Points, ...] = (0,) * size
+    return SheetState(
+        tuple(names), convention, target, zero, zero, (zero,) * size, first_dealer % size
+    )
+
+
+def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
+    """Score the next deal and write it: the fold step (design.md, "How a deal flows").
+
+    A deal after the pulka closed is an error (protocol.md "Order and limits"); an
+    explicit ``dealer`` restarts the rotation from him.
+    """
+    if state.closed:
+        raise DealError("the pulka is already over", "contract")
+    dealer = state.dealer
+    if deal.dealer is not None:
+        if deal.dealer not in state.names:
+            raise DealError(f"unknown dealer {deal.dealer!r}", "dealer")
+        dealer = state.names.index(deal.dealer)
+    seats = seating(state.size, dealer)
+    ctx = DealContext(state.convention, state.names, seats, state.allpass_price, state.min_contract)
+    outcome = score_deal(ctx, deal)
+    writer = _Writer(state, seats.sitting_out, outcome.remized_whisters)
+    for entry in outcome.entries:
+        writer.write(entry)
+    run = _next_run(state, outcome.is_allpass, outcome.resets_run)
+    new_state = replace(
+        state,
+        pulya=tuple(writer.pulya),
+        gora=tuple(writer.gora),
+        whists=tuple(tuple(row) for row in writer.whists),
+        dealer=(dealer + 1) % state.size,
+        run=run,
+        deals_played=state.deals_played + 1,
+    )
+    new_state = replace(new_state, closed=is_over(new_state))
+    record = DealRecord(state.deals_played + 1, dealer, outcome.notation, tuple(writer.entries), deal)
+    return new_state, record
+
+
+def add_entries(state: SheetState, entries: Iterable[Entry]) -> SheetState:
+    """Write entries as they stand, without help: penalties of Кодекс 4.2.7."""
+    writer = _Writer(state, (), frozenset())
+    for entry in entries:
+        writer.write_plain(entry)
+    return replace(
+        state,
+        pulya=tuple(writer.pulya),
+        gora=tuple(writer.gora),
+        whists=tuple(tuple(row) for row in writer.whists),
+    )
+
+
+def is_over(state: SheetState) -> bool:
+    """Whether the pulka is over by its convention's ``end`` (rules.md §3.5)."""
+    return pulka_over(state.convention, state.target, state.pulya, state.deals_played)
+
+
+def pulka_over(
+    convention: Convention, target: int, pulya: Sequence[Points], deals_played: int
+) -> bool:
+    """The end of the pulka by the convention's ``end`` (rules.md §3.5; Кодекс 4.2.3.3).
+
+    ``all_closed``: every pulya reached the target. ``sum_reached``: the pulyas add up
+    to players × target (the last deal is written in full). ``deals``: the deal limit
+    is reached; with no limit the pulka is played by time and never ends by itself.
+    """
+    if convention.end == "all_closed":
+        return all(p >= target for p in pulya)
+    if convention.end == "sum_reached":
+        return sum(pulya) >= len(pulya) * target
+    return convention.deal_limit is not None and deals_played >= convention.deal_limit
+
+
+def _next_run(state: SheetState, is_allpass: bool, resets: bool) -> int:
+    """All-passes in a row after this deal (protocol.md, "Runs of all-passes")."""
+    if not is_allpass:
+        return 0 if resets else state.run
+    run = state.run + 1
+    limit = state.convention.allpass_max_run
+    return 0 if limit is not None and run >= limit else run
+
+
+class _Writer:
+    """Mutable scratch copy of the figures while one deal is written (never shared)."""
+
+    def __init__(
+        self, state: SheetState, sitting_out: tuple[int, ...], remized: frozenset[int]
+    ) -> None:
+        self.state = state
+        self.pulya = list(state.pulya)
+        self.gora = list(state.gora)
+        self.whists = [list(row) for row in state.whists]
+        self.sitting_out = sitting_out
+        self.remized = remized
+        self.entries: list[Entry] = []
+
+    def write_plain(self, entry: Entry) -> None:
+        if entry.section == PULYA:
+            self.pulya[entry.player] += entry.points
+        elif entry.section == GORA:
+            self.gora[entry.player] += entry.points
+        else:
+            assert entry.on is not None
+            self.whists[entry.player][entry.on] += entry.points
+        self.entries.append(entry)
+
+    def write(self, entry: Entry) -> None:
+        if entry.section == PULYA and self.state.convention.help:
+            self._pulya_with_help(entry)
+        else:
+            self.write_plain(entry)
+
+    def _pulya_with_help(self, entry: Entry) -> None:
+        """PULYA(p, v) with help (rules.md §3.4; Кодекс 4.1.1, 4.2.3).
+
+        The excess over the target goes to the largest unclosed pulya (ties: nearest
+        clockwise from the giver) at 10 whists a point; what nobody can take comes off
+        the giver's gora (half of it with two players and an indivisible mountain).
+        """
+        giver, target = entry.player, self.state.target
+        own = max(0, min(entry.points, target - self.pulya[giver]))
+        if own:
+            self.write_plain(Entry(giver, PULYA, own, reason=entry.reason))
+        excess = entry.points - own
+        while excess > 0:
+            receiver = self._help_receiver(giver)
+            if receiver is None:
+                break
+            given = min(excess, target - self.pulya[receiver])
+            self.write_plain(Entry(receiver, PULYA, given, reason="help"))
+            self.write_plain(Entry(giver, WHISTS, 10 * given, receiver, "help"))
+            excess -= given
+        if excess > 0:
+            conv = self.state.convention
+            if conv.indivisible_mountain and self.state.size == 2:
+                excess = exact_div(excess, 2)
+            self.write_plain(Entry(giver, GORA, -excess, reason="help_writeoff"))
+
+    def _help_receiver(self, giver: int) -> int | None:
+        """The largest pulya below the target, ties nearest clockwise (rules.md §3.4.2)."""
+        conv, size, target = self.state.convention, self.state.size, self.state.target
+        best: int | None = None
+        for step in range(1, size):
+            seat = (giver + step) % size
+            if self.pulya[seat] >= target:
+                continue
+            if conv.help_excludes_dealer and seat in self.sitting_out:
+                continue
+            if best is None or self.pulya[seat] > self.pulya[best]:
+                best = seat
+        if best is not None and conv.help_excludes_remized_whister and best in self.remized:
+            return None
+        return best
