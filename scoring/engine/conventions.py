@@ -174,9 +174,7 @@ def _check_half_levels(name: str, value: object) -> None:
 
 def _check_consolation(name: str, value: object) -> None:
     if not isinstance(value, tuple) or not all(v in CONSOLERS for v in value):
-        raise ConventionError(
-            name, "option consolation may hold only whisters, passer and dealer"
-        )
+        raise ConventionError(name, "option consolation may hold only whisters, passer and dealer")
     if len(set(value)) != len(value):
         raise ConventionError(name, "option consolation names someone twice")
 
@@ -221,8 +219,7 @@ def _check_consistency(conv: Convention) -> None:
     if conv.allpass_scoring == "whists" and conv.allpass_amnesty:
         raise ConventionError(
             "allpass_amnesty",
-            "option allpass_amnesty applies to all-pass in gora only: "
-            "allpass_scoring is 'whists'",
+            "option allpass_amnesty applies to all-pass in gora only: allpass_scoring is 'whists'",
         )
     if conv.allpass_scoring == "whists" and conv.allpass_dealer_talon:
         raise ConventionError(
@@ -240,9 +237,13 @@ def _coerce(name: str, value: object) -> object:
         if not isinstance(value, list | tuple):
             raise ConventionError(name, f"option {name} must be a list, got {value!r}")
         items = tuple(value)
-        return tuple(c for c in CONSOLERS if c in items) if name == "consolation" and all(
-            isinstance(c, str) and c in CONSOLERS for c in items
-        ) and len(set(items)) == len(items) else items
+        return (
+            tuple(c for c in CONSOLERS if c in items)
+            if name == "consolation"
+            and all(isinstance(c, str) and c in CONSOLERS for c in items)
+            and len(set(items)) == len(items)
+            else items
+        )
     return value
 
 
@@ -341,7 +342,8 @@ def from_spec(spec: object, overrides: Mapping[str, object] | None = None) -> Co
         missing = [name for name in OPTION_NAMES if name not in spec]
         if missing:
             raise ConventionError(
-                missing[0], f"a convention spelled out must give every option: {missing[0]} is missing"
+                missing[0],
+                f"a convention spelled out must give every option: {missing[0]} is missing",
             )
         base = from_options(spec)
     else:

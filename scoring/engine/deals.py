@@ -186,8 +186,8 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
 
 
 def _check_prikup(ctx: DealContext, deal: Deal) -> None:
-    if deal.prikup and not ctx.convention.prikup_whists:
-        raise DealError("this convention writes no whists for the talon", "prikup")
+    # A convention without talon whists keeps the count as a fact and writes nothing
+    # for it: protocol.md's own example records one under Sochi.
     if not 0 <= deal.prikup <= 3:
         raise DealError(f"talon fast tricks must be 0 to 3, not {deal.prikup}", "prikup")
 
@@ -198,16 +198,14 @@ def _talon_whists(ctx: DealContext, deal: Deal, declarer: int, price: int) -> tu
     With 4 or 5 players the dealer writes them; with 3 each opponent writes half; with
     2 the opponent writes half. Written whether the contract is played, made or not.
     """
-    if not deal.prikup:
+    if not deal.prikup or not ctx.convention.prikup_whists:
         return ()
     amount = ctx.convention.whist_scale * price * deal.prikup
     seats = ctx.seats
     if seats.size >= 4:
         return (Entry(seats.dealer, WHISTS, amount, declarer, "talon"),)
     half = exact_div(amount, 2)
-    return tuple(
-        Entry(p, WHISTS, half, declarer, "talon") for p in seats.defenders_of(declarer)
-    )
+    return tuple(Entry(p, WHISTS, half, declarer, "talon") for p in seats.defenders_of(declarer))
 
 
 def _half_whist(
@@ -352,8 +350,12 @@ def _whister_shortfall(
         shares = _quota_shares(whisters, tricks, need // 2, short)
     unit = conv.gora_scale * price
     return [
-        Entry(w, GORA, exact_div(unit * s, 2) if conv.whister_liability == "half" else unit * s,
-              reason="whister_shortfall")
+        Entry(
+            w,
+            GORA,
+            exact_div(unit * s, 2) if conv.whister_liability == "half" else unit * s,
+            reason="whister_shortfall",
+        )
         for w, s in shares.items()
         if s
     ]
@@ -379,8 +381,11 @@ def _checked_ten(
     Made: pulya. Failed: gora with consolation, both defenders counting as whisters;
     no trick whists, no shortfall.
     """
-    _refuse(defence.whisters != () or "half" in defence.words,
-            "a 10 is not whisted in this convention: it is checked", "whists")
+    _refuse(
+        defence.whisters != () or "half" in defence.words,
+        "a 10 is not whisted in this convention: it is checked",
+        "whists",
+    )
     declarer = defence.declarer
     if deal.tricks is None:
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
@@ -529,9 +534,13 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     dealer = raw.get("dealer")
     if dealer is not None and not isinstance(dealer, str):
         raise DealError("dealer must be a player's name", "dealer")
-    whists = _name_map(raw.get("whists"), "whists", str)
+    whists = tuple((name, str(word)) for name, word in _name_map(raw.get("whists"), "whists", str))
     tricks_raw = raw.get("tricks")
-    tricks = None if tricks_raw is None else _name_map(tricks_raw, "tricks", int)
+    tricks = (
+        None
+        if tricks_raw is None
+        else tuple((name, int(count)) for name, count in _name_map(tricks_raw, "tricks", int))  # type: ignore[call-overload]
+    )
     prikup = raw.get("prikup", 0)
     if not isinstance(prikup, int) or isinstance(prikup, bool):
         raise DealError("prikup must be a whole number 0 to 3", "prikup")
@@ -541,7 +550,7 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     return Deal(contract, declarer, whists, tricks, prikup, dealer)
 
 
-def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, object], ...]:  # type: ignore[type-arg]
+def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, object], ...]:
     if value is None:
         return ()
     if not isinstance(value, Mapping):

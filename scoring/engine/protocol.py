@@ -26,7 +26,16 @@ MAX_TARGET = 10_000
 MAX_DEALS = 20_000
 MAX_NAME = 200
 MAX_SHEET_FIGURE = 10**9
-TOP_FIELDS = {"convention", "options", "players", "target", "first_dealer", "stake", "deals", "sheet"}
+TOP_FIELDS = {
+    "convention",
+    "options",
+    "players",
+    "target",
+    "first_dealer",
+    "stake",
+    "deals",
+    "sheet",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +102,7 @@ def _players(value: object) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise ProtocolError("players must be a list of names in seating order")
     if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
-        raise ProtocolError(
-            f"a pulka has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}"
-        )
+        raise ProtocolError(f"a pulka has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}")
     for name in value:
         if not isinstance(name, str) or not name.strip():
             raise ProtocolError(f"a player's name must be non-empty text, got {name!r}")
@@ -148,8 +155,10 @@ def _log(value: object) -> tuple[Deal | Correction, ...]:
                 deal_count += 1
                 log.append(parse_deal(item))
         except DealError as error:
-            where = f"correction of deal {item.get('correct')}" if "correct" in item else (
-                f"deal {deal_count}"
+            where = (
+                f"correction of deal {item.get('correct')}"
+                if "correct" in item
+                else (f"deal {deal_count}")
             )
             raise DealError(f"{where}: {error}", error.field, deal_count) from None
     return tuple(log)
@@ -236,7 +245,8 @@ def settlement_json(
     }
     if stake is not None:
         out["money"] = {
-            name: _money_number(m) for name, m in zip(totals.names, money(whole, stake), strict=True)
+            name: _money_number(m)
+            for name, m in zip(totals.names, money(whole, stake), strict=True)
         }
     return out
 

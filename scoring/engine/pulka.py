@@ -94,8 +94,12 @@ def score_pulka(pulka: Pulka) -> ScoredPulka:
         deals[item.number - 1] = item.deal
         state, records = fold(pulka, deals)
         outcome = judge_correction(
-            item.number, len(deals), wrong.entries, records[item.number - 1].entries,
-            len(pulka.names), warned,
+            item.number,
+            len(deals),
+            wrong.entries,
+            records[item.number - 1].entries,
+            len(pulka.names),
+            warned,
         )
         warned = warned | frozenset(outcome.warned)
         judged.append(outcome)

@@ -59,9 +59,7 @@ def exact_result(totals: Totals, convention: Convention) -> tuple[Points, ...]:
         total = sum(converted)
         mountain = [exact_div(10 * (total - size * g), size) for g in converted]
     return tuple(
-        normalise(
-            mountain[i] + sum(whists[i][j] - whists[j][i] for j in range(size) if j != i)
-        )
+        normalise(mountain[i] + sum(whists[i][j] - whists[j][i] for j in range(size) if j != i))
         for i in range(size)
     )
 
@@ -173,9 +171,7 @@ def rounding_bound(size: int, convention: Convention, adjustments: int) -> Fract
     return max(Fraction(1), adjustments * (size - 1) * step)
 
 
-def whole_result(
-    totals: Totals, convention: Convention, first_seat: int = 0
-) -> WholeResult:
+def whole_result(totals: Totals, convention: Convention, first_seat: int = 0) -> WholeResult:
     """Whole whists by rule 4.2.12 exactly as protocol.md states (``rounding``).
 
     ``codex``: try net gora changes 0, −1, +1, −2, +2, … and take the first that makes
@@ -215,9 +211,7 @@ def adjust(totals: Totals, adjustments: Sequence[Adjustment]) -> Totals:
         for other in range(totals.size):
             if other != adj.seat:
                 whists[other][adj.seat] -= adj.change * adj.compensation
-    return Totals(
-        totals.names, totals.target, totals.pulya, tuple(gora), tuple(map(tuple, whists))
-    )
+    return Totals(totals.names, totals.target, totals.pulya, tuple(gora), tuple(map(tuple, whists)))
 
 
 def largest_remainder(values: Sequence[Points]) -> tuple[int, ...]:

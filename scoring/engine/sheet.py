@@ -103,7 +103,9 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         deals_played=state.deals_played + 1,
     )
     new_state = replace(new_state, closed=is_over(new_state))
-    record = DealRecord(state.deals_played + 1, dealer, outcome.notation, tuple(writer.entries), deal)
+    record = DealRecord(
+        state.deals_played + 1, dealer, outcome.notation, tuple(writer.entries), deal
+    )
     return new_state, record
 
 

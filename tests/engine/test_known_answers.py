@@ -25,7 +25,12 @@ def assert_subset(expected: Any, actual: Any, where: str = "") -> None:
         for key, value in expected.items():
             assert key in actual, f"{where}.{key} missing"
             assert_subset(value, actual[key], f"{where}.{key}")
-    elif isinstance(expected, list) and expected and isinstance(expected[0], dict) and "number" in expected[0]:
+    elif (
+        isinstance(expected, list)
+        and expected
+        and isinstance(expected[0], dict)
+        and "number" in expected[0]
+    ):
         by_number = {item["number"]: item for item in actual}
         for item in expected:
             assert_subset(item, by_number[item["number"]], f"{where}[{item['number']}]")
