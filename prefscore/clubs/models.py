@@ -1,0 +1,108 @@
+"""Clubs, their players and who may do what in them (roles)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+
+class ClubQuerySet(models.QuerySet["Club"]):
+    def for_user(self, user: AbstractBaseUser | AnonymousUser) -> ClubQuerySet:
+        """The clubs this user belongs to: the only clubs any view may show him."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user)
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("short name for links"), max_length=60, unique=True)
+    pencil_minutes = models.PositiveSmallIntegerField(
+        _("pencil window, minutes"),
+        default=2,
+        help_text=_(
+            "How long whoever recorded the last deal may change or undo it without "
+            "penalty (Кодекс 4.2.8, правило карандаша)."
+        ),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = ClubQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def role_of(self, user: AbstractBaseUser | AnonymousUser) -> str | None:
+        """The user's role in this club, or None for an outsider."""
+        if not user.is_authenticated:
+            return None
+        membership = self.memberships.filter(user=user).only("role").first()
+        return membership.role if membership else None
+
+
+class Role(models.TextChoices):
+    MEMBER = "member", _("member")
+    ORGANISER = "organiser", _("organiser")
+    ADMIN = "admin", _("admin")
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=12, choices=Role.choices, default=Role.MEMBER)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+
+class Player(models.Model):
+    """Someone who sits at a table: a member with an account, or a guest by name."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="players", verbose_name=_("club")
+    )
+    name = models.CharField(_("display name"), max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("account"),
+    )
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="unique_player_name_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name

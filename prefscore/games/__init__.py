@@ -1,0 +1,1 @@
+"""Pulkas, deals, corrections; the score sheet views."""

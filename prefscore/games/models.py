@@ -1,0 +1,157 @@
+"""Pulkas and their deal logs. The sheet is always the engine's fold over the log.
+
+A deal row is never edited in place: a pencil change withdraws the row and records
+a new one with the same number (design.md, "How a deal flows"; Кодекс 4.2.8).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from prefscore.clubs.models import Club, Player
+from scoring.engine.conventions import Convention, from_options
+
+
+class PulkaQuerySet(models.QuerySet["Pulka"]):
+    def in_progress(self) -> PulkaQuerySet:
+        return self.filter(status=Pulka.Status.RUNNING)
+
+    def finished(self) -> PulkaQuerySet:
+        return self.filter(status=Pulka.Status.FINISHED)
+
+    def visible_to(self, user: Any) -> PulkaQuerySet:
+        """Pulkas of the clubs the user belongs to: every lookup goes through this."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(club__memberships__user=user)
+
+
+class Pulka(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        ARCHIVED = "archived", _("archived")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="pulkas", verbose_name=_("club")
+    )
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    convention_name = models.CharField(_("convention"), max_length=120)
+    # The convention's every option at the start: editing a convention never re-scores
+    # a pulka that started under it (design.md).
+    convention_options = models.JSONField(_("convention options (snapshot)"))
+    player_names = models.JSONField(
+        _("players in seat order"),
+        help_text=_("Names as the deal log spells them, clockwise from the first seat."),
+    )
+    target = models.PositiveIntegerField(_("pulya target"))
+    stake = models.DecimalField(
+        _("stake per whist"), max_digits=10, decimal_places=4, null=True, blank=True
+    )
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer's seat"), default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Changes with every record, so devices can ask cheaply "anything new?".
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    objects = PulkaQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("pulka")
+        verbose_name_plural = _("pulkas")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.title or ", ".join(self.player_names)
+
+    @property
+    def convention(self) -> Convention:
+        """The engine's convention from the snapshot."""
+        return from_options(self.convention_options)
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.status != self.Status.RUNNING
+
+    @property
+    def stake_decimal(self) -> Decimal | None:
+        return None if self.stake is None else Decimal(self.stake)
+
+
+class PulkaSeat(models.Model):
+    """Which club player sits in which seat (seat 0 is the first in clockwise order)."""
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["pulka", "seat"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["pulka", "player"], name="one_seat_per_player"),
+        ]
+
+
+class DealQuerySet(models.QuerySet["Deal"]):
+    def current(self) -> DealQuerySet:
+        """The deals that stand: not withdrawn by a pencil change or undo."""
+        return self.filter(withdrawn_at__isnull=True)
+
+
+class Deal(models.Model):
+    """One deal's facts as the players reported them (protocol.md, a deal)."""
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="deals")
+    number = models.PositiveIntegerField(_("number"))
+    facts = models.JSONField(_("facts"))
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("entered by"),
+    )
+    entered_at = models.DateTimeField(_("entered"), auto_now_add=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("withdrawn by"),
+    )
+
+    objects = DealQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["number", "entered_at"]
+        constraints = [
+            # Two devices posting the same deal number: the database keeps exactly one.
+            models.UniqueConstraint(
+                fields=["pulka", "number"],
+                condition=Q(withdrawn_at__isnull=True),
+                name="one_standing_deal_per_number",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} #{self.number}"

@@ -1,0 +1,168 @@
+"""What happens to a pulka: scoring it, recording a deal, the pencil rule.
+
+Views call these and nothing else for game logic; the arithmetic is the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.engine import pulka as engine_pulka
+from scoring.engine.deals import Deal as EngineDeal
+from scoring.engine.deals import parse_deal
+from scoring.engine.errors import DealError
+from scoring.engine.sheet import apply
+
+from .models import Deal, Pulka
+
+
+class Conflict(Exception):
+    """Someone else recorded this deal first; the message says so."""
+
+
+class NotAllowed(Exception):
+    """The rules of the table do not allow this (frozen pulka, pencil window…)."""
+
+
+def engine_pulka_of(pulka: Pulka, deals: Iterable[Deal]) -> engine_pulka.Pulka:
+    """The engine's view of a pulka: snapshot convention, seat names, deal facts."""
+    log = tuple(parse_deal(deal.facts) for deal in deals)
+    return engine_pulka.Pulka(
+        tuple(pulka.player_names),
+        pulka.convention,
+        pulka.target,
+        pulka.first_dealer,
+        pulka.stake_decimal,
+        log,
+    )
+
+
+def standing_deals(pulka: Pulka) -> list[Deal]:
+    """The deals that stand, in order: one query whatever their number."""
+    return list(pulka.deals.current().order_by("number"))
+
+
+def score(pulka: Pulka, deals: list[Deal] | None = None) -> engine_pulka.ScoredPulka:
+    """The sheet as the engine's fold over the standing deals (design.md, step 4)."""
+    if deals is None:
+        deals = standing_deals(pulka)
+    return engine_pulka.score_pulka(engine_pulka_of(pulka, deals))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    deal: Deal
+    scored: engine_pulka.ScoredPulka
+
+
+def _check_new_deal(pulka: Pulka, deals: list[Deal], facts: Mapping[str, Any]) -> EngineDeal:
+    """Parse and score the new deal on top of the log; raises DealError for the form."""
+    deal = parse_deal(facts)
+    state = score(pulka, deals).state
+    apply(state, deal)
+    return deal
+
+
+def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int) -> Recorded:
+    """Record deal ``number`` of a pulka, or refuse it (design.md, "How a deal flows").
+
+    ``number`` is the deal the form expected to create: if another device recorded it
+    first, :class:`Conflict` is raised and nothing is saved. A deal the rules refuse
+    raises the engine's :class:`DealError`, naming the field.
+    """
+    try:
+        with transaction.atomic():
+            pulka = Pulka.objects.select_for_update().get(pk=pulka_id)
+            if pulka.is_frozen:
+                raise NotAllowed(_("This pulka is finished: its sheet is frozen."))
+            deals = standing_deals(pulka)
+            if number != len(deals) + 1:
+                raise Conflict(
+                    _("Deal %(number)s was already recorded on another device.")
+                    % {"number": number}
+                )
+            _check_new_deal(pulka, deals, facts)
+            deal = Deal.objects.create(pulka=pulka, number=number, facts=dict(facts), entered_by=user)
+            deals.append(deal)
+            scored = score(pulka, deals)
+            _after_change(pulka, scored)
+    except IntegrityError:
+        raise Conflict(
+            _("Deal %(number)s was already recorded on another device.") % {"number": number}
+        ) from None
+    return Recorded(deal, scored)
+
+
+def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka) -> None:
+    pulka.version += 1
+    pulka.status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
+    pulka.save(update_fields=["version", "status"])
+
+
+def pencil_deal(pulka: Pulka, user: Any, deals: list[Deal] | None = None) -> Deal | None:
+    """The last deal if this user may still change or undo it freely (Кодекс 4.2.8).
+
+    Whoever recorded the last deal holds the pencil until the next deal is recorded
+    or the club's pencil window passes.
+    """
+    if pulka.status == Pulka.Status.ARCHIVED or not user.is_authenticated:
+        return None
+    if deals is None:
+        deals = standing_deals(pulka)
+    if not deals:
+        return None
+    last = deals[-1]
+    window = timedelta(minutes=pulka.club.pencil_minutes)
+    if last.entered_by_id != user.pk or timezone.now() - last.entered_at > window:
+        return None
+    return last
+
+
+def pencil_change(
+    pulka_id: int, user: Any, number: int, facts: Mapping[str, Any] | None
+) -> engine_pulka.ScoredPulka:
+    """Undo (``facts`` None) or change the last deal under the pencil rule (Кодекс 4.2.8).
+
+    The old row is withdrawn, never deleted; a change records a new row with the same
+    number.
+    """
+    with transaction.atomic():
+        pulka = Pulka.objects.select_for_update().select_related("club").get(pk=pulka_id)
+        deals = standing_deals(pulka)
+        last = pencil_deal(pulka, user, deals)
+        if last is None or last.number != number:
+            raise NotAllowed(
+                _("Only whoever recorded the last deal may change it, within the pencil window.")
+            )
+        deals.pop()
+        if facts is not None:
+            _check_new_deal(pulka, deals, facts)
+        Deal.objects.filter(pk=last.pk).update(withdrawn_at=timezone.now(), withdrawn_by=user)
+        if facts is not None:
+            deals.append(
+                Deal.objects.create(pulka=pulka, number=number, facts=dict(facts), entered_by=user)
+            )
+        scored = score(pulka, deals)
+        _after_change(pulka, scored)
+    return scored
+
+
+__all__ = [
+    "Conflict",
+    "DealError",
+    "NotAllowed",
+    "Recorded",
+    "engine_pulka_of",
+    "pencil_change",
+    "pencil_deal",
+    "record_deal",
+    "score",
+    "standing_deals",
+]

@@ -1,0 +1,18 @@
+from django.urls import path
+
+from .views import entry, io, settlement, sheet
+
+app_name = "games"
+
+# Every view module defines the names used here; see each module's docstring.
+urlpatterns = [
+    path("pulkas/<int:pk>/", sheet.sheet_page, name="sheet"),
+    path("pulkas/<int:pk>/poll/", sheet.poll, name="poll"),
+    path("pulkas/<int:pk>/deals/", entry.record, name="record"),
+    path("pulkas/<int:pk>/deals/<int:number>/pencil/", entry.pencil, name="pencil"),
+    path("pulkas/<int:pk>/settlement/", settlement.settlement_page, name="settlement"),
+    path("pulkas/<int:pk>/export.json", io.export, name="export"),
+    path("clubs/<slug:slug>/pulkas/new/", io.new_pulka, name="new"),
+    path("clubs/<slug:slug>/pulkas/import/", io.import_pulka, name="import"),
+    path("calculator/", io.calculator, name="calculator"),
+]

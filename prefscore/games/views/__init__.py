@@ -1,0 +1,1 @@
+"""Games views, one module per screen (design.md: split by screen early)."""
