@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club
+from prefscore.clubs.permissions import require_role
 
 from .models import Pulka
 
@@ -40,4 +41,16 @@ def club_for(request: HttpRequest, slug: str, *, roles: tuple[str, ...] = ()) ->
     return club
 
 
-__all__ = ["Http404", "club_for", "pulka_for"]
+def club_and_role_for(
+    request: HttpRequest, slug: str, *, roles: tuple[str, ...] = ()
+) -> tuple[Club, str]:
+    """Like :func:`club_for`, and the user's role too (for pages that show more to admins).
+
+    ``roles``: one of the tuples of ``prefscore.clubs.permissions`` (MEMBERS, ORGANISERS,
+    ADMINS), which holds the rules of who may do what.
+    """
+    club = get_object_or_404(Club, slug=slug)
+    return club, require_role(club, request.user, *roles)
+
+
+__all__ = ["Http404", "club_and_role_for", "club_for", "pulka_for"]

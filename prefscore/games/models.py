@@ -107,6 +107,9 @@ class PulkaSeat(models.Model):
             models.UniqueConstraint(fields=["pulka", "player"], name="one_seat_per_player"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.pulka_id} seat {self.seat}"
+
 
 class DealQuerySet(models.QuerySet["Deal"]):
     def current(self) -> DealQuerySet:
@@ -155,3 +158,139 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pulka_id} #{self.number}"
+
+
+class Correction(models.Model):
+    """A correction of a recorded deal (Кодекс 4.2.7–4.2.9, 4.2.16): a new record.
+
+    The corrected deal's row is never edited: the engine replaces the deal's facts
+    with these when it folds the log, at the point the correction was made.
+    """
+
+    class Kind(models.TextChoices):
+        CORRECTION = "correction", _("correction (4.2.7)")
+        VOLUNTARY = "voluntary", _("voluntary correction by the favoured player (4.2.9)")
+        ARBITER = "arbiter", _("arbiter's decision (4.2.16)")
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="corrections")
+    deal_number = models.PositiveIntegerField(_("deal corrected"))
+    # How many deals stood when it was made: its place in the log.
+    after_deal = models.PositiveIntegerField(_("made after deal"))
+    facts = models.JSONField(_("corrected facts"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    penalise = models.BooleanField(_("penalty by 4.2.7"), default=True)
+    reason = models.TextField(_("reason"), blank=True)
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("asked by"),
+    )
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("correction")
+        verbose_name_plural = _("corrections")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} correction of #{self.deal_number}"
+
+
+class ForgottenDeal(models.Model):
+    """A forgotten deal proposed for the sheet (Кодекс 4.2.10).
+
+    It is added once every player at the table agrees on his own device; one refusal
+    drops it, and so does the next deal being recorded.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for consent")
+        ADDED = "added", _("added")
+        REFUSED = "refused", _("refused")
+        LAPSED = "lapsed", _("lapsed: the next deal was recorded")
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="forgotten_deals")
+    number = models.PositiveIntegerField(_("deal number it would take"))
+    facts = models.JSONField(_("facts"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("proposed by"),
+    )
+    created_at = models.DateTimeField(_("proposed"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("forgotten deal")
+        verbose_name_plural = _("forgotten deals")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} forgotten #{self.number} ({self.status})"
+
+
+class Consent(models.Model):
+    """One player's answer to a forgotten deal, given on his own sign-in."""
+
+    proposal = models.ForeignKey(ForgottenDeal, on_delete=models.PROTECT, related_name="consents")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    agreed = models.BooleanField(_("agreed"))
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["proposal", "player"], name="one_answer_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {'yes' if self.agreed else 'no'}"
+
+
+class AuditEvent(models.Model):
+    """Everything that happened to a pulka's sheet, with who and when. Never deleted."""
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded", _("recorded a deal")
+        CHANGED = "changed", _("changed the last deal (pencil rule)")
+        UNDONE = "undone", _("undid the last deal (pencil rule)")
+        CORRECTED = "corrected", _("corrected a deal")
+        WARNED = "warned", _("warning")
+        PENALISED = "penalised", _("penalty")
+        PROPOSED = "proposed", _("proposed a forgotten deal")
+        CONSENTED = "consented", _("agreed to a forgotten deal")
+        REFUSED = "refused", _("refused a forgotten deal")
+        ADDED = "added", _("forgotten deal added")
+        LAPSED = "lapsed", _("forgotten deal lapsed")
+        ARBITER = "arbiter", _("arbiter's decision")
+        FINISHED = "finished", _("pulka finished")
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="audit_events")
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("who"),
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    deal_number = models.PositiveIntegerField(_("deal"), null=True, blank=True)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("audit event")
+        verbose_name_plural = _("audit events")
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} {self.action} at {self.at:%Y-%m-%d %H:%M}"

@@ -20,7 +20,7 @@ from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
 from scoring.engine.sheet import apply
 
-from .models import Deal, Pulka
+from .models import AuditEvent, Correction, Deal, ForgottenDeal, Pulka
 
 
 class Conflict(Exception):
@@ -31,16 +31,35 @@ class NotAllowed(Exception):
     """The rules of the table do not allow this (frozen pulka, pencil window…)."""
 
 
-def engine_pulka_of(pulka: Pulka, deals: Iterable[Deal]) -> engine_pulka.Pulka:
-    """The engine's view of a pulka: snapshot convention, seat names, deal facts."""
-    log = tuple(parse_deal(deal.facts) for deal in deals)
+def engine_pulka_of(
+    pulka: Pulka, deals: Iterable[Deal], corrections: Iterable[Correction] = ()
+) -> engine_pulka.Pulka:
+    """The engine's view of a pulka: snapshot convention, seat names, the log.
+
+    Each correction stands in the log right after the deal that was the last one
+    when it was made (protocol.md ``correct`` items).
+    """
+    deals = list(deals)
+    pending = sorted(corrections, key=lambda c: (c.after_deal, c.created_at, c.pk))
+    log: list[EngineDeal | engine_pulka.Correction] = []
+    for deal in deals:
+        log.append(parse_deal(deal.facts))
+        while pending and pending[0].after_deal <= deal.number:
+            log.append(_engine_correction(pending.pop(0)))
+    log.extend(_engine_correction(c) for c in pending)
     return engine_pulka.Pulka(
         tuple(pulka.player_names),
         pulka.convention,
         pulka.target,
         pulka.first_dealer,
         pulka.stake_decimal,
-        log,
+        tuple(log),
+    )
+
+
+def _engine_correction(correction: Correction) -> engine_pulka.Correction:
+    return engine_pulka.Correction(
+        correction.deal_number, parse_deal(correction.facts), correction.penalise
     )
 
 
@@ -49,11 +68,17 @@ def standing_deals(pulka: Pulka) -> list[Deal]:
     return list(pulka.deals.current().order_by("number"))
 
 
-def score(pulka: Pulka, deals: list[Deal] | None = None) -> engine_pulka.ScoredPulka:
-    """The sheet as the engine's fold over the standing deals (design.md, step 4)."""
+def score(
+    pulka: Pulka,
+    deals: list[Deal] | None = None,
+    corrections: list[Correction] | None = None,
+) -> engine_pulka.ScoredPulka:
+    """The sheet as the engine's fold over the standing deals and corrections (step 4)."""
     if deals is None:
         deals = standing_deals(pulka)
-    return engine_pulka.score_pulka(engine_pulka_of(pulka, deals))
+    if corrections is None:
+        corrections = list(pulka.corrections.all())
+    return engine_pulka.score_pulka(engine_pulka_of(pulka, deals, corrections))
 
 
 @dataclass(frozen=True)
@@ -89,10 +114,14 @@ def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int)
                     % {"number": number}
                 )
             _check_new_deal(pulka, deals, facts)
-            deal = Deal.objects.create(pulka=pulka, number=number, facts=dict(facts), entered_by=user)
+            deal = Deal.objects.create(
+                pulka=pulka, number=number, facts=dict(facts), entered_by=user
+            )
             deals.append(deal)
             scored = score(pulka, deals)
-            _after_change(pulka, scored)
+            audit(pulka, AuditEvent.Action.RECORDED, user, number, {"facts": dict(facts)})
+            _lapse_forgotten(pulka, user)
+            _after_change(pulka, scored, user)
     except IntegrityError:
         raise Conflict(
             _("Deal %(number)s was already recorded on another device.") % {"number": number}
@@ -100,10 +129,39 @@ def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int)
     return Recorded(deal, scored)
 
 
-def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka) -> None:
+def audit(
+    pulka: Pulka,
+    action: str,
+    user: Any,
+    deal_number: int | None = None,
+    details: Mapping[str, Any] | None = None,
+) -> None:
+    """Write one line of the pulka's audit trail (issue 5: nothing is ever deleted)."""
+    AuditEvent.objects.create(
+        pulka=pulka,
+        action=action,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        deal_number=deal_number,
+        details=dict(details or {}),
+    )
+
+
+def _lapse_forgotten(pulka: Pulka, user: Any) -> None:
+    """A forgotten deal can be added only until the next deal is recorded (Кодекс 4.2.10)."""
+    for proposal in pulka.forgotten_deals.filter(status=ForgottenDeal.Status.PENDING):
+        proposal.status = ForgottenDeal.Status.LAPSED
+        proposal.resolved_at = timezone.now()
+        proposal.save(update_fields=["status", "resolved_at"])
+        audit(pulka, AuditEvent.Action.LAPSED, user, proposal.number)
+
+
+def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = None) -> None:
+    was_finished = pulka.status == Pulka.Status.FINISHED
     pulka.version += 1
     pulka.status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
     pulka.save(update_fields=["version", "status"])
+    if pulka.status == Pulka.Status.FINISHED and not was_finished:
+        audit(pulka, AuditEvent.Action.FINISHED, user)
 
 
 def pencil_deal(pulka: Pulka, user: Any, deals: list[Deal] | None = None) -> Deal | None:
@@ -150,7 +208,12 @@ def pencil_change(
                 Deal.objects.create(pulka=pulka, number=number, facts=dict(facts), entered_by=user)
             )
         scored = score(pulka, deals)
-        _after_change(pulka, scored)
+        if facts is None:
+            audit(pulka, AuditEvent.Action.UNDONE, user, number, {"facts": last.facts})
+        else:
+            details = {"before": last.facts, "after": dict(facts)}
+            audit(pulka, AuditEvent.Action.CHANGED, user, number, details)
+        _after_change(pulka, scored, user)
     return scored
 
 

@@ -82,6 +82,7 @@ class CorrectionOutcome:
     after_deal: int
     warned: tuple[int, ...]
     penalties: tuple[Entry, ...]
+    penalised: bool = True
 
 
 def judge_correction(
@@ -91,16 +92,18 @@ def judge_correction(
     right: Iterable[Entry],
     size: int,
     already_warned: frozenset[int],
+    penalise: bool = True,
 ) -> CorrectionOutcome:
     """Apply Кодекс 4.2.7 to one correction: first favour warns, later ones pay.
 
-    A correction that does not favour a player does not use up his warning.
+    A correction that does not favour a player does not use up his warning; one made
+    without penalty (``penalise`` False, Кодекс 4.2.9 and 4.2.16) warns nobody.
     """
     warned: list[int] = []
     penalties: list[Entry] = []
-    for favour in favours(wrong, right, size):
+    for favour in favours(wrong, right, size) if penalise else ():
         if favour.player in already_warned:
             penalties.extend(penalty_entries(favour))
         else:
             warned.append(favour.player)
-    return CorrectionOutcome(number, after_deal, tuple(warned), tuple(penalties))
+    return CorrectionOutcome(number, after_deal, tuple(warned), tuple(penalties), penalise)

@@ -19,10 +19,16 @@ from .sheet import DealRecord, SheetState, add_entries, apply, start
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """``{"correct": k, "deal": {...}}``: deal k (counting deals only) is replaced."""
+    """``{"correct": k, "deal": {...}}``: deal k (counting deals only) is replaced.
+
+    ``penalise`` is False for a correction the favoured player makes of his own will
+    after the deadline (Кодекс 4.2.9) or an arbiter's decision without penalty
+    (Кодекс 4.2.16): the deal is replaced and nobody is warned or penalised.
+    """
 
     number: int
     deal: Deal
+    penalise: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +98,12 @@ def score_pulka(pulka: Pulka) -> ScoredPulka:
             )
         wrong = records[item.number - 1]
         deals[item.number - 1] = item.deal
-        state, records = fold(pulka, deals)
+        try:
+            state, records = fold(pulka, deals)
+        except DealError as error:
+            raise DealError(
+                f"correction of deal {item.number}: {error}", error.field, error.number
+            ) from None
         outcome = judge_correction(
             item.number,
             len(deals),
@@ -100,6 +111,7 @@ def score_pulka(pulka: Pulka) -> ScoredPulka:
             records[item.number - 1].entries,
             len(pulka.names),
             warned,
+            item.penalise,
         )
         warned = warned | frozenset(outcome.warned)
         judged.append(outcome)

@@ -1,0 +1,283 @@
+"""Pulkas in and out of the database as pulka files (protocol.md).
+
+**Export** (``games:export``) writes the protocol.md *input* of a pulka, so that the
+file can be imported again, followed by the engine's *output* for it:
+
+- input: ``convention`` (every option spelled out: the pulka's snapshot), ``players``,
+  ``target``, ``first_dealer`` (a name), ``stake`` (when set), and ``deals``: the facts
+  of the standing deals, as the players reported them;
+- output, exactly as ``scoring.engine.protocol.score_text`` prints it for that input:
+  ``closed``, ``sheet``, ``result``, ``result_whole``, ``money`` (with a stake) and
+  ``next``, except the engine's per-deal output (number, dealer, notation, entries),
+  which goes under ``scored_deals`` because ``deals`` already holds the input.
+
+**Import** reads such a file, or any pulka file of protocol.md. When a file has
+``deals``, the output fields above are ignored (they are recomputed from the deals), so
+an export imports again and gives the same sheet. A file with ``sheet`` instead of
+``deals`` is a finished paper pulka: it is settled, never stored (the paper-pulka
+calculator). Corrections (``correct``) are refused on import: the web app records
+corrections through its own screens, not as deal rows.
+
+The engine validates everything (``scoring.engine.protocol.read``); every refusal is
+a :class:`FileRefused` whose message a person can act on, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from prefscore.clubs.models import Club, Player
+from scoring.engine import protocol
+from scoring.engine.conventions import Convention
+from scoring.engine.errors import ScoringError
+from scoring.engine.pulka import Correction, ScoredPulka, score_pulka
+from scoring.engine.pulka import Pulka as EnginePulka
+
+from . import services
+from .conventions import name_of
+from .models import Deal, Pulka, PulkaSeat
+
+MAX_FILE_BYTES = 1024 * 1024
+# What an export adds to the input: recomputed on import, never trusted.
+OUTPUT_FIELDS = frozenset(
+    {"closed", "sheet", "result", "result_whole", "money", "next", "scored_deals", "corrections"}
+)
+# The model's limits, narrower than the engine's (Player.name, Pulka.stake).
+MAX_PLAYER_NAME = Player._meta.get_field("name").max_length or 60
+MAX_STAKE = Decimal("999999.9999")
+STAKE_PLACES = Decimal("0.0001")
+
+
+class FileRefused(ValueError):
+    """A pulka file that cannot be read or imported; the message says why."""
+
+
+@dataclass(frozen=True)
+class PulkaFile:
+    """A read pulka file: the engine's objects and the raw deal items to store."""
+
+    parsed: EnginePulka | protocol.PaperSheet
+    raw_deals: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def is_paper(self) -> bool:
+        return isinstance(self.parsed, protocol.PaperSheet)
+
+
+# --- reading -----------------------------------------------------------------------
+
+
+def decode(raw: bytes) -> str:
+    """The text of an uploaded file: at most 1 MB of UTF-8 (a BOM is allowed)."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise FileRefused(too_large_message())
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise FileRefused(_("The file is not UTF-8 text.")) from None
+
+
+def too_large_message() -> str:
+    return _("The file is larger than 1 MB.")
+
+
+def read_text(text: str) -> PulkaFile:
+    """Read a pulka file's text (protocol.md): the engine validates every field."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise FileRefused(too_large_message())
+    data = _json(text)
+    if isinstance(data, dict) and "deals" in data:
+        data = {key: value for key, value in data.items() if key not in OUTPUT_FIELDS}
+    try:
+        parsed = protocol.read(data)
+    except ScoringError as error:
+        raise FileRefused(str(error)) from None
+    except RecursionError:
+        raise FileRefused(_("The file is nested too deeply.")) from None
+    if isinstance(parsed, protocol.PaperSheet):
+        return PulkaFile(parsed)
+    return PulkaFile(parsed, tuple(data.get("deals", [])))
+
+
+def _json(text: str) -> Any:
+    def refuse_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number")
+
+    try:
+        return json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as error:
+        raise FileRefused(
+            _("The file is not valid JSON: %(error)s") % {"error": _short(error)}
+        ) from None
+    except RecursionError:
+        raise FileRefused(_("The file is nested too deeply.")) from None
+    except ValueError as error:  # NaN, Infinity, integers too long to read
+        raise FileRefused(
+            _("The file holds a number that is not allowed: %(error)s") % {"error": _short(error)}
+        ) from None
+
+
+def _short(error: Exception) -> str:
+    return str(error).split("\n")[0][:200]
+
+
+# --- settling without storing --------------------------------------------------------
+
+
+def settle(file: PulkaFile) -> dict[str, Any]:
+    """The engine's output for a file, stored nowhere (the paper-pulka calculator)."""
+    if isinstance(file.parsed, protocol.PaperSheet):
+        return protocol.paper_json(file.parsed)
+    return protocol.scored_json(_score(file.parsed))
+
+
+def _score(pulka: EnginePulka) -> ScoredPulka:
+    try:
+        return score_pulka(pulka)
+    except ScoringError as error:
+        raise FileRefused(str(error)) from None
+
+
+# --- creating pulkas -----------------------------------------------------------------
+
+
+def create_pulka(
+    club: Club,
+    *,
+    convention_name: str,
+    convention: Convention,
+    players: Sequence[Player],
+    target: int,
+    stake: Decimal | None,
+    first_dealer: int,
+    user: Any,
+    title: str = "",
+) -> Pulka:
+    """A new running pulka with its seats: the convention's options are snapshot now.
+
+    The players' display names at the start are the names the deal log spells
+    (``player_names``); club player names are unique, so they are unique here too.
+    """
+    pulka = Pulka.objects.create(
+        club=club,
+        title=title,
+        convention_name=convention_name,
+        convention_options=convention.to_options(),
+        player_names=[player.name for player in players],
+        target=target,
+        stake=stake,
+        first_dealer=first_dealer,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    PulkaSeat.objects.bulk_create(
+        PulkaSeat(pulka=pulka, seat=seat, player=player) for seat, player in enumerate(players)
+    )
+    return pulka
+
+
+def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
+    """Store a pulka file's deals as a new pulka of ``club``, or refuse it whole.
+
+    Players are the club's players of the same name; the others join as guests.
+    """
+    parsed = file.parsed
+    if not isinstance(parsed, EnginePulka):
+        raise FileRefused(
+            _("This file gives a finished sheet, not deals: it can be settled, not imported.")
+        )
+    _check_importable(parsed)
+    scored = _score(parsed)
+    with transaction.atomic():
+        pulka = create_pulka(
+            club,
+            convention_name=name_of(parsed.convention),
+            convention=parsed.convention,
+            players=_players_by_name(club, parsed.names),
+            target=parsed.target,
+            stake=parsed.stake,
+            first_dealer=parsed.first_dealer,
+            user=user,
+        )
+        entered_by = user if getattr(user, "is_authenticated", False) else None
+        Deal.objects.bulk_create(
+            Deal(pulka=pulka, number=number, facts=dict(facts), entered_by=entered_by)
+            for number, facts in enumerate(file.raw_deals, start=1)
+        )
+        pulka.version = len(file.raw_deals)
+        pulka.status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
+        pulka.save(update_fields=["version", "status"])
+    return pulka
+
+
+def _check_importable(parsed: EnginePulka) -> None:
+    """Refuse what the engine accepts but the database cannot hold."""
+    for item in parsed.log:
+        if isinstance(item, Correction):
+            raise FileRefused(
+                _(
+                    "The file corrects deal %(number)s: corrections cannot be imported. "
+                    "Give the corrected deals instead."
+                )
+                % {"number": item.number}
+            )
+    for name in parsed.names:
+        if len(name) > MAX_PLAYER_NAME:
+            raise FileRefused(
+                _("A player's name is at most %(limit)s characters: %(name)s…")
+                % {"limit": MAX_PLAYER_NAME, "name": name[:MAX_PLAYER_NAME]}
+            )
+    stake = parsed.stake
+    if stake is not None and (stake > MAX_STAKE or stake != stake.quantize(STAKE_PLACES)):
+        raise FileRefused(_("The stake must be below 1000000 with at most 4 decimals."))
+
+
+def _players_by_name(club: Club, names: Sequence[str]) -> list[Player]:
+    """The club's players with these names, creating the missing ones as guests."""
+    existing = {player.name: player for player in club.players.filter(name__in=names)}
+    missing = [Player(club=club, name=name) for name in names if name not in existing]
+    for player in missing:
+        player.save()
+        existing[player.name] = player
+    return [existing[name] for name in names]
+
+
+# --- export --------------------------------------------------------------------------
+
+
+def export_data(pulka: Pulka, deals: list[Deal] | None = None) -> dict[str, Any]:
+    """The pulka file of a stored pulka with the engine's output (see the module doc)."""
+    if deals is None:
+        deals = services.standing_deals(pulka)
+    names = list(pulka.player_names)
+    data: dict[str, Any] = {
+        "convention": pulka.convention.to_options(),
+        "players": names,
+        "target": pulka.target,
+        "first_dealer": names[pulka.first_dealer],
+    }
+    if pulka.stake is not None:
+        data["stake"] = json_number(pulka.stake_decimal)
+    data["deals"] = [deal.facts for deal in deals]
+    output = protocol.scored_json(services.score(pulka, deals))
+    output.pop("players")
+    data["scored_deals"] = output.pop("deals")
+    data.update(output)
+    return data
+
+
+def export_text(pulka: Pulka) -> str:
+    return protocol.dumps(export_data(pulka))
+
+
+def json_number(value: Decimal | None) -> int | float | None:
+    """A decimal as the file writes numbers: whole as an integer."""
+    if value is None:
+        return None
+    return int(value) if value == value.to_integral_value() else float(value)
