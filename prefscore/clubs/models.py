@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
@@ -106,3 +109,83 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+def _invitation_token() -> str:
+    # 32 random bytes: a link nobody can guess, short enough to paste into a chat.
+    return secrets.token_urlsafe(32)
+
+
+def _default_expiry() -> datetime:
+    return timezone.now() + timedelta(days=getattr(settings, "INVITATION_DAYS", 7))
+
+
+class InvitationQuerySet(models.QuerySet["Invitation"]):
+    def pending(self) -> InvitationQuerySet:
+        """Not used and not expired: the links an admin may still hand out."""
+        return self.filter(used_at__isnull=True, expires_at__gt=timezone.now())
+
+
+class Invitation(models.Model):
+    """A single-use link that makes whoever opens it a member of a club with a role."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, default=_invitation_token)
+    role = models.CharField(_("role"), max_length=12, choices=Role.choices, default=Role.MEMBER)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"), default=_default_expiry)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("used by"),
+    )
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club} ({self.role}) {self.created_at:%Y-%m-%d}"
+
+    @property
+    def is_used(self) -> bool:
+        return self.used_at is not None
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
+
+class SignInAttempt(models.Model):
+    """A failed sign-in, kept for the rate limit window (prefscore/clubs/ratelimit.py).
+
+    In the database rather than a per-process cache, so that several app servers
+    count the same failures.
+    """
+
+    username = models.CharField(_("username"), max_length=150, db_index=True)
+    address = models.GenericIPAddressField(_("address"), null=True, blank=True, db_index=True)
+    attempted_at = models.DateTimeField(_("attempted"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("failed sign-in")
+        verbose_name_plural = _("failed sign-ins")
+
+    def __str__(self) -> str:
+        return f"{self.username} from {self.address} at {self.attempted_at:%Y-%m-%d %H:%M}"

@@ -15,8 +15,12 @@ file can be imported again, followed by the engine's *output* for it:
 ``deals``, the output fields above are ignored (they are recomputed from the deals), so
 an export imports again and gives the same sheet. A file with ``sheet`` instead of
 ``deals`` is a finished paper pulka: it is settled, never stored (the paper-pulka
-calculator). Corrections (``correct``) are refused on import: the web app records
-corrections through its own screens, not as deal rows.
+calculator).
+
+Corrections travel both ways as protocol.md ``correct`` items in ``deals``: an export
+writes each stored correction right after the deal that was the last one when it was
+made (``"penalty": false`` when it was made without the 4.2.7 penalty), which is where
+``services.engine_pulka_of`` folds it; an import stores each as a correction row.
 
 The engine validates everything (``scoring.engine.protocol.read``); every refusal is
 a :class:`FileRefused` whose message a person can act on, and nothing is saved.
@@ -37,12 +41,12 @@ from prefscore.clubs.models import Club, Player
 from scoring.engine import protocol
 from scoring.engine.conventions import Convention
 from scoring.engine.errors import ScoringError
-from scoring.engine.pulka import Correction, ScoredPulka, score_pulka
 from scoring.engine.pulka import Pulka as EnginePulka
+from scoring.engine.pulka import ScoredPulka, score_pulka
 
 from . import services
 from .conventions import name_of
-from .models import Deal, Pulka, PulkaSeat
+from .models import Correction, Deal, Pulka, PulkaSeat
 
 MAX_FILE_BYTES = 1024 * 1024
 # What an export adds to the input: recomputed on import, never trusted.
@@ -61,7 +65,7 @@ class FileRefused(ValueError):
 
 @dataclass(frozen=True)
 class PulkaFile:
-    """A read pulka file: the engine's objects and the raw deal items to store."""
+    """A read pulka file: the engine's objects and the raw ``deals`` items to store."""
 
     parsed: EnginePulka | protocol.PaperSheet
     raw_deals: tuple[Mapping[str, Any], ...] = ()
@@ -205,28 +209,44 @@ def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
             first_dealer=parsed.first_dealer,
             user=user,
         )
-        entered_by = user if getattr(user, "is_authenticated", False) else None
-        Deal.objects.bulk_create(
-            Deal(pulka=pulka, number=number, facts=dict(facts), entered_by=entered_by)
-            for number, facts in enumerate(file.raw_deals, start=1)
-        )
+        _store_log(pulka, file.raw_deals, user)
         pulka.version = len(file.raw_deals)
         pulka.status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
         pulka.save(update_fields=["version", "status"])
     return pulka
 
 
+def _store_log(pulka: Pulka, items: Sequence[Mapping[str, Any]], user: Any) -> None:
+    """Deal rows for the deals, correction rows for ``correct`` items, in log order."""
+    entered_by = user if getattr(user, "is_authenticated", False) else None
+    deals: list[Deal] = []
+    corrections: list[Correction] = []
+    for item in items:
+        if "correct" not in item:
+            deals.append(
+                Deal(pulka=pulka, number=len(deals) + 1, facts=dict(item), entered_by=entered_by)
+            )
+            continue
+        corrections.append(
+            Correction(
+                pulka=pulka,
+                deal_number=item["correct"],
+                after_deal=len(deals),
+                facts=dict(item["deal"]),
+                kind=Correction.Kind.CORRECTION,
+                penalise=item.get("penalty", True),
+                reason=_("imported from a pulka file"),
+                asked_by=entered_by,
+            )
+        )
+    Deal.objects.bulk_create(deals)
+    # One by one: rows made in the same instant keep their order by primary key.
+    for correction in corrections:
+        correction.save()
+
+
 def _check_importable(parsed: EnginePulka) -> None:
     """Refuse what the engine accepts but the database cannot hold."""
-    for item in parsed.log:
-        if isinstance(item, Correction):
-            raise FileRefused(
-                _(
-                    "The file corrects deal %(number)s: corrections cannot be imported. "
-                    "Give the corrected deals instead."
-                )
-                % {"number": item.number}
-            )
     for name in parsed.names:
         if len(name) > MAX_PLAYER_NAME:
             raise FileRefused(
@@ -251,10 +271,10 @@ def _players_by_name(club: Club, names: Sequence[str]) -> list[Player]:
 # --- export --------------------------------------------------------------------------
 
 
-def export_data(pulka: Pulka, deals: list[Deal] | None = None) -> dict[str, Any]:
+def export_data(pulka: Pulka) -> dict[str, Any]:
     """The pulka file of a stored pulka with the engine's output (see the module doc)."""
-    if deals is None:
-        deals = services.standing_deals(pulka)
+    deals = services.standing_deals(pulka)
+    corrections = list(pulka.corrections.all())
     names = list(pulka.player_names)
     data: dict[str, Any] = {
         "convention": pulka.convention.to_options(),
@@ -264,12 +284,33 @@ def export_data(pulka: Pulka, deals: list[Deal] | None = None) -> dict[str, Any]
     }
     if pulka.stake is not None:
         data["stake"] = json_number(pulka.stake_decimal)
-    data["deals"] = [deal.facts for deal in deals]
-    output = protocol.scored_json(services.score(pulka, deals))
+    data["deals"] = log_items(deals, corrections)
+    output = protocol.scored_json(services.score(pulka, deals, corrections))
     output.pop("players")
     data["scored_deals"] = output.pop("deals")
     data.update(output)
     return data
+
+
+def log_items(deals: Sequence[Deal], corrections: Sequence[Correction]) -> list[dict[str, Any]]:
+    """``deals`` of the file: the order in which ``services.engine_pulka_of`` folds them."""
+    pending = sorted(corrections, key=lambda c: (c.after_deal, c.created_at, c.pk))
+    items: list[dict[str, Any]] = []
+
+    def corrections_up_to(number: int) -> None:
+        while pending and pending[0].after_deal <= number:
+            correction = pending.pop(0)
+            item = {"correct": correction.deal_number, "deal": correction.facts}
+            if not correction.penalise:
+                item["penalty"] = False
+            items.append(item)
+
+    corrections_up_to(0)
+    for deal in deals:
+        items.append(deal.facts)
+        corrections_up_to(deal.number)
+    corrections_up_to(len(deals) + 1_000_000)
+    return items
 
 
 def export_text(pulka: Pulka) -> str:

@@ -46,6 +46,15 @@ class Pulka(models.Model):
     # The convention's every option at the start: editing a convention never re-scores
     # a pulka that started under it (design.md).
     convention_options = models.JSONField(_("convention options (snapshot)"))
+    # Where the snapshot came from, for "pulkas using it"; never read back for scoring.
+    convention_source = models.ForeignKey(
+        "scoring.Convention",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="pulkas",
+        verbose_name=_("started from convention"),
+    )
     player_names = models.JSONField(
         _("players in seat order"),
         help_text=_("Names as the deal log spells them, clockwise from the first seat."),

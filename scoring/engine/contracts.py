@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .errors import DealError
+from .errors import DealError, shown
 
 LEVELS = (6, 7, 8, 9, 10)
 
@@ -79,7 +79,7 @@ class Contract:
         changes a price (rules.md §2) but is kept for the protocol.
         """
         if not isinstance(text, str):
-            raise DealError(f"contract must be text such as '6S', got {text!r}", "contract")
+            raise DealError(f"contract must be text such as '6S', got {shown(text)}", "contract")
         word = text.strip().upper().replace(" ", "")
         if word in _MISERE_WORDS:
             return cls(Kind.MISERE)
@@ -88,12 +88,12 @@ class Contract:
         digits = "10" if word.startswith("10") else word[:1]
         if digits not in {"6", "7", "8", "9", "10"}:
             raise DealError(
-                f"unknown contract {text!r}: use 6–10 with an optional suit, misere or allpass",
+                f"unknown contract {shown(text)}: use 6–10 with an optional suit, misere or allpass",
                 "contract",
             )
         rest = word[len(digits) :]
         if rest and rest not in _SUIT_SPELLINGS:
-            raise DealError(f"unknown suit {rest!r} in contract {text!r}", "contract")
+            raise DealError(f"unknown suit {shown(rest)} in contract {shown(text)}", "contract")
         return cls(Kind.TRICKS, int(digits), _SUIT_SPELLINGS[rest] if rest else None)
 
     def __str__(self) -> str:

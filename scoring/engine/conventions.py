@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
-from .errors import ConventionError
+from .errors import ConventionError, shown
 
 PRICE_KEYS = ("6", "7", "8", "9", "10", "misere")
 CONSOLERS = ("whisters", "passer", "dealer")
@@ -123,7 +123,7 @@ def _check_int(low: int, high: int) -> Callable[[str, object], None]:
     def check(name: str, value: object) -> None:
         if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
             raise ConventionError(
-                name, f"option {name} must be a whole number from {low} to {high}, got {value!r}"
+                name, f"option {name} must be a whole number from {low} to {high}, got {shown(value)}"
             )
 
     return check
@@ -137,12 +137,12 @@ def _check_optional_int(name: str, value: object) -> None:
 def _check_choice(name: str, value: object) -> None:
     if value not in _CHOICES[name]:
         allowed = ", ".join(_CHOICES[name])
-        raise ConventionError(name, f"option {name} must be one of {allowed}, got {value!r}")
+        raise ConventionError(name, f"option {name} must be one of {allowed}, got {shown(value)}")
 
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise ConventionError(name, f"option {name} must be true or false, got {value!r}")
+        raise ConventionError(name, f"option {name} must be true or false, got {shown(value)}")
 
 
 def _check_prices(name: str, value: object) -> None:
@@ -168,7 +168,7 @@ def _check_int_list(low: int, high: int) -> Callable[[str, object], None]:
 
 
 def _check_half_levels(name: str, value: object) -> None:
-    if not isinstance(value, tuple) or not all(v in (6, 7) for v in value):
+    if not isinstance(value, tuple) or not all(_is_int(v) and v in (6, 7) for v in value):
         raise ConventionError(name, "option half_whist_levels may hold only 6 and 7")
 
 
@@ -181,12 +181,12 @@ def _check_consolation(name: str, value: object) -> None:
 
 def _check_pulya_to_gora(name: str, value: object) -> None:
     if value not in (1, 2) or isinstance(value, bool):
-        raise ConventionError(name, f"option pulya_to_gora must be 1 or 2, got {value!r}")
+        raise ConventionError(name, f"option pulya_to_gora must be 1 or 2, got {shown(value)}")
 
 
 def _check_compensation(name: str, value: object) -> None:
     if value not in (2, 3) or isinstance(value, bool):
-        raise ConventionError(name, f"option rounding_compensation_4 must be 2 or 3, got {value!r}")
+        raise ConventionError(name, f"option rounding_compensation_4 must be 2 or 3, got {shown(value)}")
 
 
 _VALIDATORS: dict[str, Callable[[str, object], None]] = {
@@ -235,7 +235,7 @@ def _coerce(name: str, value: object) -> object:
         return _coerce_prices(value)
     if name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
         if not isinstance(value, list | tuple):
-            raise ConventionError(name, f"option {name} must be a list, got {value!r}")
+            raise ConventionError(name, f"option {name} must be a list, got {shown(value)}")
         items = tuple(value)
         return (
             tuple(c for c in CONSOLERS if c in items)
@@ -254,7 +254,7 @@ def _coerce_prices(value: object) -> object:
         raise ConventionError("prices", "option prices must be a map of 6..10 and misere to prices")
     unknown = set(map(str, value)) - set(PRICE_KEYS)
     if unknown:
-        raise ConventionError("prices", f"option prices has unknown key {sorted(unknown)[0]!r}")
+        raise ConventionError("prices", f"option prices has unknown key {shown(sorted(unknown)[0])}")
     missing = [k for k in PRICE_KEYS if k not in value]
     if missing:
         raise ConventionError("prices", f"option prices lacks {', '.join(missing)}")
@@ -313,7 +313,7 @@ def from_options(options: Mapping[str, object], base: Convention | None = None) 
         raise ConventionError("options", "options must be a map of option names to values")
     unknown = [str(name) for name in options if name not in OPTION_NAMES]
     if unknown:
-        raise ConventionError(unknown[0], f"unknown option {unknown[0]!r}")
+        raise ConventionError(unknown[0], f"unknown option {shown(unknown[0])}")
     changes = {name: _coerce(name, value) for name, value in options.items()}
     try:
         return replace(base or Convention(), **changes)  # type: ignore[arg-type]
@@ -326,7 +326,7 @@ def preset(name: str) -> Convention:
     if name not in _PRESET_OPTIONS:
         raise ConventionError(
             "convention",
-            f"unknown convention {name!r}: use one of {', '.join(PRESET_NAMES)}",
+            f"unknown convention {shown(name)}: use one of {', '.join(PRESET_NAMES)}",
         )
     return from_options(_PRESET_OPTIONS[name])
 

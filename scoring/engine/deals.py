@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .contracts import Contract, Kind, obligation
 from .conventions import Convention
-from .errors import DealError
+from .errors import DealError, shown
 from .numbers import Points, exact_div
 from .seats import Seating
 
@@ -113,7 +113,7 @@ def _seat(ctx: DealContext, name: str, what: str) -> int:
     try:
         return ctx.names.index(name)
     except ValueError:
-        raise DealError(f"unknown player {name!r} in {what}", what) from None
+        raise DealError(f"unknown player {shown(name)} in {what}", what) from None
 
 
 def _declarer(ctx: DealContext, deal: Deal) -> int:
@@ -156,7 +156,7 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
         if seat not in defenders:
             raise DealError(f"{name} sits out this deal and cannot whist", "whists")
         if word not in WORDS:
-            raise DealError(f"{name}'s word must be whist, pass or half, not {word!r}", "whists")
+            raise DealError(f"{name}'s word must be whist, pass or half, not {shown(word)}", "whists")
     ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
     words = []
     for seat in defenders:
@@ -189,7 +189,7 @@ def _check_prikup(ctx: DealContext, deal: Deal) -> None:
     # A convention without talon whists keeps the count as a fact and writes nothing
     # for it: protocol.md's own example records one under Sochi.
     if not 0 <= deal.prikup <= 3:
-        raise DealError(f"talon fast tricks must be 0 to 3, not {deal.prikup}", "prikup")
+        raise DealError(f"talon fast tricks must be 0 to 3, not {shown(deal.prikup)}", "prikup")
 
 
 def _talon_whists(ctx: DealContext, deal: Deal, declarer: int, price: int) -> tuple[Entry, ...]:
@@ -214,7 +214,8 @@ def _half_whist(
     """Pass then half-whist: not played; the half-whister writes half the obligation (§3.1.2)."""
     level, conv = deal.contract.level, ctx.convention
     if level not in conv.half_whist_levels:
-        raise DealError(f"half-whist is not allowed on a {level}", "whists")
+        article = "an" if level == 8 else "a"
+        raise DealError(f"half-whist is not allowed on {article} {level}", "whists")
     if len(defence.defenders) == 2 and defence.words != ("pass", "half"):
         raise DealError(
             "half-whist is only for the second defender, after the first passed", "whists"
@@ -476,7 +477,9 @@ def _allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
         for p in sorted(players)
         if tricks[p] - spared
     ]
-    entries.extend(_zero_bonus(ctx, [p for p in players if p != seats.dealer], tricks, price))
+    # Only a dealer who sits out (4 players, on the talon) is denied the bonus: with 2
+    # or 3 players the dealer holds a hand like everyone else (protocol.md).
+    entries.extend(_zero_bonus(ctx, [p for p in players if p not in seats.sitting_out], tricks, price))
     return DealOutcome(tuple(entries), "P", False, True)
 
 
@@ -544,9 +547,9 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     prikup = raw.get("prikup", 0)
     if not isinstance(prikup, int) or isinstance(prikup, bool):
         raise DealError("prikup must be a whole number 0 to 3", "prikup")
-    unknown = set(raw) - {"contract", "declarer", "whists", "tricks", "prikup", "dealer"}
+    unknown = sorted(map(str, set(raw) - {"contract", "declarer", "whists", "tricks", "prikup", "dealer"}))
     if unknown:
-        raise DealError(f"unknown field {sorted(unknown)[0]!r}", sorted(unknown)[0])
+        raise DealError(f"unknown field {shown(unknown[0])}", unknown[0])
     return Deal(contract, declarer, whists, tricks, prikup, dealer)
 
 
@@ -558,5 +561,5 @@ def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, object],
     for name, item in value.items():
         if not isinstance(item, kind) or isinstance(item, bool):
             expected = "a word" if kind is str else "a whole number"
-            raise DealError(f"{what} for {name} must be {expected}, got {item!r}", what)
+            raise DealError(f"{what} for {shown(name)} must be {expected}, got {shown(item)}", what)
     return tuple(value.items())

@@ -30,3 +30,16 @@ class DealError(ScoringError):
 
 class ProtocolError(ScoringError):
     """A pulka file is malformed (protocol.md): the message names the deal or field."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value as a message quotes it: its repr, on one line, cut to ``limit`` characters.
+
+    Messages are one line that a person reads (protocol.md, "Bad input"), so a 400-digit
+    number or a name holding a line break must not spill over.
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print (sys.set_int_max_str_digits)
+        return f"a number of more than {limit} digits"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

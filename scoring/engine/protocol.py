@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -15,7 +16,7 @@ from typing import Any
 
 from . import conventions
 from .deals import Deal, Entry, parse_deal
-from .errors import ConventionError, DealError, ProtocolError, ScoringError
+from .errors import ConventionError, DealError, ProtocolError, ScoringError, shown
 from .numbers import Points, to_json_number
 from .pulka import Correction, Pulka, ScoredPulka, score_pulka
 from .seats import MAX_PLAYERS, MIN_PLAYERS
@@ -26,6 +27,9 @@ MAX_TARGET = 10_000
 MAX_DEALS = 20_000
 MAX_NAME = 200
 MAX_SHEET_FIGURE = 10**9
+# Control characters, lone surrogates and line or paragraph separators: a name is
+# printed in one-line messages and in UTF-8 output, which cannot hold a lone surrogate.
+_NOT_IN_NAMES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 TOP_FIELDS = {
     "convention",
     "options",
@@ -70,9 +74,9 @@ def read(data: object) -> Pulka | PaperSheet:
     """Validate a decoded pulka file and build the engine's objects (protocol.md)."""
     if not isinstance(data, Mapping):
         raise ProtocolError("the file must hold one JSON object (a pulka)")
-    unknown = set(data) - TOP_FIELDS
+    unknown = sorted(map(str, set(data) - TOP_FIELDS))
     if unknown:
-        raise ProtocolError(f"unknown field {sorted(unknown)[0]!r}")
+        raise ProtocolError(f"unknown field {shown(unknown[0])}")
     names = _players(data.get("players"))
     try:
         convention = conventions.from_spec(data.get("convention", "sochi"), _options(data))
@@ -86,7 +90,7 @@ def read(data: object) -> Pulka | PaperSheet:
         return PaperSheet(convention, _sheet(data["sheet"], names, target), stake)
     first = data.get("first_dealer", names[0])
     if first not in names:
-        raise ProtocolError(f"first_dealer {first!r} is not one of the players")
+        raise ProtocolError(f"first_dealer {shown(first)} is not one of the players")
     log = _log(data.get("deals", []))
     return Pulka(names, convention, target, names.index(first), stake, log)
 
@@ -105,9 +109,13 @@ def _players(value: object) -> tuple[str, ...]:
         raise ProtocolError(f"a pulka has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}")
     for name in value:
         if not isinstance(name, str) or not name.strip():
-            raise ProtocolError(f"a player's name must be non-empty text, got {name!r}")
+            raise ProtocolError(f"a player's name must be non-empty text, got {shown(name)}")
         if len(name) > MAX_NAME:
             raise ProtocolError(f"a player's name is at most {MAX_NAME} characters")
+        if any(unicodedata.category(char) in _NOT_IN_NAMES for char in name):
+            raise ProtocolError(
+                f"a player's name must not hold control characters or line breaks, got {shown(name)}"
+            )
     if len(set(value)) != len(value):
         raise ProtocolError("two players have the same name")
     return tuple(value)
@@ -115,7 +123,7 @@ def _players(value: object) -> tuple[str, ...]:
 
 def _whole(value: object, what: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ProtocolError(f"{what} must be a whole number from {low} to {high}, got {value!r}")
+        raise ProtocolError(f"{what} must be a whole number from {low} to {high}, got {shown(value)}")
     return value
 
 
@@ -129,13 +137,13 @@ def _stake(value: object) -> Decimal | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ProtocolError(f"stake must be a number, got {value!r}")
+        raise ProtocolError(f"stake must be a number, got {shown(value)}")
     if not math.isfinite(value) or not 0 <= value <= 1_000_000:
-        raise ProtocolError("stake must be between 0 and 1000000")
+        raise ProtocolError(f"stake must be a number from 0 to 1000000, got {shown(value)}")
     try:
         return Decimal(str(value))
     except InvalidOperation:
-        raise ProtocolError(f"stake must be a number, got {value!r}") from None
+        raise ProtocolError(f"stake must be a number, got {shown(value)}") from None
 
 
 def _log(value: object) -> tuple[Deal | Correction, ...]:
@@ -155,11 +163,13 @@ def _log(value: object) -> tuple[Deal | Correction, ...]:
                 deal_count += 1
                 log.append(parse_deal(item))
         except DealError as error:
-            where = (
-                f"correction of deal {item.get('correct')}"
-                if "correct" in item
-                else (f"deal {deal_count}")
-            )
+            number = item.get("correct")
+            if "correct" not in item:
+                where = f"deal {deal_count}"
+            elif isinstance(number, int) and not isinstance(number, bool):
+                where = f"correction of deal {number}"
+            else:
+                where = f"correction {shown(number)}"
             raise DealError(f"{where}: {error}", error.field, deal_count) from None
     return tuple(log)
 
@@ -168,9 +178,14 @@ def _correction(item: Mapping[str, object]) -> Correction:
     number = item["correct"]
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise DealError("correct must be the number of a deal", "correct")
-    if set(item) != {"correct", "deal"} or not isinstance(item["deal"], Mapping):
-        raise DealError("a correction needs exactly 'correct' and 'deal'", "deal")
-    return Correction(number, parse_deal(item["deal"]))
+    if not {"correct", "deal"} <= set(item) <= {"correct", "deal", "penalty"}:
+        raise DealError("a correction needs 'correct' and 'deal' (and may give 'penalty')", "deal")
+    if not isinstance(item["deal"], Mapping):
+        raise DealError("a correction's deal must be an object", "deal")
+    penalty = item.get("penalty", True)
+    if not isinstance(penalty, bool):
+        raise DealError("a correction's penalty must be true or false", "penalty")
+    return Correction(number, parse_deal(item["deal"]), penalty)
 
 
 def _figure(value: object, what: str, allow_negative: bool = True) -> int:
@@ -187,6 +202,9 @@ def _sheet(value: object, names: tuple[str, ...], target: int) -> Totals:
         row = value[name]
         if not isinstance(row, Mapping):
             raise ProtocolError(f"sheet of {name} must be an object")
+        unknown = sorted(map(str, set(row) - {"pulya", "gora", "whists"}))
+        if unknown:
+            raise ProtocolError(f"sheet of {name}: unknown field {shown(unknown[0])}")
         pulya.append(_figure(row.get("pulya", 0), f"pulya of {name}", False))
         gora.append(_figure(row.get("gora", 0), f"gora of {name}"))
         written = row.get("whists", {})
@@ -278,6 +296,7 @@ def scored_json(scored: ScoredPulka) -> dict[str, Any]:
                 "after_deal": c.after_deal,
                 "warned": [names[p] for p in c.warned],
                 "penalties": [entry_json(e, names) for e in c.penalties],
+                "penalty": c.penalised,
             }
             for c in scored.corrections
         ]

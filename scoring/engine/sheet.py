@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
-from .errors import DealError
+from .errors import DealError, shown
 from .numbers import Points, exact_div
 from .seats import seating
 
@@ -84,7 +84,7 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     dealer = state.dealer
     if deal.dealer is not None:
         if deal.dealer not in state.names:
-            raise DealError(f"unknown dealer {deal.dealer!r}", "dealer")
+            raise DealError(f"unknown dealer {shown(deal.dealer)}", "dealer")
         dealer = state.names.index(deal.dealer)
     seats = seating(state.size, dealer)
     ctx = DealContext(state.convention, state.names, seats, state.allpass_price, state.min_contract)
@@ -223,3 +223,52 @@ class _Writer:
         if best is not None and conv.help_excludes_remized_whister and best in self.remized:
             return None
         return best
+
+
+@dataclass(frozen=True, slots=True)
+class RunningTotals:
+    """A player's figures as written on paper: each new total after a change.
+
+    ``2.6.10.12`` on the sheet is ``pulya == (2, 6, 10, 12)`` (design.md, "The drawn
+    sheet"; Кодекс 4.2.4–4.2.6: entries are running totals).
+    """
+
+    pulya: tuple[Points, ...]
+    gora: tuple[Points, ...]
+    whists: tuple[tuple[Points, ...], ...]
+
+
+def running_totals(size: int, entry_groups: Iterable[Iterable[Entry]]) -> tuple[RunningTotals, ...]:
+    """Running totals per player over groups of entries (one group per deal or penalty).
+
+    A total is written once per group that changed it, as a player writes once per deal.
+    """
+    pulya: list[list[Points]] = [[] for _ in range(size)]
+    gora: list[list[Points]] = [[] for _ in range(size)]
+    whists: list[list[list[Points]]] = [[[] for _ in range(size)] for _ in range(size)]
+    now_pulya: list[Points] = [0] * size
+    now_gora: list[Points] = [0] * size
+    now_whists: list[list[Points]] = [[0] * size for _ in range(size)]
+    for group in entry_groups:
+        touched: set[tuple[str, int, int]] = set()
+        for e in group:
+            if e.section == PULYA:
+                now_pulya[e.player] += e.points
+                touched.add((PULYA, e.player, 0))
+            elif e.section == GORA:
+                now_gora[e.player] += e.points
+                touched.add((GORA, e.player, 0))
+            elif e.on is not None:
+                now_whists[e.player][e.on] += e.points
+                touched.add((WHISTS, e.player, e.on))
+        for section, player, on in sorted(touched):
+            if section == PULYA:
+                pulya[player].append(now_pulya[player])
+            elif section == GORA:
+                gora[player].append(now_gora[player])
+            else:
+                whists[player][on].append(now_whists[player][on])
+    return tuple(
+        RunningTotals(tuple(pulya[p]), tuple(gora[p]), tuple(tuple(w) for w in whists[p]))
+        for p in range(size)
+    )

@@ -132,4 +132,3 @@ def export(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(io.export_text(pulka), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="pulka-{pulka.pk}.json"'
     return response
-

@@ -1,0 +1,137 @@
+"""How fast the engine scores a pulka file, against json.loads on the same text.
+
+    .venv/bin/python bench/engine.py [--deals 1000] [--repeat 15] [--profile]
+
+Builds a pulka of ``--deals`` varied legal deals (the ``fspr`` preset with four
+players, which never ends by itself: ``end: deals`` with no limit), then times
+``scoring.engine.protocol.score_text`` and ``json.loads`` on the same text with
+``time.perf_counter``, taking the best and the median of the repetitions. The goal is
+under 20 µs per deal (issue #3). ``--profile`` prints the cProfile of one scoring run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoring.engine import conventions  # noqa: E402
+from scoring.engine.deals import parse_deal  # noqa: E402
+from scoring.engine.protocol import score_text  # noqa: E402
+from scoring.engine.seats import seating  # noqa: E402
+from scoring.engine.sheet import SheetState, apply, start  # noqa: E402
+
+GOAL_US_PER_DEAL = 20.0
+PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+SUITS = ["S", "C", "D", "H", "NT", "♠", "♥", "БК", ""]
+
+
+def _split(rng: random.Random, total: int, parts: int, caps: list[int]) -> list[int]:
+    """``total`` tricks over ``parts`` players, each at most ``caps[i]``."""
+    while True:
+        counts = [0] * parts
+        for _ in range(total):
+            counts[rng.randrange(parts)] += 1
+        if all(c <= cap for c, cap in zip(counts, caps, strict=True)):
+            return counts
+
+
+def _deal(rng: random.Random, state: SheetState) -> dict[str, Any]:
+    """One legal deal for the state's seats, all-pass price and exit ladder."""
+    conv = state.convention
+    seats = seating(state.size, state.dealer)
+    names = state.names
+    roll = rng.random()
+    if roll < 0.12:
+        players = list(seats.active)
+        caps = [10, 10, 10]
+        if state.size == 4 and conv.allpass_dealer_talon and conv.allpass_scoring == "gora":
+            players.append(seats.dealer)
+            caps.append(2)
+        counts = _split(rng, 10, len(players), caps)
+        return {"contract": "allpass", "tricks": {names[p]: c for p, c in zip(players, counts)}}
+    declarer = rng.choice(seats.active)
+    if roll < 0.18 and state.min_contract <= 8:
+        return {"contract": "misere", "declarer": names[declarer], "tricks": {names[declarer]: rng.choice([0, 0, 0, 1, 2])}}
+    level = rng.choice([lv for lv in (6, 6, 6, 7, 7, 8, 9, 10) if lv >= state.min_contract])
+    contract = f"{level}{rng.choice(SUITS)}"
+    first, second = seats.defenders_of(declarer)
+    options = [("whist", "pass"), ("pass", "whist"), ("whist", "whist"), ("pass", "pass")]
+    if level in conv.half_whist_levels:
+        options.append(("pass", "half"))
+    words = rng.choice(options)
+    deal: dict[str, Any] = {
+        "contract": contract,
+        "declarer": names[declarer],
+        "whists": {names[first]: words[0], names[second]: words[1]},
+    }
+    if rng.random() < 0.3:
+        deal["prikup"] = rng.choice([1, 1, 2, 3])
+    if "whist" in words:
+        taken = min(10, max(0, level + rng.choice([-2, -1, -1, 0, 0, 0, 0, 1])))
+        t1, t2 = _split(rng, 10 - taken, 2, [10, 10])
+        deal["tricks"] = {names[declarer]: taken, names[first]: t1, names[second]: t2}
+    return deal
+
+
+def build_pulka(deals: int, seed: int = 3) -> str:
+    """The pulka file's text: ``deals`` legal deals, each checked by the engine as built."""
+    rng = random.Random(seed)
+    convention = conventions.preset("fspr")
+    state = start(PLAYERS, convention, 50)
+    written = []
+    while len(written) < deals:
+        raw = _deal(rng, state)
+        state, _ = apply(state, parse_deal(raw))
+        written.append(raw)
+    pulka = {"convention": "fspr", "players": PLAYERS, "target": 50, "stake": 0.5, "deals": written}
+    return json.dumps(pulka, ensure_ascii=False)
+
+
+def _times(function: Any, text: str, repeat: int) -> list[float]:
+    found = []
+    for _ in range(repeat):
+        begin = time.perf_counter()
+        function(text)
+        found.append(time.perf_counter() - begin)
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    text = build_pulka(args.deals)
+    output = score_text(text)  # warm up, and check that the file scores
+    assert len(output["deals"]) == args.deals and not output["closed"]
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.runcall(score_text, text)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+    engine = _times(score_text, text, args.repeat)
+    parse = _times(json.loads, text, args.repeat)
+    per_deal = 1e6 / args.deals
+    best, median = min(engine) * per_deal, statistics.median(engine) * per_deal
+    json_best, json_median = min(parse) * per_deal, statistics.median(parse) * per_deal
+    print(f"pulka file: {args.deals} deals, {len(text.encode())} bytes, {args.repeat} runs each")
+    print(f"score_text: {best:7.2f} µs/deal best, {median:7.2f} µs/deal median")
+    print(f"json.loads: {json_best:7.2f} µs/deal best, {json_median:7.2f} µs/deal median")
+    print(f"ratio score_text / json.loads: {best / json_best:.1f} (best), {median / json_median:.1f} (median)")
+    verdict = "meets" if best < GOAL_US_PER_DEAL else "misses"
+    print(f"goal: under {GOAL_US_PER_DEAL:.0f} µs/deal: {verdict} it")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""prefscore: the Django project and the web product."""

@@ -1,0 +1,1 @@
+"""Clubs, players, memberships and roles, sign-in."""

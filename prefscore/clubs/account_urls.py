@@ -1,0 +1,53 @@
+"""Accounts (Django's names: login, logout, password_change, password_reset…) and, in
+the ``members`` namespace, a club's members and invitations."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from . import account_views, member_views
+
+member_patterns = [
+    path("clubs/<slug:slug>/members/", member_views.members, name="list"),
+    path("clubs/<slug:slug>/members/<int:pk>/role/", member_views.change_role, name="role"),
+    path("clubs/<slug:slug>/members/<int:pk>/remove/", member_views.remove_member, name="remove"),
+    path("clubs/<slug:slug>/invitations/", member_views.invite, name="invite"),
+    path("clubs/<slug:slug>/invitations/<int:pk>/revoke/", member_views.revoke, name="revoke"),
+    path("invitations/<str:token>/", member_views.invitation, name="invitation"),
+]
+
+urlpatterns = [
+    path("accounts/login/", account_views.SignInView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path(
+        "accounts/password/change/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path(
+        "accounts/password/reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path("", include((member_patterns, "members"))),
+]

@@ -1,0 +1,104 @@
+"""Accounts: sign up, sign in (limited), and Django's own views for the rest.
+
+Sign out, password change and password reset are Django's views with our templates
+(templates/registration/); account_urls.py wires them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from . import ratelimit
+
+TOO_MANY = "too_many_attempts"
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form that says how long to wait once the limit is reached."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        wait = ratelimit.wait_minutes(username, ratelimit.client_address(self.request))
+        if wait:
+            raise ValidationError(
+                ngettext(
+                    "Too many failed sign-in attempts. Wait %(minutes)d minute and try again.",
+                    "Too many failed sign-in attempts. Wait %(minutes)d minutes and try again.",
+                    wait,
+                ),
+                code=TOO_MANY,
+                params={"minutes": wait},
+            )
+        return super().clean()
+
+
+class SignInView(auth_views.LoginView):
+    form_class = SignInForm
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, TOO_MANY):
+            response.status_code = 429
+        return response
+
+
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+    """Username, email (for password resets) and the password twice, checked by
+    AUTH_PASSWORD_VALIDATORS."""
+
+    email = forms.EmailField(
+        label=_("Email"),
+        max_length=254,
+        help_text=_("Only for resetting a forgotten password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = get_user_model().objects.normalize_email(self.cleaned_data["email"])
+        if get_user_model().objects.filter(email__iexact=email).exists():
+            raise ValidationError(
+                _("An account with this email already exists: sign in, or reset its password."),
+                code="duplicate_email",
+            )
+        return email
+
+
+def safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up: ``next`` when it stays on this site, else home."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return str(settings.LOGIN_REDIRECT_URL)
+
+
+@sensitive_post_parameters("password1", "password2")
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and sign in with it; then on to ``next`` (an invitation, say)."""
+    if request.user.is_authenticated:
+        return HttpResponseRedirect(safe_next(request))
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+        return redirect(safe_next(request))
+    return render(request, "registration/signup.html", {"form": form, "next": safe_next(request)})

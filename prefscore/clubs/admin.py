@@ -1,0 +1,49 @@
+"""Django admin for clubs, their members and their players.
+
+A club is edited with its memberships and players inline; players and memberships also
+have their own lists for searching across clubs.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from .models import Club, Membership, Player
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+class PlayerInline(admin.TabularInline):
+    model = Player
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "pencil_minutes", "created_at"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline, PlayerInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "user"]
+    list_filter = ["club"]
+    list_select_related = ["club", "user"]
+    search_fields = ["name", "user__username", "club__name"]
+    autocomplete_fields = ["club", "user"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role"]
+    list_filter = ["role", "club"]
+    list_select_related = ["club", "user"]
+    search_fields = ["user__username", "club__name"]
+    autocomplete_fields = ["club", "user"]

@@ -1,0 +1,292 @@
+"""Forms of the club screens: a new club, a guest, a new pulka, a pulka file.
+
+Each form checks everything a person can get wrong and says so next to the field;
+the views save nothing until the form is valid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.validators import MaxValueValidator
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from prefscore.games import io
+from prefscore.games.conventions import convention_choices, convention_for_key
+from prefscore.games.models import Pulka
+from scoring.engine.seats import MAX_PLAYERS, MIN_PLAYERS
+
+from .models import Club, Membership, Player, Role
+
+MAX_TARGET = 10_000
+
+# Russian letters for links (ГОСТ 7.79-2000, system B, simplified): "Демо-клуб" -> demo-klub.
+_TRANSLIT = str.maketrans(
+    {
+        "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh",
+        "з": "z", "и": "i", "й": "j", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o",
+        "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "c",
+        "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ы": "y", "ь": "", "э": "e", "ю": "yu",
+        "я": "ya",
+    }
+)  # fmt: skip
+
+
+def slug_from_name(name: str) -> str:
+    """An ASCII slug for a club name, Russian transliterated; "club" when nothing is left."""
+    max_length = Club._meta.get_field("slug").max_length or 60
+    slug = slugify(name.lower().translate(_TRANSLIT))[: max_length - 4].strip("-")
+    return slug or "club"
+
+
+def free_slug(base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``… whichever no club has yet (one query)."""
+    taken = set(
+        Club.objects.filter(slug__startswith=base).values_list("slug", flat=True).iterator()
+    )
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_lazy("Club name"), max_length=120)
+    slug = forms.SlugField(
+        label=_lazy("Short name for links"),
+        max_length=60,
+        required=False,
+        help_text=_lazy("Latin letters, digits and hyphens; made from the name if left empty."),
+    )
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Give the club a name."))
+        return name
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data["slug"].lower()
+        if slug and Club.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("Another club already uses this short name."))
+        return slug
+
+    def save(self, user: Any) -> Club:
+        """The club, with its creator as its admin and as one of its players."""
+        with transaction.atomic():
+            slug = self.cleaned_data["slug"] or free_slug(slug_from_name(self.cleaned_data["name"]))
+            club = Club.objects.create(name=self.cleaned_data["name"], slug=slug)
+            Membership.objects.create(club=club, user=user, role=Role.ADMIN)
+            Player.objects.create(club=club, name=user.get_username()[:60], user=user)
+        return club
+
+
+class GuestForm(forms.Form):
+    name = forms.CharField(label=_lazy("Guest's name"), max_length=60)
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Type the guest's name."))
+        if self.club.players.filter(name__iexact=name).exists():
+            raise forms.ValidationError(_("%(name)s already plays in this club.") % {"name": name})
+        return name
+
+    def save(self) -> Player:
+        return Player.objects.create(club=self.club, name=self.cleaned_data["name"])
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One row of the new-pulka form: a club player or a new guest's name."""
+
+    number: int
+    player: forms.BoundField
+    guest: forms.BoundField
+
+
+class NewPulkaForm(forms.Form):
+    """A pulka's header: convention, players clockwise, target, stake, first dealer.
+
+    There are MAX_PLAYERS seat rows; each takes a club player or a guest's name. Filled
+    rows are the seats in order; empty rows are skipped.
+    """
+
+    title = forms.CharField(label=_lazy("Title"), max_length=120, required=False)
+    convention = forms.ChoiceField(label=_lazy("Convention"))
+    target = forms.IntegerField(
+        label=_lazy("Pulya target"), min_value=1, max_value=MAX_TARGET, initial=20
+    )
+    stake = forms.DecimalField(
+        label=_lazy("Stake per whist"),
+        required=False,
+        min_value=Decimal(0),
+        max_digits=10,
+        decimal_places=4,
+        validators=[MaxValueValidator(io.MAX_STAKE)],
+        help_text=_lazy("Money per whist; leave empty to play for whists only."),
+    )
+    first_dealer = forms.TypedChoiceField(
+        label=_lazy("First dealer"), coerce=int, initial=1, empty_value=None
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.club_players = list(club.players.all())
+        self.fields["convention"].choices = convention_choices(club)
+        choices = [("", _("— nobody —"))] + [(p.pk, p.name) for p in self.club_players]
+        for number in range(1, MAX_PLAYERS + 1):
+            self.fields[f"player_{number}"] = forms.TypedChoiceField(
+                label=_("Seat %(number)s") % {"number": number},
+                choices=choices,
+                coerce=int,
+                required=False,
+                empty_value=None,
+            )
+            self.fields[f"guest_{number}"] = forms.CharField(
+                label=_("or a new guest at seat %(number)s") % {"number": number},
+                max_length=60,
+                required=False,
+            )
+        self.fields["first_dealer"].choices = [
+            (n, _("Seat %(number)s") % {"number": n}) for n in range(1, MAX_PLAYERS + 1)
+        ]
+
+    def seat_rows(self) -> list[SeatRow]:
+        return [
+            SeatRow(n, self[f"player_{n}"], self[f"guest_{n}"]) for n in range(1, MAX_PLAYERS + 1)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        seated = self._clean_seats()
+        if seated is None:
+            return cleaned
+        if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
+            self.add_error(
+                "player_1",
+                _("A pulka needs %(low)s to %(high)s players: pick them seat by seat.")
+                % {"low": MIN_PLAYERS, "high": MAX_PLAYERS},
+            )
+            return cleaned
+        dealer_row = cleaned.get("first_dealer")
+        rows = [row for row, _seat in seated]
+        if dealer_row is not None and dealer_row not in rows:
+            self.add_error(
+                "first_dealer",
+                _("Seat %(number)s is empty: the first dealer must be one of the players.")
+                % {"number": dealer_row},
+            )
+        elif dealer_row is not None:
+            cleaned["dealer_index"] = rows.index(dealer_row)
+        cleaned["seated"] = [seat for _row, seat in seated]
+        return cleaned
+
+    def _clean_seats(self) -> list[tuple[int, Player | str]] | None:
+        """Filled rows as (row, player or new guest name); None after an error."""
+        by_pk = {player.pk: player for player in self.club_players}
+        by_name = {player.name.casefold(): player for player in self.club_players}
+        seated: list[tuple[int, Player | str]] = []
+        seen: dict[str, int] = {}
+        ok = True
+        for number in range(1, MAX_PLAYERS + 1):
+            pk = self.cleaned_data.get(f"player_{number}")
+            guest = (self.cleaned_data.get(f"guest_{number}") or "").strip()
+            if pk is not None and guest:
+                self.add_error(
+                    f"guest_{number}", _("Pick a player or type a guest's name, not both.")
+                )
+                ok = False
+                continue
+            if pk is None and not guest:
+                continue
+            seat: Player | str = (
+                by_pk[pk] if pk is not None else by_name.get(guest.casefold(), guest)
+            )
+            name = seat.name if isinstance(seat, Player) else seat
+            if name.casefold() in seen:
+                field = f"guest_{number}" if guest else f"player_{number}"
+                self.add_error(
+                    field,
+                    _("%(name)s already sits at seat %(seat)s.")
+                    % {"name": name, "seat": seen[name.casefold()]},
+                )
+                ok = False
+                continue
+            seen[name.casefold()] = number
+            seated.append((number, seat))
+        return seated if ok else None
+
+    def save(self, user: Any) -> Pulka:
+        data = self.cleaned_data
+        name, convention = convention_for_key(self.club, data["convention"])
+        with transaction.atomic():
+            players = [
+                seat if isinstance(seat, Player) else self._guest(seat) for seat in data["seated"]
+            ]
+            return io.create_pulka(
+                self.club,
+                convention_name=name,
+                convention=convention,
+                players=players,
+                target=data["target"],
+                stake=data["stake"],
+                first_dealer=data["dealer_index"],
+                user=user,
+                title=data["title"].strip(),
+            )
+
+    def _guest(self, name: str) -> Player:
+        player, _created = Player.objects.get_or_create(club=self.club, name=name)
+        return player
+
+
+class PulkaFileForm(forms.Form):
+    """A pulka file pasted or uploaded; valid once the engine has read it."""
+
+    text = forms.CharField(
+        label=_lazy("Paste the pulka file"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )
+    file = forms.FileField(label=_lazy("or upload it"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        text, upload = cleaned.get("text") or "", cleaned.get("file")
+        if self.errors:
+            return cleaned
+        if upload is not None and text.strip():
+            self.add_error("file", _("Paste the file or upload it, not both."))
+            return cleaned
+        if upload is None and not text.strip():
+            self.add_error("text", _("Paste a pulka file or choose one to upload."))
+            return cleaned
+        field = "file" if upload is not None else "text"
+        try:
+            if upload is not None:
+                text = self._read_upload(upload)
+            cleaned["pulka_file"] = io.read_text(text)
+        except io.FileRefused as error:
+            self.add_error(field, str(error))
+        return cleaned
+
+    @staticmethod
+    def _read_upload(upload: Any) -> str:
+        if upload.size > io.MAX_FILE_BYTES:
+            raise io.FileRefused(io.too_large_message())
+        return io.decode(upload.read(io.MAX_FILE_BYTES + 1))

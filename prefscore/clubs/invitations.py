@@ -1,0 +1,127 @@
+"""Joining a club by invitation, and an admin's changes to its members.
+
+An invitation is a random token in a link, valid for ``INVITATION_DAYS`` (7) and for
+one use; it carries the role its user will get. Accepting it is one conditional
+UPDATE, so two people opening the same link at once can't both join with it.
+
+A club always keeps at least one admin: the last one can be neither demoted nor
+removed (the rows are locked while counting, so two admins demoting each other at the
+same moment can't both succeed).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import Club, Invitation, Membership, Role
+
+
+class InvitationGone(Exception):
+    """The link was used or has expired; the message says which."""
+
+
+class AlreadyMember(Exception):
+    """The user accepting an invitation already belongs to the club."""
+
+
+class LastAdmin(Exception):
+    """The change would leave the club without an admin."""
+
+
+def create_invitation(
+    club: Club, created_by: Any, role: str, days: int | None = None
+) -> Invitation:
+    """A fresh single-use link into ``club`` granting ``role``."""
+    days = settings.INVITATION_DAYS if days is None else days
+    return Invitation.objects.create(
+        club=club,
+        role=Role(role),
+        created_by=created_by,
+        expires_at=timezone.now() + timedelta(days=days),
+    )
+
+
+def invitation_for(token: str) -> Invitation:
+    """The invitation with this token, still usable; Http404 or InvitationGone if not."""
+    invitation = Invitation.objects.select_related("club").filter(token=token).first()
+    if invitation is None:
+        raise Http404(_("This invitation link is not known."))
+    check_usable(invitation)
+    return invitation
+
+
+def check_usable(invitation: Invitation) -> None:
+    if invitation.is_used:
+        raise InvitationGone(_("This invitation has already been used."))
+    if invitation.is_expired:
+        raise InvitationGone(_("This invitation has expired."))
+
+
+def accept(invitation: Invitation, user: Any) -> Membership:
+    """Make ``user`` a member with the invitation's role, using the invitation up."""
+    already = AlreadyMember(_("You are already a member of this club."))
+    try:
+        with transaction.atomic():
+            if Membership.objects.filter(club=invitation.club_id, user=user).exists():
+                raise already
+            now = timezone.now()
+            claimed = Invitation.objects.filter(
+                pk=invitation.pk, used_at__isnull=True, expires_at__gt=now
+            ).update(used_by=user, used_at=now)
+            if not claimed:
+                # Someone else used it (or it expired) since the page was shown.
+                invitation.refresh_from_db()
+                check_usable(invitation)
+                raise InvitationGone(_("This invitation has already been used."))
+            return Membership.objects.create(
+                club_id=invitation.club_id, user=user, role=invitation.role
+            )
+    except IntegrityError:
+        # He joined by another link at the same moment; this one stays unused.
+        raise already from None
+
+
+def revoke(invitation: Invitation) -> None:
+    """Withdraw a link nobody has used yet (a used one is the record of who joined)."""
+    if invitation.is_used:
+        raise InvitationGone(_("This invitation has already been used."))
+    invitation.delete()
+
+
+def _would_lose_last_admin(membership: Membership) -> bool:
+    """Whether ``membership`` is the club's only admin, as the database has it now.
+
+    Locks the club's admin rows until the transaction ends.
+    """
+    admins = list(
+        Membership.objects.select_for_update()
+        .filter(club=membership.club_id, role=Role.ADMIN)
+        .values_list("pk", flat=True)
+    )
+    return admins == [membership.pk]
+
+
+def change_role(membership: Membership, role: str) -> Membership:
+    """Give a member another role; refuses to demote the last admin."""
+    role = Role(role)
+    with transaction.atomic():
+        if role != Role.ADMIN and _would_lose_last_admin(membership):
+            raise LastAdmin(_("A club needs at least one admin: make someone else admin first."))
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+def remove_member(membership: Membership) -> None:
+    """Take someone out of the club (his past pulkas and deals stay); never the last admin."""
+    with transaction.atomic():
+        if _would_lose_last_admin(membership):
+            raise LastAdmin(_("A club needs at least one admin: make someone else admin first."))
+        membership.delete()

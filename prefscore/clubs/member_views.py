@@ -1,0 +1,205 @@
+"""A club's members page, its admins' changes, and joining by an invitation link.
+
+Every club is looked up through ``prefscore.games.access``; who may do what is
+``prefscore.clubs.permissions``. Each change answers an htmx request with the region
+it changed (``clubs/members.html#members`` or ``#invitations``) and a plain form post
+with a redirect back to the page (POST/redirect/GET), its outcome in a message.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from prefscore.games.access import club_and_role_for
+
+from . import invitations
+from .models import Club, Invitation, Membership, Role
+from .permissions import ADMINS, MEMBERS, RANK, may
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
+
+
+class InvitationForm(RoleForm):
+    days = forms.IntegerField(
+        label=gettext_lazy("Valid for, days"), min_value=1, max_value=30, initial=7
+    )
+
+
+def _members_context(request: HttpRequest, club: Club, role: str) -> dict[str, object]:
+    is_admin = may(role, ADMINS)
+    memberships = sorted(
+        club.memberships.select_related("user"),
+        key=lambda m: (-RANK[Role(m.role)], m.user.get_username().lower()),
+    )
+    pending = club.invitations.pending().select_related("created_by") if is_admin else []
+    return {
+        "club": club,
+        "role": role,
+        "is_admin": is_admin,
+        "memberships": memberships,
+        "invitations": [
+            (invitation, request.build_absolute_uri(invitation_path(invitation)))
+            for invitation in pending
+        ],
+        "role_choices": Role.choices,
+        "invitation_form": InvitationForm(initial={"role": Role.MEMBER, "days": 7}),
+    }
+
+
+def invitation_path(invitation: Invitation) -> str:
+    return reverse("members:invitation", args=[invitation.token])
+
+
+def _after_change(request: HttpRequest, club: Club, role: str, region: str) -> HttpResponse:
+    """The changed region for htmx, else back to the page."""
+    if request.htmx:
+        context = _members_context(request, club, role)
+        return render(request, f"clubs/members.html#{region}", context)
+    return redirect("members:list", slug=club.slug)
+
+
+@login_required
+@require_GET
+def members(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who is in the club and with what role; for admins, the controls and invitations."""
+    club, role = club_and_role_for(request, slug, roles=MEMBERS)
+    return render(request, "clubs/members.html", _members_context(request, club, role))
+
+
+@login_required
+@require_POST
+def change_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, role = club_and_role_for(request, slug, roles=ADMINS)
+    membership = get_object_or_404(club.memberships.select_related("user"), pk=pk)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a role: member, organiser or admin."))
+    else:
+        try:
+            invitations.change_role(membership, form.cleaned_data["role"])
+        except invitations.LastAdmin as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request,
+                _("%(user)s is now %(role)s.")
+                % {"user": membership.user.get_username(), "role": membership.get_role_display()},
+            )
+    return _after_change_of_self(request, club, role, membership)
+
+
+@login_required
+@require_POST
+def remove_member(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, role = club_and_role_for(request, slug, roles=ADMINS)
+    membership = get_object_or_404(club.memberships.select_related("user"), pk=pk)
+    try:
+        invitations.remove_member(membership)
+    except invitations.LastAdmin as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("%(user)s is no longer a member of %(club)s.")
+            % {"user": membership.user.get_username(), "club": club.name},
+        )
+    return _after_change_of_self(request, club, role, membership)
+
+
+def _after_change_of_self(
+    request: HttpRequest, club: Club, role: str, membership: Membership
+) -> HttpResponse:
+    """An admin who demoted or removed himself can't manage the page any more."""
+    if membership.user_id != request.user.pk:
+        return _after_change(request, club, role, "members")
+    still = club.memberships.filter(user=request.user).first()
+    target = (
+        reverse("members:list", args=[club.slug]) if still else reverse("clubs:home")
+    )
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = target
+        return response
+    return redirect(target)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, slug: str) -> HttpResponse:
+    """A new invitation link, shown in the list of pending invitations."""
+    club, role = club_and_role_for(request, slug, roles=ADMINS)
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        invitations.create_invitation(
+            club, request.user, form.cleaned_data["role"], form.cleaned_data["days"]
+        )
+        messages.success(request, _("New invitation link: copy it and send it to the player."))
+    else:
+        messages.error(request, _("Choose a role, and between 1 and 30 days."))
+    return _after_change(request, club, role, "invitations")
+
+
+@login_required
+@require_POST
+def revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, role = club_and_role_for(request, slug, roles=ADMINS)
+    invitation = get_object_or_404(club.invitations, pk=pk)
+    try:
+        invitations.revoke(invitation)
+    except invitations.InvitationGone as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("The invitation link no longer works."))
+    return _after_change(request, club, role, "invitations")
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The page an invitation link opens: sign up or in, then accept (POST)."""
+    try:
+        found = invitations.invitation_for(token)
+    except invitations.InvitationGone as error:
+        return _gone(request, str(error), status=410)
+    except Http404:
+        return _gone(request, _("This invitation link is not known."), status=404)
+    if request.method == "POST":
+        return _accept(request, found)
+    is_member = request.user.is_authenticated and found.club.role_of(request.user) is not None
+    return render(
+        request,
+        "clubs/invite.html",
+        {"invitation": found, "club": found.club, "is_member": is_member},
+    )
+
+
+def _accept(request: HttpRequest, found: Invitation) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        membership = invitations.accept(found, request.user)
+    except invitations.InvitationGone as error:
+        return _gone(request, str(error), status=410)
+    except invitations.AlreadyMember as error:
+        messages.info(request, str(error))
+        return redirect("members:list", slug=found.club.slug)
+    messages.success(
+        request,
+        _("Welcome to %(club)s: you are a %(role)s.")
+        % {"club": found.club.name, "role": membership.get_role_display()},
+    )
+    return redirect("members:list", slug=found.club.slug)
+
+
+def _gone(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    return render(request, "clubs/invite_gone.html", {"message": message}, status=status)

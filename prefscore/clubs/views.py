@@ -1,0 +1,109 @@
+"""The home page, creating a club, and a club's page with its players and pulkas.
+
+Who may add a guest: every member of the club, not only admins and organisers. Guests
+arrive at the table with whoever invited them, and a guest is only a name to seat; the
+club's admins rename or merge players in the Django admin.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from prefscore.games.access import club_for
+from prefscore.games.conventions import convention_label
+from prefscore.games.models import Pulka
+
+from .forms import ClubForm, GuestForm
+from .models import Club
+
+# A club page lists every running pulka but only the latest finished ones.
+FINISHED_SHOWN = 20
+
+
+def pulka_rows(pulkas: QuerySet[Pulka]) -> list[Pulka]:
+    """Pulkas with their standing deal count and convention label: one query."""
+    rows = list(
+        pulkas.annotate(
+            deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True), distinct=True)
+        )
+    )
+    for pulka in rows:
+        pulka.convention_label = convention_label(pulka.convention_name)  # type: ignore[attr-defined]
+    return rows
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The welcome; for a signed-in player his clubs, a new club form, running pulkas."""
+    context = {}
+    if request.user.is_authenticated:
+        context = {"form": ClubForm(), **_home_lists(request)}
+    return render(request, "home.html", context)
+
+
+def _home_lists(request: HttpRequest) -> dict[str, object]:
+    clubs = Club.objects.for_user(request.user).annotate(
+        running=Count("pulkas", filter=Q(pulkas__status=Pulka.Status.RUNNING), distinct=True)
+    )
+    pulkas = Pulka.objects.visible_to(request.user).in_progress().select_related("club")
+    return {"clubs": list(clubs), "pulkas": pulka_rows(pulkas[:FINISHED_SHOWN])}
+
+
+@require_POST
+@login_required
+def create_club(request: HttpRequest) -> HttpResponse:
+    """Create a club; its creator becomes its admin and one of its players."""
+    form = ClubForm(request.POST)
+    if form.is_valid():
+        club = form.save(request.user)
+        url = club_url(club)
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if request.htmx:
+        return render(request, "home.html#create-club", {"form": form})
+    return render(request, "home.html", {"form": form, **_home_lists(request)})
+
+
+def club_url(club: Club) -> str:
+    return reverse("clubs:club", args=[club.slug])
+
+
+@require_GET
+@login_required
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug)
+    return render(request, "clubs/club.html", _club_context(request, club, GuestForm(club=club)))
+
+
+@require_POST
+@login_required
+def add_guest(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add a guest player by name; any member may (see the module docstring)."""
+    club = club_for(request, slug)
+    form = GuestForm(request.POST, club=club)
+    if form.is_valid():
+        form.save()
+        if not request.htmx:
+            return redirect(club_url(club))
+        form = GuestForm(club=club)
+    elif not request.htmx:
+        return render(request, "clubs/club.html", _club_context(request, club, form))
+    context = {"club": club, "players": list(club.players.all()), "guest_form": form}
+    return render(request, "clubs/club.html#players", context)
+
+
+def _club_context(request: HttpRequest, club: Club, guest_form: GuestForm) -> dict[str, object]:
+    pulkas = Pulka.objects.filter(club=club)
+    finished = pulkas.finished()
+    return {
+        "club": club,
+        "players": list(club.players.all()),
+        "running": pulka_rows(pulkas.in_progress()),
+        "finished": pulka_rows(finished[:FINISHED_SHOWN]),
+        "guest_form": guest_form,
+    }

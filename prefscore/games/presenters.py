@@ -1,0 +1,661 @@
+"""What the table screens show, computed in Python so that templates only place it.
+
+Every figure comes from the engine (``scoring.engine``); this module only formats it
+and puts it into the drawing (``drawing.py``), the protocol and the entry form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.engine import settlement as engine_settlement
+from scoring.engine.contracts import Contract, Kind
+from scoring.engine.deals import GORA, PULYA, Entry
+from scoring.engine.numbers import Points
+from scoring.engine.pulka import ScoredPulka
+from scoring.engine.seats import seating
+from scoring.engine.sheet import RunningTotals, SheetState, running_totals
+
+from . import drawing
+from .models import Deal, Pulka
+
+MINUS = "\u2212"
+_FRACTIONS = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+}
+
+
+# --- numbers -------------------------------------------------------------------------
+
+
+def format_points(value: Points) -> str:
+    """A sheet figure as players write it: ``12``, ``−3``, ``12½`` (never a float)."""
+    value = Fraction(value)
+    sign = MINUS if value < 0 else ""
+    value = abs(value)
+    whole = int(value)
+    rest = value - whole
+    if not rest:
+        return f"{sign}{whole}"
+    if rest in _FRACTIONS:
+        return f"{sign}{whole or ''}{_FRACTIONS[rest]}"
+    return f"{sign}{whole} {rest.numerator}/{rest.denominator}"
+
+
+def format_result(value: Points | Decimal, places: int = 2) -> str:
+    """A settlement figure: whole as it is, else two decimals in the page's language."""
+    number = Decimal(value) if isinstance(value, int | Decimal) else _decimal(value)
+    if number == number.to_integral_value():
+        text = number_format(int(number), use_l10n=True)
+    else:
+        text = number_format(number.quantize(Decimal(1).scaleb(-places)), places, use_l10n=True)
+    return text.replace("-", MINUS)
+
+
+def _decimal(value: Points) -> Decimal:
+    fraction = Fraction(value)
+    return Decimal(fraction.numerator) / Decimal(fraction.denominator)
+
+
+def format_money(value: Decimal) -> str:
+    """Money at the stake: as many decimals as it has, at least none (4.6, −0.9, 12)."""
+    normal = value.normalize()
+    places = max(0, -normal.as_tuple().exponent)  # type: ignore[operator]
+    return format_result(normal, places)
+
+
+# --- the drawn sheet -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FieldText:
+    kind: str  # gora, pulya or whists
+    title: str  # the field and its whole series, for the tooltip
+    x: str
+    y: str
+    font_size: str
+    line_height: str
+    lines: tuple[drawing.TextLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldLabel:
+    x: str
+    y: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NameText:
+    x: str
+    y: str
+    transform: str
+    text: str
+    full: str
+    deals: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    x1: str
+    y1: str
+    x2: str
+    y2: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnSheet:
+    """Everything the SVG template places, coordinates already as text."""
+
+    view_box: str
+    width: str
+    height: str
+    cx: str
+    cy: str
+    r: str
+    target: str
+    lines: tuple[Line, ...]
+    fields: tuple[FieldText, ...]
+    labels: tuple[FieldLabel, ...]
+    names: tuple[NameText, ...]
+    title: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One player's figures for the plain table beside the drawing."""
+
+    name: str
+    pulya: str
+    gora: str
+    whists: tuple[str, ...]  # one per seat; empty on the player's own column
+
+
+LABEL_FONT = 15.0
+
+
+def _series(values: Sequence[Points]) -> list[str]:
+    return [format_points(v) for v in values]
+
+
+def _written(values: Sequence[Points]) -> str:
+    """A series as the sheet writes it, for tooltips and the plain table: ``2.6.10``."""
+    return ".".join(_series(values)) if values else "—"
+
+
+def totals_of(scored: ScoredPulka) -> tuple[RunningTotals, ...]:
+    """Running totals per player: every deal's entries, then every penalty (Кодекс 4.2.4)."""
+    size = len(scored.pulka.names)
+    groups: list[Iterable[Entry]] = [record.entries for record in scored.records]
+    groups += [c.penalties for c in scored.corrections]
+    return running_totals(size, groups)
+
+
+def draw_sheet(scored: ScoredPulka) -> DrawnSheet:
+    """The score sheet as paper players know it, laid out for the pulka's size."""
+    names = scored.pulka.names
+    size = len(names)
+    geometry = drawing.layout(size)
+    totals = totals_of(scored)
+    fields: list[FieldText] = []
+    labels: list[FieldLabel] = []
+    num = drawing.num
+    for seat, area in enumerate(geometry.seats):
+        own = totals[seat]
+        fields += _field("gora", _("%(name)s: gora") % {"name": names[seat]}, own.gora, area.gora)
+        fields += _field(
+            "pulya", _("%(name)s: pulya") % {"name": names[seat]}, own.pulya, area.pulya
+        )
+        for on, box in area.whists:
+            title = _("%(name)s: whists on %(other)s") % {"name": names[seat], "other": names[on]}
+            fields += _field("whists", title, own.whists[on], box)
+            labels.append(_label(names[on], box))
+    cx, cy = geometry.centre
+    return DrawnSheet(
+        view_box=geometry.view_box,
+        width=num(geometry.width),
+        height=num(geometry.height),
+        cx=num(cx),
+        cy=num(cy),
+        r=num(geometry.radius),
+        target=str(scored.pulka.target),
+        lines=tuple(Line(num(s.x1), num(s.y1), num(s.x2), num(s.y2)) for s in geometry.lines),
+        fields=tuple(fields),
+        labels=tuple(labels),
+        names=tuple(_names(names, geometry, scored.state)),
+        title=_("Score sheet to %(target)s: %(players)s")
+        % {"target": scored.pulka.target, "players": ", ".join(names)},
+        description=_(
+            "Each player's sector holds, from the centre out, the gora, the pulya and the "
+            "whists on each opponent. The table below gives the same figures."
+        ),
+    )
+
+
+def _field(kind: str, title: str, values: Sequence[Points], box: drawing.Box) -> list[FieldText]:
+    fitted = drawing.fit_totals(_series(values), box)
+    if fitted is None:
+        return []
+    num = drawing.num
+    return [
+        FieldText(
+            kind,
+            f"{title}: {_written(values)}",
+            num(fitted.x),
+            num(fitted.y),
+            num(fitted.font_size),
+            num(fitted.line_height),
+            fitted.lines,
+        )
+    ]
+
+
+def _label(name: str, box: drawing.Box) -> FieldLabel:
+    """The opponent a whist field is written on, small in its corner."""
+    room = max(3, int(box.w / (0.6 * LABEL_FONT)) - 1)
+    text = name if len(name) <= room else name[: room - 1] + drawing.ELLIPSIS
+    return FieldLabel(
+        drawing.num(box.x + box.w), drawing.num(box.y + box.h), _("→%(name)s") % {"name": text}
+    )
+
+
+def _names(names: Sequence[str], geometry: drawing.Layout, state: SheetState) -> list[NameText]:
+    num = drawing.num
+    found = []
+    for seat, area in enumerate(geometry.seats):
+        spot = area.name
+        transform = (
+            f"rotate({spot.rotate} {num(spot.x)} {num(spot.y)})" if spot.rotate else ""
+        )
+        deals = not state.closed and state.dealer == seat
+        found.append(
+            NameText(
+                num(spot.x),
+                num(spot.y),
+                transform,
+                drawing.fit_name(names[seat], spot),
+                names[seat],
+                deals,
+            )
+        )
+    return found
+
+
+def sheet_rows(scored: ScoredPulka) -> tuple[SheetRow, ...]:
+    """The same figures as the drawing, as running totals in a plain table."""
+    names = scored.pulka.names
+    rows = []
+    for seat, own in enumerate(totals_of(scored)):
+        whists = tuple(
+            "" if other == seat else _written(own.whists[other]) for other in range(len(names))
+        )
+        rows.append(SheetRow(names[seat], _written(own.pulya), _written(own.gora), whists))
+    return tuple(rows)
+
+
+# --- the protocol --------------------------------------------------------------------
+
+# Entry.reason codes (scoring.engine.deals.Entry) in words, by section.
+_PULYA_REASONS = {
+    "contract": gettext_lazy("%(player)s: %(points)s into the pulya for the contract made"),
+    "unplayed": gettext_lazy(
+        "%(player)s: %(points)s into the pulya, the contract not played (nobody whisted)"
+    ),
+    "misere": gettext_lazy("%(player)s: %(points)s into the pulya for the misère made"),
+    "zero_bonus": gettext_lazy(
+        "%(player)s: %(points)s into the pulya for taking no trick on the all-pass"
+    ),
+    "help": gettext_lazy("%(player)s: %(points)s into the pulya as help (his pulya was not closed)"),
+}
+_GORA_REASONS = {
+    "remiz": gettext_lazy("%(player)s: %(points)s into the gora for the tricks short (remiz)"),
+    "whister_shortfall": gettext_lazy(
+        "%(player)s: %(points)s into the gora, the whisters took fewer tricks than they owed"
+    ),
+    "allpass": gettext_lazy("%(player)s: %(points)s into the gora for tricks on the all-pass"),
+    "misere": gettext_lazy("%(player)s: %(points)s into the gora for tricks on the misère"),
+    "zero_bonus": gettext_lazy(
+        "%(player)s: %(points)s off the gora for taking no trick on the all-pass"
+    ),
+    "help_writeoff": gettext_lazy(
+        "%(player)s: %(points)s off the gora, every pulya being closed (no one to help)"
+    ),
+    "penalty": gettext_lazy("%(player)s: %(points)s into the gora as a penalty (Кодекс 4.2.7)"),
+}
+_WHIST_REASONS = {
+    "trick_whists": gettext_lazy(
+        "%(player)s writes %(points)s whists on %(on)s for the defence's tricks"
+    ),
+    "consolation": gettext_lazy("%(player)s writes %(points)s whists on %(on)s as consolation"),
+    "half_whist": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the half-whist"),
+    "talon": gettext_lazy(
+        "%(player)s writes %(points)s whists on %(on)s for fast tricks in the talon"
+    ),
+    "allpass": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the all-pass"),
+    "help": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the help given"),
+    "penalty": gettext_lazy(
+        "%(player)s writes %(points)s whists on %(on)s as a penalty (Кодекс 4.2.7)"
+    ),
+}
+
+
+def explain(entry: Entry, names: Sequence[str]) -> str:
+    """One number a deal wrote, and why, as a sentence a player can check."""
+    values = {
+        "player": names[entry.player],
+        "points": format_points(abs(Fraction(entry.points))),
+        "on": names[entry.on] if entry.on is not None else "",
+    }
+    if entry.section == PULYA:
+        template = _PULYA_REASONS.get(entry.reason, gettext_lazy("%(player)s: %(points)s into the pulya"))
+    elif entry.section == GORA:
+        if entry.reason in _GORA_REASONS:
+            template = _GORA_REASONS[entry.reason]
+        elif entry.points < 0:
+            template = gettext_lazy("%(player)s: %(points)s off the gora")
+        else:
+            template = gettext_lazy("%(player)s: %(points)s into the gora")
+    else:
+        template = _WHIST_REASONS.get(
+            entry.reason, gettext_lazy("%(player)s writes %(points)s whists on %(on)s")
+        )
+    return str(template) % values
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolLine:
+    number: int
+    notation: str
+    dealer: str
+    declarer: str
+    entries: tuple[str, ...]
+    recorded_by: str
+    pencil: bool  # the viewer holds the pencil on this deal (Кодекс 4.2.8)
+
+
+def protocol_lines(
+    scored: ScoredPulka, deals: Sequence[Deal], pencil: Deal | None
+) -> tuple[ProtocolLine, ...]:
+    """One line per deal in the 4.2.11 notation, newest first, with every entry explained."""
+    names = scored.pulka.names
+    lines = []
+    for record, row in zip(scored.records, deals, strict=True):
+        user = row.entered_by
+        lines.append(
+            ProtocolLine(
+                record.number,
+                record.notation,
+                names[record.dealer],
+                record.deal.declarer or "",
+                tuple(explain(e, names) for e in record.entries)
+                or (_("Nothing is written for this deal."),),
+                user.get_username() if user is not None else "",
+                pencil is not None and row.pk == pencil.pk,
+            )
+        )
+    return tuple(reversed(lines))
+
+
+# --- the entry form ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    value: str
+    label: str
+    checked: bool
+    extra: str = ""  # a CSS class the option's input carries
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWord:
+    seat: int
+    name: str
+    field: str
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTricks:
+    seat: int
+    name: str
+    field: str
+    value: str
+    maximum: int
+    note: str
+    extra: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryForm:
+    """The entry form for the next deal (or, in change mode, for the last one again)."""
+
+    action: str
+    mode: str  # "record" or "change"
+    number: int
+    dealer: str
+    sitting_out: tuple[str, ...]
+    allpass_price: int
+    min_contract: int
+    contracts: tuple[Option, ...]
+    suits: tuple[Option, ...]
+    declarers: tuple[Option, ...]
+    words: tuple[PlayerWord, ...]
+    tricks: tuple[PlayerTricks, ...]
+    prikup: str | None  # None: the convention writes nothing for the talon
+    half_levels: str
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+
+CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
+MISERE_RANK = 8.5  # a misère outbids 8NT and yields to a 9 (rules.md §2)
+SUITS = (("", "—"), ("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("NT", "БК"))
+
+
+def entry_form(
+    state: SheetState,
+    action: str,
+    number: int,
+    values: dict[str, Any],
+    errors: dict[str, list[str]] | None = None,
+    mode: str = "record",
+) -> EntryForm:
+    """The form for a deal dealt in ``state``: only what that deal may be.
+
+    ``values`` are what the form shows: what was typed, or a deal's facts again in
+    change mode. Contracts below the exit ladder are not offered (rules.md §3.3).
+    """
+    conv = state.convention
+    names = state.names
+    seats = seating(state.size, state.dealer)
+    chosen = values.get("contract", "")
+    half_levels = {str(level) for level in conv.half_whist_levels}
+    contracts = [
+        Option(level, level, chosen == level, "half-ok" if level in half_levels else "")
+        for level in CONTRACT_LEVELS
+        if int(level) >= state.min_contract
+    ]
+    if MISERE_RANK >= state.min_contract:
+        contracts.append(Option("misere", _("misère"), chosen == "misere", "misere"))
+    contracts.append(Option("allpass", _("all-pass"), chosen == "allpass", "allpass"))
+    suit = values.get("suit", "")
+    suits = tuple(Option(v, label, suit == v) for v, label in SUITS)
+    declarer = values.get("declarer", "")
+    declarers = tuple(Option(str(s), names[s], declarer == str(s)) for s in seats.active)
+    words = tuple(_word(s, names[s], values, bool(half_levels)) for s in seats.active)
+    tricks = [
+        PlayerTricks(s, names[s], f"tricks_{s}", values.get(f"tricks_{s}", ""), 10, "")
+        for s in seats.active
+    ]
+    if state.size == 4 and conv.allpass_dealer_talon and conv.allpass_scoring == "gora":
+        dealer = seats.dealer
+        tricks.append(
+            PlayerTricks(
+                dealer,
+                names[dealer],
+                f"tricks_{dealer}",
+                values.get(f"tricks_{dealer}", ""),
+                2,
+                _("dealer: talon tricks, all-pass only"),
+                "talon",
+            )
+        )
+    return EntryForm(
+        action=action,
+        mode=mode,
+        number=number,
+        dealer=names[state.dealer],
+        sitting_out=tuple(names[s] for s in seats.sitting_out),
+        allpass_price=state.allpass_price,
+        min_contract=state.min_contract,
+        contracts=tuple(contracts),
+        suits=suits,
+        declarers=declarers,
+        words=words,
+        tricks=tuple(tricks),
+        prikup=values.get("prikup", "") if conv.prikup_whists else None,
+        half_levels=", ".join(sorted(half_levels)),
+        errors=errors or {},
+    )
+
+
+def _word(seat: int, name: str, values: dict[str, Any], half: bool) -> PlayerWord:
+    field_name = f"word_{seat}"
+    word = values.get(field_name, "")
+    choices = [("", "—"), ("whist", _("whist")), ("pass", _("pass"))]
+    if half:
+        choices.append(("half", _("half")))
+    options = tuple(
+        Option(value, label, word == value, "half" if value == "half" else "")
+        for value, label in choices
+    )
+    return PlayerWord(seat, name, field_name, options)
+
+
+def values_from_facts(facts: dict[str, Any], names: Sequence[str]) -> dict[str, str]:
+    """A recorded deal's facts as the form's values, for a change under the pencil rule."""
+    values: dict[str, str] = {}
+    contract = Contract.parse(str(facts.get("contract", "")))
+    if contract.kind is Kind.TRICKS:
+        values["contract"] = str(contract.level)
+        values["suit"] = contract.suit.value if contract.suit else ""
+    else:
+        values["contract"] = contract.kind.value
+    seat_of = {name: str(seat) for seat, name in enumerate(names)}
+    if facts.get("declarer") in seat_of:
+        values["declarer"] = seat_of[facts["declarer"]]
+    for name, word in (facts.get("whists") or {}).items():
+        if name in seat_of:
+            values[f"word_{seat_of[name]}"] = str(word)
+    for name, count in (facts.get("tricks") or {}).items():
+        if name in seat_of:
+            values[f"tricks_{seat_of[name]}"] = str(count)
+    if facts.get("prikup"):
+        values["prikup"] = str(facts["prikup"])
+    return values
+
+
+# --- the pencil ----------------------------------------------------------------------
+
+
+def pencil_until(pulka: Pulka, deal: Deal) -> datetime:
+    """When the pencil window of Кодекс 4.2.8 closes on the last deal."""
+    return deal.entered_at + timedelta(minutes=pulka.club.pencil_minutes)
+
+
+# --- settlement ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    negative: bool = False
+
+
+def cell(value: Points | Decimal) -> Cell:
+    return Cell(format_result(value), value < 0)
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementView:
+    names: tuple[str, ...]
+    finished: bool
+    pulya: tuple[str, ...]
+    gora: tuple[str, ...]
+    converted: tuple[str, ...]
+    amnesty: str
+    amnestied: tuple[str, ...]
+    pulya_to_gora: int
+    target: int
+    mountain_whists: tuple[str, ...]
+    whists: tuple[tuple[str, ...], ...]  # whists[i][j]: written by i on j (as on the sheet)
+    pair_nets: tuple[tuple[Cell, ...], ...]
+    pairwise_result: tuple[Cell, ...]
+    mean: str
+    mountain_circle: tuple[Cell, ...]
+    whist_circles: tuple[tuple[Cell, ...], ...]
+    average_result: tuple[Cell, ...]
+    exact: tuple[Cell, ...]
+    whole: tuple[Cell, ...]
+    adjustments: tuple[str, ...]
+    first_seat: int
+    seat_choices: tuple[Option, ...]
+    money: tuple[Cell, ...] | None
+    stake: str | None
+    payments: tuple[str, ...]
+    rounding: str
+
+
+def settlement_view(scored: ScoredPulka, first_seat: int) -> SettlementView:
+    """Both Кодекс 4.2.14 methods step by step, whole whists by 4.2.12, money and payments."""
+    pulka, totals, conv = scored.pulka, scored.totals, scored.pulka.convention
+    names = pulka.names
+    size = len(names)
+    pairwise = engine_settlement.pairwise_method(totals, conv)
+    average = engine_settlement.average_mountain_method(totals, conv)
+    exact = engine_settlement.exact_result(totals, conv)
+    whole = engine_settlement.whole_result(totals, conv, first_seat)
+    money = engine_settlement.money(whole.result, pulka.stake) if pulka.stake is not None else None
+    return SettlementView(
+        names=names,
+        finished=scored.state.closed,
+        pulya=tuple(format_points(v) for v in totals.pulya),
+        gora=tuple(format_points(v) for v in totals.gora),
+        converted=tuple(format_points(v) for v in pairwise.converted),
+        amnesty=format_points(pairwise.amnesty),
+        amnestied=tuple(format_points(v) for v in pairwise.amnestied),
+        pulya_to_gora=conv.pulya_to_gora,
+        target=totals.target,
+        mountain_whists=tuple(format_result(v) for v in pairwise.mountain_whists),
+        whists=tuple(
+            tuple("" if i == j else format_points(totals.whists[i][j]) for j in range(size))
+            for i in range(size)
+        ),
+        pair_nets=_matrix(pairwise.nets),
+        pairwise_result=tuple(cell(v) for v in pairwise.result),
+        mean=format_result(average.mean),
+        mountain_circle=tuple(cell(v) for v in average.mountain_circle),
+        whist_circles=_matrix(average.whist_circles),
+        average_result=tuple(cell(v) for v in average.result),
+        exact=tuple(cell(v) for v in exact),
+        whole=tuple(cell(v) for v in whole.result),
+        adjustments=tuple(_adjustment(a, names) for a in whole.adjustments),
+        first_seat=first_seat,
+        seat_choices=tuple(Option(str(s), n, s == first_seat) for s, n in enumerate(names)),
+        money=None if money is None else tuple(Cell(format_money(m), m < 0) for m in money),
+        stake=format_money(pulka.stake) if pulka.stake is not None else None,
+        payments=tuple(_payment(p, names, pulka.stake) for p in engine_settlement.payments(whole.result)),
+        rounding=conv.rounding,
+    )
+
+
+def _matrix(rows: Sequence[Sequence[Points]]) -> tuple[tuple[Cell, ...], ...]:
+    return tuple(
+        tuple(Cell("") if i == j else cell(v) for j, v in enumerate(row))
+        for i, row in enumerate(rows)
+    )
+
+
+def _adjustment(adjustment: engine_settlement.Adjustment, names: Sequence[str]) -> str:
+    """One rule 4.2.12 adjustment in words: who changed his gora, who wrote whists on him."""
+    others = ", ".join(n for s, n in enumerate(names) if s != adjustment.seat)
+    values = {
+        "player": names[adjustment.seat],
+        "others": others,
+        "q": adjustment.compensation,
+    }
+    if adjustment.change < 0:
+        return _(
+            "%(player)s writes one point off his gora; %(others)s each write %(q)s whists on him."
+        ) % values
+    return _(
+        "%(player)s adds one point to his gora; %(others)s each write %(q)s whists fewer on him."
+    ) % values
+
+
+def _payment(
+    payment: engine_settlement.Payment, names: Sequence[str], stake: Decimal | None
+) -> str:
+    values = {
+        "payer": names[payment.payer],
+        "payee": names[payment.payee],
+        "whists": format_result(payment.amount),
+    }
+    if stake is None:
+        return _("%(payer)s pays %(payee)s %(whists)s whists") % values
+    values["money"] = format_money(Decimal(payment.amount) * stake)
+    return _("%(payer)s pays %(payee)s %(whists)s whists (%(money)s)") % values

@@ -1,0 +1,260 @@
+"""Settings for prefscore, read from environment variables.
+
+Every setting that differs between a laptop and production comes from the environment
+through the small typed helpers below; the README lists the variables. The helpers and
+the functions that build composite settings take the environment as an argument so that
+tests can call them without reloading Django.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+Env = Mapping[str, str]
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+# Only ever used with DEBUG on; `check --deploy` flags the "django-insecure-" prefix.
+DEVELOPMENT_SECRET_KEY = "django-insecure-prefscore-development-key-never-use-in-production"
+
+
+def env_str(name: str, default: str = "", env: Env = os.environ) -> str:
+    """The variable's value, or `default` when it is unset or empty."""
+    value = env.get(name, "").strip()
+    return value or default
+
+
+def env_bool(name: str, default: bool = False, env: Env = os.environ) -> bool:
+    """1/0, true/false, yes/no, on/off (any case); `default` when unset or empty."""
+    value = env_str(name, env=env).lower()
+    if not value:
+        return default
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={env[name]!r} is not a boolean: use 1 or 0 (or true/false, yes/no, on/off)."
+    )
+
+
+def env_int(name: str, default: int, env: Env = os.environ) -> int:
+    """A whole number; `default` when unset or empty."""
+    value = env_str(name, env=env)
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+
+
+def env_list(name: str, default: list[str] | None = None, env: Env = os.environ) -> list[str]:
+    """A comma-separated list, blanks dropped; `default` (or []) when unset or empty."""
+    items = [item.strip() for item in env_str(name, env=env).split(",")]
+    items = [item for item in items if item]
+    if items:
+        return items
+    return list(default) if default is not None else []
+
+
+def secret_key(env: Env, debug: bool) -> str:
+    """SECRET_KEY from the environment; a fixed development key only when DEBUG."""
+    key = env_str("SECRET_KEY", env=env)
+    if key:
+        return key
+    if debug:
+        return DEVELOPMENT_SECRET_KEY
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY (a long random string) or, for development only, DEBUG=1."
+    )
+
+
+def allowed_hosts(env: Env, debug: bool) -> list[str]:
+    """ALLOWED_HOSTS from the environment; the loopback names by default when DEBUG."""
+    return env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if debug else [], env)
+
+
+def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
+    """The default database: DATABASE_URL, or SQLite at data/db.sqlite3 when it is unset."""
+    url = env_str("DATABASE_URL", env=env)
+    if not url:
+        data_dir = base_dir / "data"
+        data_dir.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{data_dir / 'db.sqlite3'}"
+    config: dict[str, Any] = dict(dj_database_url.parse(url))
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        # Keep connections open between requests; several app servers share one PostgreSQL.
+        config["CONN_MAX_AGE"] = 60
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+def email_backend(env: Env) -> str:
+    """SMTP when EMAIL_HOST is set; otherwise mail is printed to the console."""
+    if env_str("EMAIL_HOST", env=env):
+        return "django.core.mail.backends.smtp.EmailBackend"
+    return "django.core.mail.backends.console.EmailBackend"
+
+
+DEBUG = env_bool("DEBUG")
+SECRET_KEY = secret_key(os.environ, DEBUG)
+ALLOWED_HOSTS = allowed_hosts(os.environ, DEBUG)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Before staticfiles, so that runserver leaves static files to WhiteNoise as in production.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "scoring",
+    "prefscore.clubs",
+    "prefscore.games",
+    "prefscore.tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "prefscore.security.ContentSecurityPolicyMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "prefscore.urls"
+WSGI_APPLICATION = "prefscore.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        # template_partials replaces this with its own loader chain (APP_DIRS included).
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": database_config(os.environ, BASE_DIR)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# English is the source language of every string; Russian is what club tables speak.
+LANGUAGE_CODE = "ru"
+LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env_str("TIME_ZONE", "Europe/Moscow")
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Hashed, compressed, cached-forever files in production (after collectstatic);
+        # plain files from the app folders in development and tests.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+    },
+}
+# WhiteNoise's defaults, fixed when the settings load: the test runner turns DEBUG off
+# afterwards, and tests should find static files as in development, without collectstatic.
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG
+
+EMAIL_BACKEND = email_backend(os.environ)
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "prefscore@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    if env_bool("TRUST_X_FORWARDED_PROTO"):
+        # Only behind a proxy that sets this header itself and strips it from clients.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Replaces Django's own handlers, which print only under DEBUG and mail ADMINS (none).
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+}
+
+# --- Accounts and security (issue 7; README "Security") ---
+
+# Django's username and password check, refused while the sign-in limit holds.
+AUTHENTICATION_BACKENDS = ["prefscore.clubs.ratelimit.RateLimitedModelBackend"]
+SIGNIN_FAILURE_WINDOW_MINUTES = env_int("SIGNIN_FAILURE_WINDOW_MINUTES", 15)
+SIGNIN_FAILURES_PER_USERNAME = env_int("SIGNIN_FAILURES_PER_USERNAME", 5)
+SIGNIN_FAILURES_PER_ADDRESS = env_int("SIGNIN_FAILURES_PER_ADDRESS", 20)
+# How many proxies in front of the app append to X-Forwarded-For; 0 trusts REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+
+# Everything from the site itself, nothing inline (prefscore/security.py).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+)
+# htmx sends the token from base.html's hx-headers, so no script needs the cookie.
+CSRF_COOKIE_HTTPONLY = True
+SESSION_COOKIE_HTTPONLY = True
+
+# Where `manage.py backup` writes when no --output is given.
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))

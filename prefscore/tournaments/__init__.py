@@ -1,0 +1,1 @@
+"""Tournaments, stages, rounds, tables, standings views."""

@@ -1,0 +1,1 @@
+"""Models come with the features that need them."""

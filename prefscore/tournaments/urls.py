@@ -1,0 +1,5 @@
+from django.urls import URLPattern
+
+app_name = "tournaments"
+
+urlpatterns: list[URLPattern] = []

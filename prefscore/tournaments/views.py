@@ -1,0 +1,1 @@
+"""Views of tournaments and standings: none yet."""

@@ -1,0 +1,14 @@
+"""The site's URLs: each app's own, sign-in, the language switch and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("prefscore.clubs.urls")),
+    path("", include("prefscore.games.urls")),
+    path("tournaments/", include("prefscore.tournaments.urls")),
+    # Sign-in (rate-limited), sign-up, sign-out, passwords; a club's members and invitations.
+    path("", include("prefscore.clubs.account_urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,151 @@
+"""Conventions as people read them: option values in words, game values as whists.
+
+Templates compute nothing: every figure and every word a convention page shows is
+prepared here, from the engine (scoring.engine.values) and the model's field labels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.functional import Promise
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.conventions import Convention as EngineConvention
+from scoring.engine.numbers import Points
+from scoring.engine.values import game_values
+
+from .models import Convention, Consoler, HalfWhistLevel, fields_by_topic
+
+# The table sizes whose game values the pages show (rules.md §6.6 quotes 3 and 4).
+TABLE_SIZES = (3, 4)
+MINUS = "\u2212"
+
+GAME_LABELS: dict[str, Promise] = {
+    "6_made": _("Six made"),
+    "6_down_1": _("Six, one down"),
+    "7_made": _("Seven made"),
+    "7_down_1": _("Seven, one down"),
+    "8_made": _("Eight made"),
+    "8_down_1": _("Eight, one down"),
+    "9_made": _("Nine made"),
+    "9_down_1": _("Nine, one down"),
+    "10_made": _("Ten made"),
+    "10_down_1": _("Ten, one down"),
+    "misere_made": _("Misère made"),
+    "misere_caught_1": _("Misère caught with one trick"),
+    "allpass_trick": _("One all-pass trick"),
+}
+
+_NONE_TEXT: dict[str, Promise] = {
+    "deal_limit": _("none (played by time)"),
+    "allpass_max_run": _("no limit"),
+}
+
+
+def whists_text(value: Points) -> str:
+    """Whists with two decimals in the reader's notation, a true minus sign for losses."""
+    fraction = Fraction(value)
+    exact = Decimal(fraction.numerator) / Decimal(fraction.denominator)
+    rounded = exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    text = number_format(abs(rounded), 2)
+    return f"{MINUS}{text}" if rounded < 0 else text
+
+
+def option_text(field: str, value: Any) -> str:
+    """One option field's value in words, in the reader's language."""
+    if value is None:
+        return str(_NONE_TEXT.get(field, "—"))
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if field == "consolation":
+        labels = dict(Consoler.choices)
+        return ", ".join(str(labels[v]) for v in value) or gettext("nobody")
+    if field == "half_whist_levels":
+        labels = dict(HalfWhistLevel.choices)
+        return ", ".join(str(labels[v]) for v in value) or gettext("never")
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    choices = dict(Convention._meta.get_field(field).flatchoices)
+    return str(choices.get(value, value))
+
+
+def field_label(field: str) -> str:
+    return capfirst(str(Convention._meta.get_field(field).verbose_name))
+
+
+def field_values(conv: EngineConvention) -> dict[str, Any]:
+    """Every option field's value, as the engine normalises it (consoler order etc.)."""
+    model = Convention.from_engine(conv)
+    return {field: getattr(model, field) for _t, fields in fields_by_topic() for field in fields}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of a table: a label and a cell per column; ``differs`` marks a difference."""
+
+    label: str
+    cells: tuple[str, ...]
+    differs: bool = False
+    key: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    title: str
+    rows: tuple[Row, ...]
+
+
+def option_sections(*conventions: EngineConvention) -> list[Section]:
+    """Every option by topic, one column per convention, differences marked."""
+    values = [field_values(conv) for conv in conventions]
+    sections = []
+    for title, fields in fields_by_topic():
+        rows = tuple(
+            Row(
+                label=field_label(field),
+                cells=tuple(option_text(field, v[field]) for v in values),
+                differs=len({repr(v[field]) for v in values}) > 1,
+                key=field,
+            )
+            for field in fields
+        )
+        sections.append(Section(str(title), rows))
+    return sections
+
+
+def value_rows(conv: EngineConvention) -> list[Row]:
+    """The game values (rules.md §6.6) with one column per table size."""
+    by_size = [game_values(conv, size) for size in TABLE_SIZES]
+    return [
+        Row(
+            label=str(GAME_LABELS[entries[0].key]),
+            cells=tuple(whists_text(entry.whists) for entry in entries),
+            key=entries[0].key,
+        )
+        for entries in zip(*by_size, strict=True)
+    ]
+
+
+def value_sections(a: EngineConvention, b: EngineConvention) -> list[Section]:
+    """Two conventions' game values side by side, one table per table size."""
+    sections = []
+    for size in TABLE_SIZES:
+        rows = tuple(
+            Row(
+                label=str(GAME_LABELS[first.key]),
+                cells=(whists_text(first.whists), whists_text(second.whists)),
+                differs=first.whists != second.whists,
+                key=first.key,
+            )
+            for first, second in zip(game_values(a, size), game_values(b, size), strict=True)
+        )
+        title = ngettext("%(count)s player", "%(count)s players", size) % {"count": size}
+        sections.append(Section(title, rows))
+    return sections

@@ -1,0 +1,57 @@
+"""Playwright for Python driving Debian's Chromium against pytest-django's live server.
+
+Playwright's own browser downloads are not used: the machine has no route to them, and
+Debian's chromium package is what CI installs. Without /usr/bin/chromium these tests fail.
+"""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # The machine's network is closed: no background calls home.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+# Package scope: the browser and its running event loop end with the browser tests.
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    # Playwright's sync API runs an event loop in the test thread, and Django refuses
+    # database calls from a thread with a running loop unless told that it is safe here.
+    # Set only while the browser runs: the deploy check refuses it in other tests.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page the size of a phone held upright."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="ru-RU")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,4 @@
+"""Fixtures shared by the web tests."""
+
+from tests.web.fixtures_access import access_world, client_as  # noqa: F401
+from tests.web.fixtures_club import club_client, club_world  # noqa: F401

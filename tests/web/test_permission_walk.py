@@ -1,0 +1,428 @@
+"""Every URL of the project, requested by everyone: who may open it and who may not.
+
+The walk goes through ``get_resolver().url_patterns`` recursively. Django's own URLs
+(the admin's pages, i18n's set_language) are left out, except the admin's front page,
+which must send everyone but the superuser to the admin's sign-in. Each other URL must
+have a row in EXPECTATIONS, keyed by its name: who gets through (OK: 2xx, a 3xx that is
+not a sign-in page, or 400/409/422/429, a refusal of the input after the permission
+check), who is sent to sign in (LOGIN), and who is refused (DENIED: 403 or 404).
+
+A URL without a row fails ``test_every_url_has_a_permission_expectation`` (and its own
+cases): a new view must state who may use it. Views still answering with the
+placeholder module ("Placeholder until this screen is written") are skipped until
+they are written; the row is already there, so the real view is held to it from its
+first day.
+
+TODO(tournaments): public tournament standings must be readable without signing in
+only when the organiser has made them public; when the tournament views exist, add
+their rows here (standings of a public tournament: anonymous OK; of a private one:
+anonymous LOGIN, outsider DENIED) and a case for each in the walk's world.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import resolve_url
+from django.test import override_settings
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from prefscore.games.models import Deal, Pulka
+from tests.web.fixtures_access import ROLES, World
+
+pytestmark = pytest.mark.django_db
+
+OK = "ok"
+LOGIN = "login"
+ADMIN_LOGIN = "admin login"
+DENIED = "denied"
+
+Params = Callable[[World], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Expect:
+    """Who may use one URL name, how to call it, and with what."""
+
+    outcomes: dict[str, str]
+    method: str = "get"
+    kwargs: Params | None = None
+    data: Params | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def _roles(**outcomes: str) -> dict[str, str]:
+    assert set(outcomes) == set(ROLES), outcomes
+    return outcomes
+
+
+def public(method: str = "get", **how: Any) -> Expect:
+    """Anyone, signed in or not."""
+    return Expect({role: OK for role in ROLES}, method, **how)
+
+
+def signed_in(method: str = "get", **how: Any) -> Expect:
+    """Anyone with an account."""
+    return Expect({**{role: OK for role in ROLES}, "anonymous": LOGIN}, method, **how)
+
+
+def club_roles(*allowed: str, method: str = "get", **how: Any) -> Expect:
+    """Members of the world's club with one of ``allowed`` roles; the superuser is an
+    outsider in a club's pages (he has the Django admin)."""
+    outcomes = _roles(
+        anonymous=LOGIN,
+        outsider=DENIED,
+        member=OK if "member" in allowed else DENIED,
+        organiser=OK if "organiser" in allowed else DENIED,
+        admin=OK if "admin" in allowed else DENIED,
+        superuser=DENIED,
+    )
+    return Expect(outcomes, method, **how)
+
+
+MEMBERS = ("member", "organiser", "admin")
+ADMINS = ("admin",)
+
+
+def deal_kwargs(world: World) -> dict[str, Any]:
+    return {"pk": world.pulka.pk, "number": 2}
+
+
+def member_row(world: World) -> dict[str, Any]:
+    return {"slug": world.club.slug, "pk": world.memberships["member"].pk}
+
+
+def invitation_row(world: World) -> dict[str, Any]:
+    return {"slug": world.club.slug, "pk": world.invitation.pk}
+
+
+EXPECTATIONS: dict[str, Expect] = {
+    # --- accounts (prefscore/clubs/account_urls.py) ---
+    "login": public(),
+    "logout": public("post"),
+    "signup": public(),
+    "password_change": signed_in(),
+    "password_change_done": signed_in(),
+    "password_reset": public(),
+    "password_reset_done": public(),
+    "password_reset_confirm": public(kwargs=lambda w: {"uidb64": "MQ", "token": "bad-token"}),
+    "password_reset_complete": public(),
+    # --- a club's members and invitations ---
+    "members:list": club_roles(*MEMBERS),
+    "members:role": club_roles(
+        *ADMINS, method="post", kwargs=member_row, data=lambda w: {"role": "organiser"}
+    ),
+    "members:remove": club_roles(*ADMINS, method="post", kwargs=member_row),
+    "members:invite": club_roles(
+        *ADMINS, method="post", data=lambda w: {"role": "member", "days": 7}
+    ),
+    "members:revoke": club_roles(*ADMINS, method="post", kwargs=invitation_row),
+    # The link itself is the secret: anyone holding it sees whose club it opens.
+    "members:invitation": public(kwargs=lambda w: {"token": w.invitation.token}),
+    # --- clubs (prefscore/clubs/urls.py) ---
+    "clubs:home": public(),
+    "clubs:create": signed_in("post", data=lambda w: {"name": "New club"}),
+    "clubs:club": club_roles(*MEMBERS),
+    "clubs:add_guest": club_roles(*MEMBERS, method="post", data=lambda w: {"name": "Guest"}),
+    # --- games (prefscore/games/urls.py): any member records and views (issue 7) ---
+    "games:sheet": club_roles(*MEMBERS),
+    "games:poll": club_roles(*MEMBERS),
+    "games:record": club_roles(*MEMBERS, method="post"),
+    "games:pencil": club_roles(*MEMBERS, method="post", kwargs=deal_kwargs),
+    "games:settlement": club_roles(*MEMBERS),
+    "games:export": club_roles(*MEMBERS),
+    "games:new": club_roles(*MEMBERS),
+    "games:import": club_roles(*MEMBERS),
+    "games:calculator": public(),
+    # --- the Django admin: its front page stands for all of it ---
+    "admin:index": Expect(
+        _roles(
+            anonymous=ADMIN_LOGIN,
+            outsider=ADMIN_LOGIN,
+            member=ADMIN_LOGIN,
+            organiser=ADMIN_LOGIN,
+            admin=ADMIN_LOGIN,
+            superuser=OK,
+        )
+    ),
+}
+
+
+# --- the walk ---
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str | None
+    route: str
+    pattern: URLPattern
+
+    @property
+    def params(self) -> list[str]:
+        return list(self.pattern.pattern.regex.groupindex)
+
+
+def _walk(patterns: list[Any], prefix: str = "", namespace: str = "") -> Iterator[Route]:
+    for entry in patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            inner = namespace
+            if entry.namespace:
+                inner = f"{namespace}{entry.namespace}:"
+            yield from _walk(entry.url_patterns, route, inner)
+        else:
+            name = f"{namespace}{entry.name}" if entry.name else None
+            yield Route(name, route, entry)
+
+
+def _is_djangos_own(route: Route) -> bool:
+    if route.name == "admin:index":
+        return False
+    return (
+        (route.name or "").startswith("admin:")
+        or route.route.startswith(("admin/", "i18n/"))
+        or route.route.startswith(settings.STATIC_URL.lstrip("/"))
+    )
+
+
+def project_routes() -> list[Route]:
+    """Every URL of the project that the table must cover."""
+    return [route for route in _walk(get_resolver().url_patterns) if not _is_djangos_own(route)]
+
+
+ROUTES = {route.name or f"<unnamed {route.route}>": route for route in project_routes()}
+
+
+def is_placeholder(route: Route) -> bool:
+    """A view not written yet: its module says so and it answers 404 to everyone."""
+    module = inspect.getmodule(route.pattern.callback)
+    return (module.__doc__ or "").startswith("Placeholder until this screen is written")
+
+
+def default_kwargs(world: World, route: Route) -> dict[str, Any]:
+    """Fill the URL's parameters from the world by their names."""
+    known: dict[str, Any] = {
+        "slug": world.club.slug,
+        "pk": world.pulka.pk,
+        "number": 1,
+        "token": world.invitation.token,
+    }
+    missing = [p for p in route.params if p not in known]
+    assert not missing, f"{route.name}: give `kwargs=` in EXPECTATIONS for {missing}"
+    return {p: known[p] for p in route.params}
+
+
+def url_for(world: World, name: str) -> str:
+    expect = EXPECTATIONS[name]
+    kwargs = expect.kwargs(world) if expect.kwargs else default_kwargs(world, ROUTES[name])
+    return reverse(name, kwargs=kwargs)
+
+
+def outcome(response: HttpResponse) -> str:
+    status = response.status_code
+    if status in (301, 302, 303, 307, 308):
+        target = urlparse(response["Location"]).path
+        if target == resolve_url(settings.LOGIN_URL):
+            return LOGIN
+        if target == reverse("admin:login"):
+            return ADMIN_LOGIN
+        return OK
+    if status in (403, 404):
+        return DENIED
+    if 200 <= status < 300 or status in (400, 409, 422, 429):
+        return OK
+    return f"status {status}"
+
+
+def call(client: Any, world: World, name: str, **headers: str) -> HttpResponse:
+    expect = EXPECTATIONS[name]
+    data = expect.data(world) if expect.data else {}
+    return getattr(client, expect.method)(url_for(world, name), data, headers=headers or None)
+
+
+def cases() -> list[Any]:
+    return [pytest.param(name, role, id=f"{name}-{role}") for name in ROUTES for role in ROLES]
+
+
+def no_expectation_message(names: list[str]) -> str:
+    return (
+        "new view without a permission expectation: add a row to EXPECTATIONS in "
+        f"tests/web/test_permission_walk.py for {', '.join(sorted(names))}"
+    )
+
+
+def test_every_url_has_a_permission_expectation():
+    missing = [name for name in ROUTES if name not in EXPECTATIONS]
+
+    assert not missing, no_expectation_message(missing)
+
+
+def test_the_expectation_table_names_only_urls_that_exist():
+    walked = set(ROUTES) | {"admin:index"}
+
+    stale = sorted(set(EXPECTATIONS) - walked)
+
+    assert not stale, f"EXPECTATIONS has rows for URLs that no longer exist: {stale}"
+
+
+def test_the_walk_finds_the_urls_of_every_app():
+    for name in ("clubs:home", "games:sheet", "members:list", "login", "admin:index"):
+        assert name in ROUTES
+    assert not any(name.startswith("admin:") and name != "admin:index" for name in ROUTES)
+    assert "set_language" not in ROUTES
+
+
+@pytest.mark.parametrize(("name", "role"), cases())
+def test_who_may_use_each_url(name, role, access_world, client_as):
+    assert name in EXPECTATIONS, no_expectation_message([name])
+    if is_placeholder(ROUTES[name]):
+        pytest.skip(f"{name} is still a placeholder")
+
+    for htmx in (False, True):
+        headers = {"hx-request": "true"} if htmx else {}
+        response = call(client_as(role), access_world, name, **headers)
+        got = outcome(response)
+
+        expected = EXPECTATIONS[name].outcomes[role]
+        assert got == expected, (
+            f"{name} as {role}{' (htmx)' if htmx else ''}: expected {expected}, got {got} "
+            f"({response.status_code} {response.get('Location', '')})"
+        )
+
+
+# --- CSRF on every POST ---
+
+
+def csrf_refused(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Stands in for Django's CSRF failure page, so a test can tell it from a 403."""
+    response = HttpResponse("csrf refused", status=403)
+    response["X-Test-CSRF-Refused"] = "1"
+    return response
+
+
+def strongest_allowed_role(name: str) -> str:
+    outcomes = EXPECTATIONS[name].outcomes
+    for role in ("admin", "organiser", "member", "superuser", "outsider", "anonymous"):
+        if outcomes[role] == OK:
+            return role
+    return "admin"
+
+
+CSRF_CASES = [
+    pytest.param(name, htmx, id=f"{name}-{'htmx' if htmx else 'form'}")
+    for name in ROUTES
+    for htmx in (False, True)
+]
+
+
+@override_settings(CSRF_FAILURE_VIEW="tests.web.test_permission_walk.csrf_refused")
+@pytest.mark.parametrize(("name", "htmx"), CSRF_CASES)
+def test_a_post_without_the_csrf_token_is_refused(name, htmx, access_world, client_as):
+    """Every URL, even one that only answers GET: the token is checked before the view."""
+    assert name in EXPECTATIONS, no_expectation_message([name])
+    client = client_as(strongest_allowed_role(name), enforce_csrf_checks=True)
+    client.get(reverse("clubs:home"))  # the CSRF cookie, as a browser would hold it
+    expect = EXPECTATIONS[name]
+    data = expect.data(access_world) if expect.data else {}
+    headers = {"hx-request": "true"} if htmx else {}
+
+    response = client.post(url_for(access_world, name), data, headers=headers)
+
+    assert response.status_code == 403
+    assert response.get("X-Test-CSRF-Refused") == "1", f"{name}: refused, but not for CSRF"
+
+
+@override_settings(CSRF_FAILURE_VIEW="tests.web.test_permission_walk.csrf_refused")
+@pytest.mark.parametrize(
+    "name", [name for name, expect in EXPECTATIONS.items() if expect.method == "post"]
+)
+def test_the_same_post_with_the_token_passes_the_csrf_check(name, access_world, client_as):
+    if name not in ROUTES or is_placeholder(ROUTES[name]):
+        pytest.skip(f"{name} is not there or still a placeholder")
+    client = client_as(strongest_allowed_role(name), enforce_csrf_checks=True)
+    client.get(reverse("clubs:home"))
+    token = client.cookies[settings.CSRF_COOKIE_NAME].value
+    expect = EXPECTATIONS[name]
+    data = expect.data(access_world) if expect.data else {}
+
+    response = client.post(
+        url_for(access_world, name), data, headers={"x-csrftoken": token, "hx-request": "true"}
+    )
+
+    assert response.get("X-Test-CSRF-Refused") != "1"
+
+
+# --- every page obeys the Content-Security-Policy and puts the token in its forms ---
+
+FORM = re.compile(r"<form\b[^>]*>.*?</form>", re.S | re.I)
+INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>", re.I)
+EVENT_ATTRIBUTE = re.compile(r"<[a-z][^>]*\s(on[a-z]+)\s*=", re.I)
+STYLE_ATTRIBUTE = re.compile(r"<[a-z][^>]*\sstyle\s*=", re.I)
+
+GET_PAGES = [name for name, expect in EXPECTATIONS.items() if expect.method == "get"]
+
+
+@pytest.mark.parametrize("name", GET_PAGES)
+def test_every_page_keeps_to_the_content_security_policy(name, access_world, client_as):
+    if name not in ROUTES or is_placeholder(ROUTES[name]):
+        pytest.skip(f"{name} is not there or still a placeholder")
+    response = call(client_as(strongest_allowed_role(name)), access_world, name)
+    if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+        pytest.skip(f"{name} answers {response.status_code} {response.get('Content-Type')}")
+    html = response.content.decode()
+
+    assert response["Content-Security-Policy"] == settings.CONTENT_SECURITY_POLICY
+    assert not INLINE_SCRIPT.search(html), f"{name}: an inline <script>"
+    assert not EVENT_ATTRIBUTE.search(html), f"{name}: an on* attribute"
+    assert not STYLE_ATTRIBUTE.search(html), f"{name}: a style attribute"
+    for form in FORM.findall(html):
+        if re.search(r"""method=["']?post""", form, re.I):
+            assert "csrfmiddlewaretoken" in form, f"{name}: a POST form without the token"
+    if re.search(r"hx-(post|put|patch|delete)=", html):
+        assert "X-CSRFToken" in html, f"{name}: htmx posts without the token header"
+
+
+# --- pulkas are archived, never deleted; deals never deleted ---
+
+
+def test_no_url_of_the_project_deletes_anything():
+    deleting = [
+        name
+        for name, route in ROUTES.items()
+        if "delete" in name.lower() or "delete" in route.route.lower()
+    ]
+
+    assert deleting == []
+
+
+@pytest.mark.parametrize("model", [Pulka, Deal], ids=["pulka", "deal"])
+def test_the_admin_refuses_to_delete_pulkas_and_deals(model, access_world, client_as, rf):
+    if model not in admin.site._registry:
+        pytest.skip(f"{model.__name__} is not registered in the admin yet")
+    model_admin = admin.site._registry[model]
+    request = rf.get("/admin/")
+    request.user = access_world.users["superuser"]
+    obj = access_world.pulka if model is Pulka else access_world.pulka.deals.first()
+
+    assert not model_admin.has_delete_permission(request)
+    assert not model_admin.has_delete_permission(request, obj)
+    opts = model._meta
+    url = reverse(f"admin:{opts.app_label}_{opts.model_name}_delete", args=[obj.pk])
+    response = client_as("superuser").post(url, {"post": "yes"})
+    assert response.status_code == 403
+    assert model.objects.filter(pk=obj.pk).exists()
+    bulk = client_as("superuser").post(
+        reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"),
+        {"action": "delete_selected", "_selected_action": [obj.pk], "post": "yes"},
+    )
+    assert bulk.status_code in (200, 302, 403)
+    assert model.objects.filter(pk=obj.pk).exists()
