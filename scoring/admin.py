@@ -19,9 +19,8 @@ from django.db.models.fields import Field
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from prefscore.clubs.models import Club
 
@@ -71,7 +70,10 @@ def _list_formfield(db_field: Field[Any, Any]) -> forms.Field:
         )
     if db_field.name == "half_whist_levels":
         return forms.TypedMultipleChoiceField(
-            choices=HalfWhistLevel.choices, coerce=int, widget=forms.CheckboxSelectMultiple, **common
+            choices=HalfWhistLevel.choices,
+            coerce=int,
+            widget=forms.CheckboxSelectMultiple,
+            **common,
         )
     return IntegerListField(**common)
 
@@ -80,7 +82,6 @@ def _list_formfield(db_field: Field[Any, Any]) -> forms.Field:
 class ConventionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = (
         "__str__",
-        "slug",
         "owner",
         "is_preset",
         "whist_style",
@@ -149,7 +150,7 @@ class ConventionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         general: list[str] = ["name", "slug", "owner", "description"]
         if obj is not None:
-            general += ["is_preset", "pulkas_using_it"]
+            general += ["is_preset", "pulkas_using_it"] if obj.is_preset else ["pulkas_using_it"]
         read_only = obj is not None and not self.has_change_permission(request, obj)
         topics = [
             (title, {"fields": [self._shown(field) if read_only else field for field in fields]})
@@ -171,9 +172,7 @@ class ConventionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             return _list_formfield(db_field)
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
-    def formfield_for_foreignkey(
-        self, db_field: Any, request: HttpRequest, **kwargs: Any
-    ) -> Any:
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "owner" and not request.user.is_superuser:
             # A club admin files conventions under his own clubs only.
             kwargs["queryset"] = admin_clubs(request.user)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.text import slugify
 from django.utils.translation import gettext
@@ -85,6 +86,14 @@ PRESET_LABELS: dict[str, Promise] = {
     "leningrad": _("Leningrad"),
     "rostov": _("Rostov"),
     "fspr": _("FSPR (tournament)"),
+}
+
+# The presets' descriptions as scoring.0002_presets stores them, for translation.
+PRESET_DESCRIPTIONS: dict[str, Promise] = {
+    "sochi": _("The convention of the Кодекс преферанса (сочинка)."),
+    "leningrad": _("The Leningrad convention (ленинградка, питерка)."),
+    "rostov": _("The Rostov convention (ростовка)."),
+    "fspr": _("The tournament convention of the ФСПР («Ленинградская»), played on time."),
 }
 
 
@@ -527,11 +536,20 @@ class Convention(models.Model):
     def __str__(self) -> str:
         return self.display_name
 
+    def get_absolute_url(self) -> str:
+        return reverse("conventions:detail", args=[self.slug])
+
     @property
     def display_name(self) -> str:
         """The name in the reader's language for a preset; a club's name as written."""
         label = PRESET_LABELS.get(self.slug) if self.is_preset else None
         return str(label) if label is not None else self.name
+
+    @property
+    def display_description(self) -> str:
+        """A preset's description in the reader's language; a club's as written."""
+        label = PRESET_DESCRIPTIONS.get(self.slug) if self.is_preset else None
+        return str(label) if label is not None else self.description
 
     # The engine <-> model bridge
 
@@ -663,7 +681,9 @@ _MESSAGES: tuple[tuple[re.Pattern[str], Promise], ...] = (
     ),
     (
         re.compile(r"allpass_amnesty applies to all-pass in gora only"),
-        _("Amnesty applies only to all-pass in the gora: untick it, or score all-pass in the gora."),
+        _(
+            "Amnesty applies only to all-pass in the gora: untick it, or score all-pass in the gora."
+        ),
     ),
     (
         re.compile(r"allpass_dealer_talon applies to all-pass in gora only"),

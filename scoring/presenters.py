@@ -6,6 +6,7 @@ prepared here, from the engine (scoring.engine.values) and the model's field lab
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -21,7 +22,7 @@ from scoring.engine.conventions import Convention as EngineConvention
 from scoring.engine.numbers import Points
 from scoring.engine.values import game_values
 
-from .models import Convention, Consoler, HalfWhistLevel, fields_by_topic
+from .models import PRESET_SLUGS, Consoler, Convention, HalfWhistLevel, fields_by_topic
 
 # The table sizes whose game values the pages show (rules.md §6.6 quotes 3 and 4).
 TABLE_SIZES = (3, 4)
@@ -149,3 +150,55 @@ def value_sections(a: EngineConvention, b: EngineConvention) -> list[Section]:
         title = ngettext("%(count)s player", "%(count)s players", size) % {"count": size}
         sections.append(Section(title, rows))
     return sections
+
+
+def size_labels() -> list[str]:
+    """Column headings for :data:`TABLE_SIZES`."""
+    return [
+        ngettext("%(count)s player", "%(count)s players", size) % {"count": size}
+        for size in TABLE_SIZES
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    convention: Convention
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    title: str
+    items: tuple[Item, ...]
+
+
+def summary(convention: Convention) -> str:
+    """A line that tells conventions apart at a glance: whist, all-pass, end."""
+    return " · ".join(
+        f"{field_label(field)}: {option_text(field, getattr(convention, field))}"
+        for field in ("whist_style", "allpass_scoring", "end")
+    )
+
+
+def _items(conventions: Iterable[Convention]) -> tuple[Item, ...]:
+    return tuple(Item(convention, summary(convention)) for convention in conventions)
+
+
+def convention_groups(conventions: Iterable[Convention]) -> list[Group]:
+    """Presets (in protocol.md's order) and shared conventions, then each club's own."""
+    order = {slug: index for index, slug in enumerate(PRESET_SLUGS)}
+    shared: list[Convention] = []
+    clubs: dict[int, list[Convention]] = {}
+    for convention in conventions:
+        if convention.owner is None:
+            shared.append(convention)
+        else:
+            clubs.setdefault(convention.owner.pk, []).append(convention)
+    shared.sort(key=lambda c: (order.get(c.slug, len(order)), c.name))
+    groups = [Group(gettext("Presets"), _items(shared))] if shared else []
+    by_club = sorted(clubs.values(), key=lambda items: items[0].owner.name.casefold())  # type: ignore[union-attr]
+    groups += [
+        Group(items[0].owner.name, _items(sorted(items, key=lambda c: c.name.casefold())))  # type: ignore[union-attr]
+        for items in by_club
+    ]
+    return groups

@@ -129,13 +129,17 @@ def _ten(conv: Convention) -> str:
 
 
 def _consolation(conv: Convention) -> str:
-    names = {"whisters": _("the whisters"), "passer": _("the passer"), "dealer": _("the dealer sitting out")}
+    names = {
+        "whisters": _("the whisters"),
+        "passer": _("the passer"),
+        "dealer": _("the dealer sitting out"),
+    }
     if not conv.consolation:
         return _("Nobody writes consolation on a declarer who goes down.")
     who = ", ".join(names[c] for c in conv.consolation)
-    return _(
-        "Consolation (консоляция) on a declarer who goes down is written by: %(who)s."
-    ) % {"who": who}
+    return _("Consolation (консоляция) on a declarer who goes down is written by: %(who)s.") % {
+        "who": who
+    }
 
 
 def _consolation_unit(conv: Convention) -> str | None:
@@ -206,9 +210,13 @@ def _allpass_amnesty(conv: Convention) -> str | None:
 
 def _allpass_zero_bonus(conv: Convention) -> str:
     if conv.allpass_zero_bonus == "pulya":
-        return _("A player who takes no trick on an all-pass writes the all-pass price to his pulya.")
+        return _(
+            "A player who takes no trick on an all-pass writes the all-pass price to his pulya."
+        )
     if conv.allpass_zero_bonus == "gora":
-        return _("A player who takes no trick on an all-pass takes the all-pass price off his gora.")
+        return _(
+            "A player who takes no trick on an all-pass takes the all-pass price off his gora."
+        )
     if conv.allpass_zero_bonus == "gora_double":
         return _(
             "A player who takes no trick on an all-pass takes twice the all-pass price, "

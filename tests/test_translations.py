@@ -11,36 +11,56 @@ MO = PO.with_suffix(".mo")
 
 
 def read_po(path: Path) -> tuple[dict[str, str], list[str]]:
-    """The catalogue's msgid -> msgstr, and the msgids marked fuzzy."""
+    """The catalogue's msgid -> msgstr, and the msgids marked fuzzy.
+
+    A plural entry (msgid_plural, msgstr[n]) maps to its forms joined by "\x00", and
+    to "" when any form is missing.
+    """
     entries: dict[str, str] = {}
     fuzzy: list[str] = []
-    msgid = msgstr = None
-    target = None
-    is_fuzzy = False
+    state: dict[str, object] = {}
 
     def flush() -> None:
-        nonlocal msgid, msgstr, is_fuzzy
+        msgid = state.get("id")
         if msgid:  # the header has an empty msgid
-            entries[msgid] = msgstr or ""
-            if is_fuzzy:
-                fuzzy.append(msgid)
-        msgid = msgstr = None
-        is_fuzzy = False
+            forms = state.get("forms")
+            if isinstance(forms, dict):
+                texts = [forms[k] for k in sorted(forms)]
+                entries[str(msgid)] = "\x00".join(texts) if all(texts) else ""
+            else:
+                entries[str(msgid)] = str(state.get("str") or "")
+            if state.get("fuzzy"):
+                fuzzy.append(str(msgid))
+        state.clear()
 
+    target = ""
     for line in path.read_text(encoding="utf-8").splitlines() + [""]:
         if not line.strip():
             flush()
         elif line.startswith("#,") and "fuzzy" in line:
-            is_fuzzy = True
+            state["fuzzy"] = True
+        elif line.startswith("#"):
+            continue
+        elif line.startswith("msgid_plural "):
+            state["plural"], target = ast.literal_eval(line[13:]), "plural"
         elif line.startswith("msgid "):
-            msgid, target = ast.literal_eval(line[6:]), "id"
+            state["id"], target = ast.literal_eval(line[6:]), "id"
+        elif line.startswith("msgstr["):
+            index, text = line[7:].split("]", 1)
+            forms = state.setdefault("forms", {})
+            assert isinstance(forms, dict)
+            forms[int(index)] = ast.literal_eval(text.strip())
+            target = f"form{index}"
         elif line.startswith("msgstr "):
-            msgstr, target = ast.literal_eval(line[7:]), "str"
+            state["str"], target = ast.literal_eval(line[7:]), "str"
         elif line.startswith('"'):
-            if target == "id":
-                msgid = (msgid or "") + ast.literal_eval(line)
+            piece = ast.literal_eval(line)
+            if target.startswith("form"):
+                forms = state["forms"]
+                assert isinstance(forms, dict)
+                forms[int(target[4:])] += piece
             else:
-                msgstr = (msgstr or "") + ast.literal_eval(line)
+                state[target] = str(state.get(target) or "") + piece
     return entries, fuzzy
 
 
@@ -57,6 +77,10 @@ def test_the_compiled_catalogue_matches_the_po_file():
     with MO.open("rb") as mo:
         compiled = gettext.GNUTranslations(mo)
 
-    stale = [msgid for msgid, msgstr in entries.items() if compiled.gettext(msgid) != msgstr]
+    stale = [
+        msgid
+        for msgid, msgstr in entries.items()
+        if "\x00" not in msgstr and compiled.gettext(msgid) != msgstr
+    ]
 
     assert stale == [], "run `make messages` and commit the .mo"

@@ -18,7 +18,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
@@ -34,12 +33,9 @@ class SignInForm(AuthenticationForm):
         username = self.cleaned_data.get("username")
         wait = ratelimit.wait_minutes(username, ratelimit.client_address(self.request))
         if wait:
+            # "min." reads right after any number, in both languages: no plural forms.
             raise ValidationError(
-                ngettext(
-                    "Too many failed sign-in attempts. Wait %(minutes)d minute and try again.",
-                    "Too many failed sign-in attempts. Wait %(minutes)d minutes and try again.",
-                    wait,
-                ),
+                _("Too many failed sign-in attempts. Try again in %(minutes)d min."),
                 code=TOO_MANY,
                 params={"minutes": wait},
             )
@@ -56,7 +52,7 @@ class SignInView(auth_views.LoginView):
         return response
 
 
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+class SignUpForm(UserCreationForm):
     """Username, email (for password resets) and the password twice, checked by
     AUTH_PASSWORD_VALIDATORS."""
 

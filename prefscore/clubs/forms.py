@@ -14,11 +14,14 @@ from django import forms
 from django.core.validators import MaxValueValidator
 from django.db import transaction
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy as _
 
 from prefscore.games import io
-from prefscore.games.conventions import convention_choices, convention_for_key
+from prefscore.games.conventions import (
+    convention_choices,
+    convention_for_key,
+    convention_record,
+)
 from prefscore.games.models import Pulka
 from scoring.engine.seats import MAX_PLAYERS, MIN_PLAYERS
 
@@ -59,12 +62,12 @@ def free_slug(base: str) -> str:
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_lazy("Club name"), max_length=120)
+    name = forms.CharField(label=_("Club name"), max_length=120)
     slug = forms.SlugField(
-        label=_lazy("Short name for links"),
+        label=_("Short name for links"),
         max_length=60,
         required=False,
-        help_text=_lazy("Latin letters, digits and hyphens; made from the name if left empty."),
+        help_text=_("Latin letters, digits and hyphens; made from the name if left empty."),
     )
 
     def clean_name(self) -> str:
@@ -90,7 +93,7 @@ class ClubForm(forms.Form):
 
 
 class GuestForm(forms.Form):
-    name = forms.CharField(label=_lazy("Guest's name"), max_length=60)
+    name = forms.CharField(label=_("Guest's name"), max_length=60)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -124,22 +127,22 @@ class NewPulkaForm(forms.Form):
     rows are the seats in order; empty rows are skipped.
     """
 
-    title = forms.CharField(label=_lazy("Title"), max_length=120, required=False)
-    convention = forms.ChoiceField(label=_lazy("Convention"))
+    title = forms.CharField(label=_("Title"), max_length=120, required=False)
+    convention = forms.ChoiceField(label=_("Convention"))
     target = forms.IntegerField(
-        label=_lazy("Pulya target"), min_value=1, max_value=MAX_TARGET, initial=20
+        label=_("Pulya target"), min_value=1, max_value=MAX_TARGET, initial=20
     )
     stake = forms.DecimalField(
-        label=_lazy("Stake per whist"),
+        label=_("Stake per whist"),
         required=False,
         min_value=Decimal(0),
         max_digits=10,
         decimal_places=4,
         validators=[MaxValueValidator(io.MAX_STAKE)],
-        help_text=_lazy("Money per whist; leave empty to play for whists only."),
+        help_text=_("Money per whist; leave empty to play for whists only."),
     )
     first_dealer = forms.TypedChoiceField(
-        label=_lazy("First dealer"), coerce=int, initial=1, empty_value=None
+        label=_("First dealer"), coerce=int, initial=1, empty_value=None
     )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -147,7 +150,7 @@ class NewPulkaForm(forms.Form):
         self.club = club
         self.club_players = list(club.players.all())
         self.fields["convention"].choices = convention_choices(club)
-        choices = [("", _("— nobody —"))] + [(p.pk, p.name) for p in self.club_players]
+        choices = [("", _("— empty —"))] + [(p.pk, p.name) for p in self.club_players]
         for number in range(1, MAX_PLAYERS + 1):
             self.fields[f"player_{number}"] = forms.TypedChoiceField(
                 label=_("Seat %(number)s") % {"number": number},
@@ -160,6 +163,7 @@ class NewPulkaForm(forms.Form):
                 label=_("or a new guest at seat %(number)s") % {"number": number},
                 max_length=60,
                 required=False,
+                widget=forms.TextInput(attrs={"placeholder": _("or a guest")}),
             )
         self.fields["first_dealer"].choices = [
             (n, _("Seat %(number)s") % {"number": n}) for n in range(1, MAX_PLAYERS + 1)
@@ -173,6 +177,14 @@ class NewPulkaForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         seated = self._clean_seats()
+        rows = [row for row, _seat in seated or []]
+        dealer_row = cleaned.get("first_dealer")
+        if dealer_row is not None and dealer_row not in self._filled_rows():
+            self.add_error(
+                "first_dealer",
+                _("Seat %(number)s is empty: the first dealer must be one of the players.")
+                % {"number": dealer_row},
+            )
         if seated is None:
             return cleaned
         if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
@@ -182,18 +194,18 @@ class NewPulkaForm(forms.Form):
                 % {"low": MIN_PLAYERS, "high": MAX_PLAYERS},
             )
             return cleaned
-        dealer_row = cleaned.get("first_dealer")
-        rows = [row for row, _seat in seated]
-        if dealer_row is not None and dealer_row not in rows:
-            self.add_error(
-                "first_dealer",
-                _("Seat %(number)s is empty: the first dealer must be one of the players.")
-                % {"number": dealer_row},
-            )
-        elif dealer_row is not None:
+        if dealer_row in rows:
             cleaned["dealer_index"] = rows.index(dealer_row)
         cleaned["seated"] = [seat for _row, seat in seated]
         return cleaned
+
+    def _filled_rows(self) -> list[int]:
+        """Rows where a player was picked or a name typed, valid or not."""
+        return [
+            number
+            for number in range(1, MAX_PLAYERS + 1)
+            if self.data.get(f"player_{number}") or self.data.get(f"guest_{number}", "").strip()
+        ]
 
     def _clean_seats(self) -> list[tuple[int, Player | str]] | None:
         """Filled rows as (row, player or new guest name); None after an error."""
@@ -247,6 +259,7 @@ class NewPulkaForm(forms.Form):
                 first_dealer=data["dealer_index"],
                 user=user,
                 title=data["title"].strip(),
+                source=convention_record(self.club, data["convention"]),
             )
 
     def _guest(self, name: str) -> Player:
@@ -258,12 +271,12 @@ class PulkaFileForm(forms.Form):
     """A pulka file pasted or uploaded; valid once the engine has read it."""
 
     text = forms.CharField(
-        label=_lazy("Paste the pulka file"),
+        label=_("Paste the pulka file"),
         required=False,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
     )
-    file = forms.FileField(label=_lazy("or upload it"), required=False)
+    file = forms.FileField(label=_("or upload it"), required=False)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

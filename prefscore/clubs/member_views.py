@@ -9,6 +9,7 @@ with a redirect back to the page (POST/redirect/GET), its outcome in a message.
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -31,9 +32,7 @@ class RoleForm(forms.Form):
 
 
 class InvitationForm(RoleForm):
-    days = forms.IntegerField(
-        label=gettext_lazy("Valid for, days"), min_value=1, max_value=30, initial=7
-    )
+    days = forms.IntegerField(label=gettext_lazy("Valid for, days"), min_value=1, max_value=30)
 
 
 def _members_context(request: HttpRequest, club: Club, role: str) -> dict[str, object]:
@@ -53,7 +52,9 @@ def _members_context(request: HttpRequest, club: Club, role: str) -> dict[str, o
             for invitation in pending
         ],
         "role_choices": Role.choices,
-        "invitation_form": InvitationForm(initial={"role": Role.MEMBER, "days": 7}),
+        "invitation_form": InvitationForm(
+            initial={"role": Role.MEMBER, "days": settings.INVITATION_DAYS}
+        ),
     }
 
 
@@ -120,13 +121,12 @@ def remove_member(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def _after_change_of_self(
     request: HttpRequest, club: Club, role: str, membership: Membership
 ) -> HttpResponse:
-    """An admin who demoted or removed himself can't manage the page any more."""
-    if membership.user_id != request.user.pk:
+    """An admin who demoted or removed himself can't manage the page any more: reload it
+    (or go home, no longer a member)."""
+    now = club.role_of(request.user) if membership.user_id == request.user.pk else role
+    if may(now, ADMINS):
         return _after_change(request, club, role, "members")
-    still = club.memberships.filter(user=request.user).first()
-    target = (
-        reverse("members:list", args=[club.slug]) if still else reverse("clubs:home")
-    )
+    target = reverse("members:list", args=[club.slug]) if now else reverse("clubs:home")
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = target

@@ -22,8 +22,8 @@ from prefscore.games.models import Pulka
 from .forms import ClubForm, GuestForm
 from .models import Club
 
-# A club page lists every running pulka but only the latest finished ones.
-FINISHED_SHOWN = 20
+# Lists of pulkas that only grow show the latest ones (every running pulka of a club).
+LATEST_SHOWN = 20
 
 
 def pulka_rows(pulkas: QuerySet[Pulka]) -> list[Pulka]:
@@ -52,7 +52,7 @@ def _home_lists(request: HttpRequest) -> dict[str, object]:
         running=Count("pulkas", filter=Q(pulkas__status=Pulka.Status.RUNNING), distinct=True)
     )
     pulkas = Pulka.objects.visible_to(request.user).in_progress().select_related("club")
-    return {"clubs": list(clubs), "pulkas": pulka_rows(pulkas[:FINISHED_SHOWN])}
+    return {"clubs": list(clubs), "pulkas": pulka_rows(pulkas[:LATEST_SHOWN])}
 
 
 @require_POST
@@ -104,6 +104,6 @@ def _club_context(request: HttpRequest, club: Club, guest_form: GuestForm) -> di
         "club": club,
         "players": list(club.players.all()),
         "running": pulka_rows(pulkas.in_progress()),
-        "finished": pulka_rows(finished[:FINISHED_SHOWN]),
+        "finished": pulka_rows(finished[:LATEST_SHOWN]),
         "guest_form": guest_form,
     }

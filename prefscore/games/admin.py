@@ -58,6 +58,7 @@ class PulkaAdmin(admin.ModelAdmin):
         "club",
         "convention_name",
         "convention_options",
+        "convention_source",
         "player_names",
         "target",
         "stake",

@@ -1,8 +1,7 @@
 """Which conventions a club may start a pulka under: the one place that knows.
 
-Today these are the engine's presets (protocol.md, "Preset defaults"). Club conventions
-edited in the Django admin will join here, in these same functions, so that the
-new-pulka form, import and the demo data never need to change.
+The presets (protocol.md, "Preset defaults") and the club's own conventions edited in
+the Django admin (``scoring.models.Convention``), presets first.
 
 A pulka stores the *name* returned by :func:`convention_for_key` and a snapshot of the
 options; :func:`convention_label` turns a stored name back into words for people.
@@ -16,6 +15,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.conventions import PRESET_NAMES, Convention, preset
+from scoring.models import PRESET_SLUGS
+from scoring.models import Convention as ConventionRecord
 
 if TYPE_CHECKING:
     from prefscore.clubs.models import Club
@@ -32,19 +33,39 @@ _LABELS: dict[str, Promise] = {
 }
 
 
+def _records(club: Club | None) -> list[ConventionRecord]:
+    """Presets first in protocol.md's order, then the club's own by name."""
+    order = {slug: i for i, slug in enumerate(PRESET_SLUGS)}
+    return sorted(
+        ConventionRecord.objects.available_to(club),
+        key=lambda r: (not r.is_preset, order.get(r.slug, len(order)), r.name.casefold()),
+    )
+
+
 def convention_choices(club: Club | None) -> list[tuple[str, str]]:
     """(key, label) for each convention a pulka of ``club`` may be played under."""
-    return [(name, str(_LABELS.get(name, name))) for name in PRESET_NAMES]
+    return [
+        (r.slug, str(_LABELS[r.slug]) if r.is_preset and r.slug in _LABELS else r.display_name)
+        for r in _records(club)
+    ]
+
+
+def convention_record(club: Club | None, key: str) -> ConventionRecord:
+    """The admin's Convention behind a key; ``KeyError`` for a key the club does not offer."""
+    record = ConventionRecord.objects.available_to(club).filter(slug=key).first()
+    if record is None:
+        raise KeyError(key)
+    return record
 
 
 def convention_for_key(club: Club | None, key: str) -> tuple[str, Convention]:
     """The name to store and the engine's convention for a key of :func:`convention_choices`.
 
-    Raises ``KeyError`` for a key the club does not offer.
+    Presets keep their slug as the stored name so that :func:`convention_label`
+    translates it. Raises ``KeyError`` for a key the club does not offer.
     """
-    if key not in PRESET_NAMES:
-        raise KeyError(key)
-    return key, preset(key)
+    record = convention_record(club, key)
+    return (record.slug if record.is_preset else record.name), record.to_engine()
 
 
 def name_of(convention: Convention) -> str:

@@ -18,16 +18,13 @@ from functools import lru_cache
 Point = tuple[float, float]
 
 # Sheet units; the SVG viewBox scales them to the screen.
-MARGIN = 40.0  # room around the sheet for the players' names
-CIRCLE = 44.0
-PAD = 7.0
-NAME_FONT = 24.0
-# Share of a sector's depth (edge to centre) taken by the whists, then by the pulya.
-WHISTS_DEPTH = 0.44
-PULYA_DEPTH = 0.22
+MARGIN = 34.0  # room around the sheet for the players' names
+CIRCLE = 40.0
+PAD = 6.0
+NAME_FONT = 26.0
 # Text fitting: font sizes tried in turn, an average glyph width (digits and dots of a
 # sans-serif face with tabular figures), and the line height, all relative to the font.
-FONT_SIZES = (26.0, 23.0, 20.0, 18.0, 16.0)
+FONT_SIZES = (32.0, 28.0, 25.0, 22.0, 20.0)
 GLYPH_WIDTH = 0.58
 LINE_HEIGHT = 1.2
 ELLIPSIS = "…"
@@ -102,6 +99,10 @@ class _Plan:
     centre: Point
     cuts: tuple[Point, ...]  # where the lines from the circle meet the edge
     sectors: tuple[_Sector, ...]  # clockwise from the first seat
+    # Share of a sector's depth (edge to centre) taken by the whists, then by the pulya:
+    # more for the whists where they are split into many fields.
+    whists_depth: float = 0.4
+    pulya_depth: float = 0.2
 
 
 def _plan(size: int) -> _Plan:
@@ -135,7 +136,7 @@ def _right(w: float, y: float, length: float) -> NameSpot:
 
 def _two() -> _Plan:
     """Гусарик: the sheet halved across, one half per player."""
-    w, h = 600.0, 600.0
+    w, h = 600.0, 680.0
     c = (w / 2, h / 2)
     bottom = ((0.0, c[1]), (w, c[1]), (w, h), (0.0, h))
     top = ((0.0, 0.0), (w, 0.0), (w, c[1]), (0.0, c[1]))
@@ -148,6 +149,7 @@ def _two() -> _Plan:
             _Sector(bottom, "bottom", _below(w, h, w / 2, w)),
             _Sector(top, "top", _above(w / 2, w)),
         ),
+        whists_depth=0.42,
     )
 
 
@@ -187,26 +189,30 @@ def _four() -> _Plan:
             _Sector(((0.0, 0.0), (w, 0.0), c), "top", _above(w / 2, w)),
             _Sector(((w, 0.0), (w, h), c), "right", _right(w, h / 2, h)),
         ),
+        whists_depth=0.35,
+        pulya_depth=0.17,
     )
 
 
 def _five() -> _Plan:
     """Five sectors: the bottom, two on each long side (the upper ones reach the top)."""
-    w, h = 640.0, 820.0
-    c = (w / 2, 400.0)
-    low = (h + c[1]) / 2
+    w, h = 640.0, 900.0
+    c = (w / 2, 420.0)
+    side = 340.0  # where the side lines meet the edges, a little above the circle
+    low = (h + side) / 2
     return _Plan(
         w,
         h,
         c,
-        ((0.0, h), (0.0, c[1]), (c[0], 0.0), (w, c[1]), (w, h)),
+        ((0.0, h), (0.0, side), (c[0], 0.0), (w, side), (w, h)),
         (
             _Sector(((0.0, h), (w, h), c), "bottom", _below(w, h, w / 2, w)),
-            _Sector(((0.0, c[1]), c, (0.0, h)), "left", _left(low, h - c[1])),
-            _Sector(((0.0, 0.0), (c[0], 0.0), c, (0.0, c[1])), "left", _above(w / 4, w / 2)),
-            _Sector(((c[0], 0.0), (w, 0.0), (w, c[1]), c), "right", _above(3 * w / 4, w / 2)),
-            _Sector(((w, c[1]), (w, h), c), "right", _right(w, low, h - c[1])),
+            _Sector(((0.0, side), c, (0.0, h)), "left", _left(low, h - side)),
+            _Sector(((0.0, 0.0), (c[0], 0.0), c, (0.0, side)), "left", _above(w / 4, w / 2)),
+            _Sector(((c[0], 0.0), (w, 0.0), (w, side), c), "right", _above(3 * w / 4, w / 2)),
+            _Sector(((w, side), (w, h), c), "right", _right(w, low, h - side)),
         ),
+        whists_depth=0.44,
     )
 
 
@@ -341,7 +347,8 @@ def _seat_area(plan: _Plan, seat: int, sector: _Sector) -> tuple[SeatArea, list[
     w, h = plan.width, plan.height
     axis = _depth_axis(sector.side)
     centre_depth = abs(plan.centre[axis] - _at_depth(sector.side, 0, w, h))
-    depths = (0.0, WHISTS_DEPTH * centre_depth, (WHISTS_DEPTH + PULYA_DEPTH) * centre_depth)
+    whists_end = plan.whists_depth * centre_depth
+    depths = (0.0, whists_end, whists_end + plan.pulya_depth * centre_depth)
     gora_end = centre_depth - CIRCLE - PAD
 
     def band(start: float, end: float) -> tuple[Point, ...]:

@@ -102,12 +102,17 @@ def read_text(text: str) -> PulkaFile:
     try:
         parsed = protocol.read(data)
     except ScoringError as error:
-        raise FileRefused(str(error)) from None
+        raise engine_refused(error) from None
     except RecursionError:
         raise FileRefused(_("The file is nested too deeply.")) from None
     if isinstance(parsed, protocol.PaperSheet):
         return PulkaFile(parsed)
     return PulkaFile(parsed, tuple(data.get("deals", [])))
+
+
+def engine_refused(error: ScoringError) -> FileRefused:
+    """The engine's message (English, naming the deal or field) in a translated frame."""
+    return FileRefused(_("The file was not accepted: %(error)s") % {"error": error})
 
 
 def _json(text: str) -> Any:
@@ -146,7 +151,7 @@ def _score(pulka: EnginePulka) -> ScoredPulka:
     try:
         return score_pulka(pulka)
     except ScoringError as error:
-        raise FileRefused(str(error)) from None
+        raise engine_refused(error) from None
 
 
 # --- creating pulkas -----------------------------------------------------------------
@@ -163,26 +168,29 @@ def create_pulka(
     first_dealer: int,
     user: Any,
     title: str = "",
+    source: Any = None,
 ) -> Pulka:
     """A new running pulka with its seats: the convention's options are snapshot now.
 
     The players' display names at the start are the names the deal log spells
     (``player_names``); club player names are unique, so they are unique here too.
     """
-    pulka = Pulka.objects.create(
-        club=club,
-        title=title,
-        convention_name=convention_name,
-        convention_options=convention.to_options(),
-        player_names=[player.name for player in players],
-        target=target,
-        stake=stake,
-        first_dealer=first_dealer,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
-    )
-    PulkaSeat.objects.bulk_create(
-        PulkaSeat(pulka=pulka, seat=seat, player=player) for seat, player in enumerate(players)
-    )
+    with transaction.atomic():
+        pulka = Pulka.objects.create(
+            club=club,
+            title=title,
+            convention_name=convention_name,
+            convention_options=convention.to_options(),
+            player_names=[player.name for player in players],
+            target=target,
+            stake=stake,
+            first_dealer=first_dealer,
+            created_by=user if getattr(user, "is_authenticated", False) else None,
+            convention_source=source,
+        )
+        PulkaSeat.objects.bulk_create(
+            PulkaSeat(pulka=pulka, seat=seat, player=player) for seat, player in enumerate(players)
+        )
     return pulka
 
 

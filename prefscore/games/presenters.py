@@ -145,7 +145,7 @@ class SheetRow:
     whists: tuple[str, ...]  # one per seat; empty on the player's own column
 
 
-LABEL_FONT = 15.0
+LABEL_FONT = 19.0
 
 
 def _series(values: Sequence[Points]) -> list[str]:
@@ -182,7 +182,9 @@ def draw_sheet(scored: ScoredPulka) -> DrawnSheet:
         )
         for on, box in area.whists:
             title = _("%(name)s: whists on %(other)s") % {"name": names[seat], "other": names[on]}
-            fields += _field("whists", title, own.whists[on], box)
+            # The opponent's name sits in the field's bottom corner, below the figures.
+            room = drawing.Box(box.x, box.y, box.w, max(0.0, box.h - LABEL_FONT * 1.15))
+            fields += _field("whists", title, own.whists[on], room)
             labels.append(_label(names[on], box))
     cx, cy = geometry.centre
     return DrawnSheet(
@@ -229,7 +231,7 @@ def _label(name: str, box: drawing.Box) -> FieldLabel:
     room = max(3, int(box.w / (0.6 * LABEL_FONT)) - 1)
     text = name if len(name) <= room else name[: room - 1] + drawing.ELLIPSIS
     return FieldLabel(
-        drawing.num(box.x + box.w), drawing.num(box.y + box.h), _("→%(name)s") % {"name": text}
+        drawing.num(box.x + box.w), drawing.num(box.y + box.h - 3), _("→%(name)s") % {"name": text}
     )
 
 
@@ -238,9 +240,7 @@ def _names(names: Sequence[str], geometry: drawing.Layout, state: SheetState) ->
     found = []
     for seat, area in enumerate(geometry.seats):
         spot = area.name
-        transform = (
-            f"rotate({spot.rotate} {num(spot.x)} {num(spot.y)})" if spot.rotate else ""
-        )
+        transform = f"rotate({spot.rotate} {num(spot.x)} {num(spot.y)})" if spot.rotate else ""
         deals = not state.closed and state.dealer == seat
         found.append(
             NameText(
@@ -279,7 +279,9 @@ _PULYA_REASONS = {
     "zero_bonus": gettext_lazy(
         "%(player)s: %(points)s into the pulya for taking no trick on the all-pass"
     ),
-    "help": gettext_lazy("%(player)s: %(points)s into the pulya as help (his pulya was not closed)"),
+    "help": gettext_lazy(
+        "%(player)s: %(points)s into the pulya as help (his pulya was not closed)"
+    ),
 }
 _GORA_REASONS = {
     "remiz": gettext_lazy("%(player)s: %(points)s into the gora for the tricks short (remiz)"),
@@ -321,7 +323,9 @@ def explain(entry: Entry, names: Sequence[str]) -> str:
         "on": names[entry.on] if entry.on is not None else "",
     }
     if entry.section == PULYA:
-        template = _PULYA_REASONS.get(entry.reason, gettext_lazy("%(player)s: %(points)s into the pulya"))
+        template = _PULYA_REASONS.get(
+            entry.reason, gettext_lazy("%(player)s: %(points)s into the pulya")
+        )
     elif entry.section == GORA:
         if entry.reason in _GORA_REASONS:
             template = _GORA_REASONS[entry.reason]
@@ -418,7 +422,8 @@ class EntryForm:
     tricks: tuple[PlayerTricks, ...]
     prikup: str | None  # None: the convention writes nothing for the talon
     half_levels: str
-    errors: dict[str, list[str]] = field(default_factory=dict)
+    errors: dict[str, list[str]] = field(default_factory=dict)  # by form area
+    general_errors: tuple[str, ...] = ()  # not about one area: shown above the form
 
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
@@ -489,7 +494,10 @@ def entry_form(
         tricks=tuple(tricks),
         prikup=values.get("prikup", "") if conv.prikup_whists else None,
         half_levels=", ".join(sorted(half_levels)),
-        errors=errors or {},
+        errors={k: v for k, v in (errors or {}).items() if k not in ("__all__", "number")},
+        general_errors=tuple(
+            [*(errors or {}).get("__all__", []), *(errors or {}).get("number", [])]
+        ),
     )
 
 
@@ -551,33 +559,41 @@ def cell(value: Points | Decimal) -> Cell:
 
 
 @dataclass(frozen=True, slots=True)
+class SettlementRow:
+    """One player's line through every step of the settlement."""
+
+    name: str
+    pulya: str
+    gora: str
+    converted: str
+    amnestied: str
+    mountain_whists: str
+    whists: tuple[str, ...]  # written by this player on each seat (blank on his own)
+    pair_nets: tuple[Cell, ...]
+    pairwise: Cell
+    mountain_circle: Cell
+    whist_circles: tuple[Cell, ...]
+    average: Cell
+    exact: Cell
+    whole: Cell
+    money: Cell | None
+
+
+@dataclass(frozen=True, slots=True)
 class SettlementView:
     names: tuple[str, ...]
+    rows: tuple[SettlementRow, ...]
     finished: bool
-    pulya: tuple[str, ...]
-    gora: tuple[str, ...]
-    converted: tuple[str, ...]
-    amnesty: str
-    amnestied: tuple[str, ...]
-    pulya_to_gora: int
     target: int
-    mountain_whists: tuple[str, ...]
-    whists: tuple[tuple[str, ...], ...]  # whists[i][j]: written by i on j (as on the sheet)
-    pair_nets: tuple[tuple[Cell, ...], ...]
-    pairwise_result: tuple[Cell, ...]
+    pulya_to_gora: int
+    amnesty: str
     mean: str
-    mountain_circle: tuple[Cell, ...]
-    whist_circles: tuple[tuple[Cell, ...], ...]
-    average_result: tuple[Cell, ...]
-    exact: tuple[Cell, ...]
-    whole: tuple[Cell, ...]
+    divisor: int
     adjustments: tuple[str, ...]
-    first_seat: int
     seat_choices: tuple[Option, ...]
-    money: tuple[Cell, ...] | None
     stake: str | None
     payments: tuple[str, ...]
-    rounding: str
+    codex_rounding: bool
 
 
 def settlement_view(scored: ScoredPulka, first_seat: int) -> SettlementView:
@@ -589,45 +605,47 @@ def settlement_view(scored: ScoredPulka, first_seat: int) -> SettlementView:
     average = engine_settlement.average_mountain_method(totals, conv)
     exact = engine_settlement.exact_result(totals, conv)
     whole = engine_settlement.whole_result(totals, conv, first_seat)
-    money = engine_settlement.money(whole.result, pulka.stake) if pulka.stake is not None else None
+    stake = pulka.stake
+    money = engine_settlement.money(whole.result, stake) if stake is not None else None
+    rows = tuple(
+        SettlementRow(
+            name=names[i],
+            pulya=format_points(totals.pulya[i]),
+            gora=format_points(totals.gora[i]),
+            converted=format_points(pairwise.converted[i]),
+            amnestied=format_points(pairwise.amnestied[i]),
+            mountain_whists=format_result(pairwise.mountain_whists[i]),
+            whists=tuple("" if i == j else format_points(totals.whists[i][j]) for j in range(size)),
+            pair_nets=_cells(pairwise.nets[i], i),
+            pairwise=cell(pairwise.result[i]),
+            mountain_circle=cell(average.mountain_circle[i]),
+            whist_circles=_cells(average.whist_circles[i], i),
+            average=cell(average.result[i]),
+            exact=cell(exact[i]),
+            whole=cell(whole.result[i]),
+            money=None if money is None else Cell(format_money(money[i]), money[i] < 0),
+        )
+        for i in range(size)
+    )
     return SettlementView(
         names=names,
+        rows=rows,
         finished=scored.state.closed,
-        pulya=tuple(format_points(v) for v in totals.pulya),
-        gora=tuple(format_points(v) for v in totals.gora),
-        converted=tuple(format_points(v) for v in pairwise.converted),
-        amnesty=format_points(pairwise.amnesty),
-        amnestied=tuple(format_points(v) for v in pairwise.amnestied),
-        pulya_to_gora=conv.pulya_to_gora,
         target=totals.target,
-        mountain_whists=tuple(format_result(v) for v in pairwise.mountain_whists),
-        whists=tuple(
-            tuple("" if i == j else format_points(totals.whists[i][j]) for j in range(size))
-            for i in range(size)
-        ),
-        pair_nets=_matrix(pairwise.nets),
-        pairwise_result=tuple(cell(v) for v in pairwise.result),
+        pulya_to_gora=conv.pulya_to_gora,
+        amnesty=format_points(pairwise.amnesty),
         mean=format_result(average.mean),
-        mountain_circle=tuple(cell(v) for v in average.mountain_circle),
-        whist_circles=_matrix(average.whist_circles),
-        average_result=tuple(cell(v) for v in average.result),
-        exact=tuple(cell(v) for v in exact),
-        whole=tuple(cell(v) for v in whole.result),
+        divisor=1 if size == 2 and conv.indivisible_mountain else size,
         adjustments=tuple(_adjustment(a, names) for a in whole.adjustments),
-        first_seat=first_seat,
         seat_choices=tuple(Option(str(s), n, s == first_seat) for s, n in enumerate(names)),
-        money=None if money is None else tuple(Cell(format_money(m), m < 0) for m in money),
-        stake=format_money(pulka.stake) if pulka.stake is not None else None,
-        payments=tuple(_payment(p, names, pulka.stake) for p in engine_settlement.payments(whole.result)),
-        rounding=conv.rounding,
+        stake=format_money(stake) if stake is not None else None,
+        payments=tuple(_payment(p, names, stake) for p in engine_settlement.payments(whole.result)),
+        codex_rounding=conv.rounding == "codex",
     )
 
 
-def _matrix(rows: Sequence[Sequence[Points]]) -> tuple[tuple[Cell, ...], ...]:
-    return tuple(
-        tuple(Cell("") if i == j else cell(v) for j, v in enumerate(row))
-        for i, row in enumerate(rows)
-    )
+def _cells(row: Sequence[Points], own: int) -> tuple[Cell, ...]:
+    return tuple(Cell("") if j == own else cell(v) for j, v in enumerate(row))
 
 
 def _adjustment(adjustment: engine_settlement.Adjustment, names: Sequence[str]) -> str:
@@ -639,12 +657,16 @@ def _adjustment(adjustment: engine_settlement.Adjustment, names: Sequence[str]) 
         "q": adjustment.compensation,
     }
     if adjustment.change < 0:
-        return _(
-            "%(player)s writes one point off his gora; %(others)s each write %(q)s whists on him."
-        ) % values
-    return _(
-        "%(player)s adds one point to his gora; %(others)s each write %(q)s whists fewer on him."
-    ) % values
+        return (
+            _(
+                "%(player)s writes one point off his gora; %(others)s each write %(q)s whists on him."
+            )
+            % values
+        )
+    return (
+        _("%(player)s adds one point to his gora; %(others)s each write %(q)s whists fewer on him.")
+        % values
+    )
 
 
 def _payment(

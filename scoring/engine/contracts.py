@@ -36,6 +36,7 @@ _SUIT_SYMBOLS = {
     Suit.HEARTS: "♥",
     Suit.NO_TRUMPS: "БК",
 }
+_SIGNS = {suit.value: sign for suit, sign in _SUIT_SYMBOLS.items()}
 _SUIT_SPELLINGS = {
     "S": Suit.SPADES,
     "♠": Suit.SPADES,
@@ -78,6 +79,18 @@ class Contract:
         The spellings are those of protocol.md (a deal's ``contract``); the suit never
         changes a price (rules.md §2) but is kept for the protocol.
         """
+        # A pulka repeats a few dozen spellings: each is read once (contracts are immutable).
+        if cls is Contract and type(text) is str:
+            found = _PARSED.get(text)
+            if found is None:
+                found = cls._read(text)
+                if len(_PARSED) < _PARSED_LIMIT:
+                    _PARSED[text] = found
+            return found
+        return cls._read(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Contract:
         if not isinstance(text, str):
             raise DealError(f"contract must be text such as '6S', got {shown(text)}", "contract")
         word = text.strip().upper().replace(" ", "")
@@ -106,11 +119,13 @@ class Contract:
     @property
     def symbol(self) -> str:
         """The contract as the 4.2.11 notation writes it: ``6♠``, ``8``, ``7БК``, ``M``, ``P``."""
-        if self.kind is Kind.MISERE:
+        kind = self.kind
+        if kind is Kind.MISERE:
             return "M"
-        if self.kind is Kind.ALLPASS:
+        if kind is Kind.ALLPASS:
             return "P"
-        return f"{self.level}{self.suit.symbol if self.suit else ''}"
+        # Looked up by the suit's letters: an Enum member hashes in Python, a str in C.
+        return f"{self.level}{_SIGNS[self.suit.value]}" if self.suit else str(self.level)
 
     @property
     def rank(self) -> float:
@@ -118,6 +133,10 @@ class Contract:
         if self.kind is Kind.MISERE:
             return 8.5
         return float(self.level)
+
+
+_PARSED: dict[str, Contract] = {}
+_PARSED_LIMIT = 1024
 
 
 def obligation(level: int) -> int:

@@ -123,7 +123,8 @@ def _check_int(low: int, high: int) -> Callable[[str, object], None]:
     def check(name: str, value: object) -> None:
         if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
             raise ConventionError(
-                name, f"option {name} must be a whole number from {low} to {high}, got {shown(value)}"
+                name,
+                f"option {name} must be a whole number from {low} to {high}, got {shown(value)}",
             )
 
     return check
@@ -186,7 +187,9 @@ def _check_pulya_to_gora(name: str, value: object) -> None:
 
 def _check_compensation(name: str, value: object) -> None:
     if value not in (2, 3) or isinstance(value, bool):
-        raise ConventionError(name, f"option rounding_compensation_4 must be 2 or 3, got {shown(value)}")
+        raise ConventionError(
+            name, f"option rounding_compensation_4 must be 2 or 3, got {shown(value)}"
+        )
 
 
 _VALIDATORS: dict[str, Callable[[str, object], None]] = {
@@ -254,7 +257,9 @@ def _coerce_prices(value: object) -> object:
         raise ConventionError("prices", "option prices must be a map of 6..10 and misere to prices")
     unknown = set(map(str, value)) - set(PRICE_KEYS)
     if unknown:
-        raise ConventionError("prices", f"option prices has unknown key {shown(sorted(unknown)[0])}")
+        raise ConventionError(
+            "prices", f"option prices has unknown key {shown(sorted(unknown)[0])}"
+        )
     missing = [k for k in PRICE_KEYS if k not in value]
     if missing:
         raise ConventionError("prices", f"option prices lacks {', '.join(missing)}")

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from ._fast import fast_init
 from .contracts import Contract, Kind, obligation
 from .conventions import Convention
 from .errors import DealError, shown
@@ -19,6 +21,7 @@ WORDS = ("whist", "pass", "half")
 PULYA, GORA, WHISTS = "pulya", "gora", "whists"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A deal as the players report it at the table (protocol.md, a deal's fields).
@@ -42,6 +45,7 @@ class Deal:
         return None if self.tricks is None else dict(self.tricks)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One number written on the sheet (protocol.md output ``entries``).
@@ -60,6 +64,7 @@ class Entry:
     reason: str = ""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealOutcome:
     """What a deal wrote and what the sheet needs to know about it."""
@@ -71,6 +76,7 @@ class DealOutcome:
     remized_whisters: frozenset[int] = field(default_factory=frozenset)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealContext:
     """The state a deal is scored in: seats, the all-pass price and the exit ladder."""
@@ -128,43 +134,56 @@ def _declarer(ctx: DealContext, deal: Deal) -> int:
 # --- contracts (rules.md §3.1) ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class _Defence:
-    """Who defends and how: defenders in order f1, f2 with their words (§3.1)."""
+    """Who defends and how: defenders in order f1, f2 with their words (§3.1).
 
-    declarer: int
-    defenders: tuple[int, ...]
-    words: tuple[str, ...]
+    A plain class with its whisters and passers worked out once: it is built for
+    every trick contract and read several times (the fold's hot path).
+    """
 
-    @property
-    def whisters(self) -> tuple[int, ...]:
-        return tuple(p for p, w in zip(self.defenders, self.words, strict=True) if w == "whist")
+    __slots__ = ("declarer", "defenders", "words", "whisters", "passers")
 
-    @property
-    def passers(self) -> tuple[int, ...]:
-        return tuple(p for p, w in zip(self.defenders, self.words, strict=True) if w == "pass")
+    def __init__(self, declarer: int, defenders: tuple[int, ...], words: tuple[str, ...]) -> None:
+        self.declarer = declarer
+        self.defenders = defenders
+        self.words = words
+        whisters: list[int] = []
+        passers: list[int] = []
+        for seat, word in zip(defenders, words, strict=True):
+            if word == "whist":
+                whisters.append(seat)
+            elif word == "pass":
+                passers.append(seat)
+        self.whisters = tuple(whisters)
+        self.passers = tuple(passers)
 
 
 def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
     """Read each defender's word; with two players the dummy always passes (§4)."""
     defenders = ctx.seats.defenders_of(declarer)
-    given = deal.whist_words
+    names = ctx.names
+    given = dict(deal.whists)
     for name, word in given.items():
-        seat = _seat(ctx, name, "whists")
+        if name in names:
+            seat = names.index(name)
+        else:
+            seat = _seat(ctx, name, "whists")
         if seat == declarer:
             raise DealError(f"the declarer {name} cannot also be a defender", "whists")
         if seat not in defenders:
             raise DealError(f"{name} sits out this deal and cannot whist", "whists")
         if word not in WORDS:
-            raise DealError(f"{name}'s word must be whist, pass or half, not {shown(word)}", "whists")
-    ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
-    words = []
-    for seat in defenders:
-        name = ctx.names[seat]
-        if name not in given and not ten_checked:
-            raise DealError(f"{name}'s word (whist, pass or half) is missing", "whists")
-        words.append(given.get(name, "pass"))
-    return _Defence(declarer, defenders, tuple(words))
+            raise DealError(
+                f"{name}'s word must be whist, pass or half, not {shown(word)}", "whists"
+            )
+    words = tuple([given.get(names[seat], "") for seat in defenders])
+    if "" in words:
+        ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
+        for seat, word in zip(defenders, words, strict=True):
+            if not word and not ten_checked:
+                raise DealError(f"{names[seat]}'s word (whist, pass or half) is missing", "whists")
+        words = tuple([word or "pass" for word in words])
+    return _Defence(declarer, defenders, words)
 
 
 def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
@@ -233,20 +252,24 @@ def _half_whist(
 
 def _tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> dict[int, int]:
     """Trick counts per seat for ``players``; they must add up to 10 (protocol.md)."""
-    counts = deal.trick_counts
+    counts = deal.tricks
     if counts is None:
         raise DealError("the tricks are missing", "tricks")
+    names = ctx.names
     by_seat: dict[int, int] = {}
-    for name, count in counts.items():
-        seat = _seat(ctx, name, "tricks")
+    for name, count in dict(counts).items():
+        seat = names.index(name) if name in names else _seat(ctx, name, "tricks")
         if seat not in players:
             raise DealError(f"{name} takes no tricks in this deal", "tricks")
-        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 10:
+        if (
+            type(count) is not int and (not isinstance(count, int) or isinstance(count, bool))
+        ) or not 0 <= count <= 10:
             raise DealError(f"{name}'s tricks must be a whole number 0 to 10", "tricks")
         by_seat[seat] = count
-    for seat in players:
-        if seat not in by_seat:
-            raise DealError(f"{ctx.names[seat]}'s tricks are missing", "tricks")
+    if len(by_seat) != len(players):
+        for seat in players:
+            if seat not in by_seat:
+                raise DealError(f"{names[seat]}'s tricks are missing", "tricks")
     total = sum(by_seat.values())
     if total != 10:
         raise DealError(f"tricks add up to {total}, they must add up to 10", "tricks")
@@ -260,29 +283,31 @@ def _played(
     conv, level, declarer = ctx.convention, deal.contract.level, defence.declarer
     tricks = _tricks(ctx, deal, (declarer, *defence.defenders))
     taken = tricks[declarer]
-    under = max(0, level - taken)
-    entries: list[Entry] = []
-    if under == 0:
-        entries.append(Entry(declarer, PULYA, price, reason="contract"))
-    else:
-        entries.append(Entry(declarer, GORA, conv.gora_scale * price * under, reason="remiz"))
-    entries.extend(_trick_whists(ctx, defence, tricks, price, under))
+    under = level - taken if taken < level else 0
     if under:
-        entries.extend(_consolation(ctx, defence.whisters, defence.passers, declarer, price, under))
-    shortfall = _whister_shortfall(ctx, defence, tricks, level, price)
-    entries.extend(shortfall)
-    entries.extend(talon)
-    if under:
+        entries = [Entry(declarer, GORA, conv.gora_scale * price * under, reason="remiz")]
+        entries += _trick_whists(ctx, defence, tricks, price, under)
+        entries += _consolation(ctx, defence.whisters, defence.passers, declarer, price, under)
         result = f"-{under}"
     else:
+        entries = [Entry(declarer, PULYA, price, reason="contract")]
+        entries += _trick_whists(ctx, defence, tricks, price, under)
         result = "=" if taken == level else f"+{taken - level}"
+    shortfall = _whister_shortfall(ctx, defence, tricks, level, price)
+    if shortfall:
+        entries += shortfall
+    if talon:
+        entries += talon
     return DealOutcome(
-        tuple(e for e in entries if e.points),
+        tuple([e for e in entries if e.points]),
         f"{deal.contract.symbol}/{result}",
-        _resets(ctx, "pulya" if not under else "remiz", whisted=True),
+        _resets(ctx, "remiz" if under else "pulya", whisted=True),
         False,
-        frozenset(e.player for e in shortfall if e.points),
+        frozenset([e.player for e in shortfall if e.points]) if shortfall else _NOBODY,
     )
+
+
+_NOBODY: frozenset[int] = frozenset()
 
 
 def _trick_whists(
@@ -479,7 +504,9 @@ def _allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
     ]
     # Only a dealer who sits out (4 players, on the talon) is denied the bonus: with 2
     # or 3 players the dealer holds a hand like everyone else (protocol.md).
-    entries.extend(_zero_bonus(ctx, [p for p in players if p not in seats.sitting_out], tricks, price))
+    entries.extend(
+        _zero_bonus(ctx, [p for p in players if p not in seats.sitting_out], tricks, price)
+    )
     return DealOutcome(tuple(entries), "P", False, True)
 
 
@@ -537,29 +564,35 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     dealer = raw.get("dealer")
     if dealer is not None and not isinstance(dealer, str):
         raise DealError("dealer must be a player's name", "dealer")
-    whists = tuple((name, str(word)) for name, word in _name_map(raw.get("whists"), "whists", str))
+    whists = _name_map(raw.get("whists"), "whists", str)
     tricks_raw = raw.get("tricks")
-    tricks = (
-        None
-        if tricks_raw is None
-        else tuple((name, int(count)) for name, count in _name_map(tricks_raw, "tricks", int))  # type: ignore[call-overload]
-    )
+    tricks = None if tricks_raw is None else _name_map(tricks_raw, "tricks", int)
     prikup = raw.get("prikup", 0)
-    if not isinstance(prikup, int) or isinstance(prikup, bool):
+    if type(prikup) is not int and (not isinstance(prikup, int) or isinstance(prikup, bool)):
         raise DealError("prikup must be a whole number 0 to 3", "prikup")
-    unknown = sorted(map(str, set(raw) - {"contract", "declarer", "whists", "tricks", "prikup", "dealer"}))
-    if unknown:
+    if not _DEAL_FIELDS.issuperset(raw):
+        unknown = sorted(map(str, set(raw) - _DEAL_FIELDS))
         raise DealError(f"unknown field {shown(unknown[0])}", unknown[0])
-    return Deal(contract, declarer, whists, tricks, prikup, dealer)
+    return Deal(contract, declarer, whists, tricks, int(prikup), dealer)  # type: ignore[arg-type]
 
 
-def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, object], ...]:
+_DEAL_FIELDS = frozenset({"contract", "declarer", "whists", "tricks", "prikup", "dealer"})
+
+
+def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, Any], ...]:
+    """A map of player names to words or counts, as pairs; the values' types checked."""
     if value is None:
         return ()
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise DealError(f"{what} must be a map of player names", what)
-    for name, item in value.items():
-        if not isinstance(item, kind) or isinstance(item, bool):
-            expected = "a word" if kind is str else "a whole number"
-            raise DealError(f"{what} for {shown(name)} must be {expected}, got {shown(item)}", what)
-    return tuple(value.items())
+    items = tuple(value.items())
+    exact = True
+    for name, item in items:
+        if type(item) is not kind:  # JSON gives exact str and int: the rest is checked here
+            if not isinstance(item, kind) or isinstance(item, bool):
+                expected = "a word" if kind is str else "a whole number"
+                raise DealError(
+                    f"{what} for {shown(name)} must be {expected}, got {shown(item)}", what
+                )
+            exact = False
+    return items if exact else tuple((name, kind(item)) for name, item in items)

@@ -34,6 +34,8 @@ def is_whole(value: Points) -> bool:
 
 def to_json_number(value: Points) -> int | float:
     """Print a figure as protocol.md asks: whole as an integer, else two decimals."""
+    if type(value) is int:  # nearly every figure: the output's hot path
+        return value
     value = normalise(value)
     if isinstance(value, int):
         return value

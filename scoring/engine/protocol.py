@@ -40,6 +40,17 @@ TOP_FIELDS = {
     "deals",
     "sheet",
 }
+# What scoring writes back (protocol.md, "Output"; the web export): a file of deals
+# that carries them is re-scored from its deals, and these are recomputed, not read.
+OUTPUT_FIELDS = {
+    "closed",
+    "result",
+    "result_whole",
+    "money",
+    "next",
+    "corrections",
+    "scored_deals",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +85,9 @@ def read(data: object) -> Pulka | PaperSheet:
     """Validate a decoded pulka file and build the engine's objects (protocol.md)."""
     if not isinstance(data, Mapping):
         raise ProtocolError("the file must hold one JSON object (a pulka)")
+    if "deals" in data:
+        # An exported pulka: its deals are the facts, its sheet and results are output.
+        data = {k: v for k, v in data.items() if k not in OUTPUT_FIELDS and k != "sheet"}
     unknown = sorted(map(str, set(data) - TOP_FIELDS))
     if unknown:
         raise ProtocolError(f"unknown field {shown(unknown[0])}")
@@ -85,8 +99,6 @@ def read(data: object) -> Pulka | PaperSheet:
     target = _target(data.get("target"))
     stake = _stake(data.get("stake"))
     if "sheet" in data:
-        if "deals" in data:
-            raise ProtocolError("give either deals or sheet, not both")
         return PaperSheet(convention, _sheet(data["sheet"], names, target), stake)
     first = data.get("first_dealer", names[0])
     if first not in names:
@@ -123,7 +135,9 @@ def _players(value: object) -> tuple[str, ...]:
 
 def _whole(value: object, what: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ProtocolError(f"{what} must be a whole number from {low} to {high}, got {shown(value)}")
+        raise ProtocolError(
+            f"{what} must be a whole number from {low} to {high}, got {shown(value)}"
+        )
     return value
 
 

@@ -33,7 +33,23 @@ class Seating:
 
 
 def seating(size: int, dealer: int) -> Seating:
-    """The seating for a deal dealt by seat ``dealer`` at a table of ``size`` (rules.md §4)."""
+    """The seating for a deal dealt by seat ``dealer`` at a table of ``size`` (rules.md §4).
+
+    Seatings are immutable and few (at most 14 tables of 2 to 5), so each is built once.
+    """
+    key = (size, dealer)
+    found = _SEATINGS.get(key)
+    if found is None:
+        found = _seating(size, dealer)
+        if MIN_PLAYERS <= size <= MAX_PLAYERS and 0 <= dealer < size:
+            _SEATINGS[key] = found
+    return found
+
+
+_SEATINGS: dict[tuple[int, int], Seating] = {}
+
+
+def _seating(size: int, dealer: int) -> Seating:
     if size == 2:
         return Seating(size, dealer, ((dealer + 1) % 2, dealer), ())
     if size == 3:

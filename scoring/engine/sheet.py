@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from ._fast import fast_init
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError, shown
@@ -16,6 +17,7 @@ from .numbers import Points, exact_div
 from .seats import seating
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SheetState:
     """Every figure on the sheet after some deals, and what the next deal needs.
@@ -51,6 +53,7 @@ class SheetState:
         return ladder[min(self.run, len(ladder) - 1)]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealRecord:
     """One deal as written: its number, dealer, 4.2.11 notation and every entry."""
@@ -86,27 +89,64 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         if deal.dealer not in state.names:
             raise DealError(f"unknown dealer {shown(deal.dealer)}", "dealer")
         dealer = state.names.index(deal.dealer)
-    seats = seating(state.size, dealer)
-    ctx = DealContext(state.convention, state.names, seats, state.allpass_price, state.min_contract)
+    size, convention = len(state.names), state.convention
+    ctx = _context(state, dealer)
     outcome = score_deal(ctx, deal)
-    writer = _Writer(state, seats.sitting_out, outcome.remized_whisters)
-    for entry in outcome.entries:
-        writer.write(entry)
-    run = _next_run(state, outcome.is_allpass, outcome.resets_run)
-    new_state = replace(
-        state,
-        pulya=tuple(writer.pulya),
-        gora=tuple(writer.gora),
-        whists=tuple(tuple(row) for row in writer.whists),
-        dealer=(dealer + 1) % state.size,
-        run=run,
-        deals_played=state.deals_played + 1,
+    entries = outcome.entries
+    pulya_now, gora_now = list(state.pulya), list(state.gora)
+    whists_now: list[list[Points] | tuple[Points, ...]] = list(state.whists)
+    if convention.help and any(entry.section == PULYA for entry in entries):
+        writer = _Writer(state, ctx.seats.sitting_out, outcome.remized_whisters)
+        for entry in entries:
+            writer.write(entry)
+        entries = tuple(writer.entries)
+        pulya_now, gora_now, whists_now = writer.pulya, writer.gora, writer.whists
+        whists_changed = writer.whists_changed
+    else:
+        whists_changed = _write(entries, pulya_now, gora_now, whists_now)
+    pulya = tuple(pulya_now)
+    played = state.deals_played + 1
+    # Built directly rather than through dataclasses.replace: this is the fold's hot path.
+    new_state = SheetState(
+        state.names,
+        convention,
+        state.target,
+        pulya,
+        tuple(gora_now),
+        tuple(map(tuple, whists_now)) if whists_changed else state.whists,
+        (dealer + 1) % size,
+        _next_run(state, outcome.is_allpass, outcome.resets_run),
+        played,
+        pulka_over(convention, state.target, pulya, played),
     )
-    new_state = replace(new_state, closed=is_over(new_state))
-    record = DealRecord(
-        state.deals_played + 1, dealer, outcome.notation, tuple(writer.entries), deal
-    )
+    record = DealRecord(played, dealer, outcome.notation, entries, deal)
     return new_state, record
+
+
+# A pulka's deals share a few contexts (one per dealer and run length), so they are
+# kept rather than rebuilt for every deal. Keyed by identity and checked on the way
+# out, since an id may be reused once its object is gone.
+_CONTEXTS: dict[tuple[int, int, int, int], DealContext] = {}
+_CONTEXTS_LIMIT = 512
+
+
+def _context(state: SheetState, dealer: int) -> DealContext:
+    """The DealContext of a deal dealt by ``dealer`` on this sheet."""
+    names, convention = state.names, state.convention
+    key = (id(convention), id(names), dealer, state.run)
+    ctx = _CONTEXTS.get(key)
+    if ctx is None or ctx.convention is not convention or ctx.names is not names:
+        ctx = DealContext(
+            convention,
+            names,
+            seating(len(names), dealer),
+            state.allpass_price,
+            state.min_contract,
+        )
+        if len(_CONTEXTS) >= _CONTEXTS_LIMIT:
+            _CONTEXTS.clear()
+        _CONTEXTS[key] = ctx
+    return ctx
 
 
 def add_entries(state: SheetState, entries: Iterable[Entry]) -> SheetState:
@@ -152,32 +192,71 @@ def _next_run(state: SheetState, is_allpass: bool, resets: bool) -> int:
     return 0 if limit is not None and run >= limit else run
 
 
+def _write(
+    entries: Iterable[Entry],
+    pulya: list[Points],
+    gora: list[Points],
+    whists: list[list[Points] | tuple[Points, ...]],
+) -> bool:
+    """Add entries to the figures as they stand; True when some whists were written.
+
+    A row of whists is copied into a list only when the deal writes into it.
+    """
+    whists_changed = False
+    for entry in entries:
+        section = entry.section
+        if section == PULYA:
+            pulya[entry.player] += entry.points
+        elif section == GORA:
+            gora[entry.player] += entry.points
+        else:
+            assert entry.on is not None
+            row = whists[entry.player]
+            if isinstance(row, tuple):
+                row = whists[entry.player] = list(row)
+            row[entry.on] += entry.points
+            whists_changed = True
+    return whists_changed
+
+
 class _Writer:
-    """Mutable scratch copy of the figures while one deal is written (never shared)."""
+    """Mutable scratch copy of the figures while one deal is written (never shared).
+
+    A row of whists is copied only when the deal writes into it.
+    """
+
+    __slots__ = (
+        "state",
+        "help",
+        "pulya",
+        "gora",
+        "whists",
+        "whists_changed",
+        "sitting_out",
+        "remized",
+        "entries",
+    )
 
     def __init__(
         self, state: SheetState, sitting_out: tuple[int, ...], remized: frozenset[int]
     ) -> None:
         self.state = state
+        self.help = state.convention.help
         self.pulya = list(state.pulya)
         self.gora = list(state.gora)
-        self.whists = [list(row) for row in state.whists]
+        self.whists: list[list[Points] | tuple[Points, ...]] = list(state.whists)
+        self.whists_changed = False
         self.sitting_out = sitting_out
         self.remized = remized
         self.entries: list[Entry] = []
 
     def write_plain(self, entry: Entry) -> None:
-        if entry.section == PULYA:
-            self.pulya[entry.player] += entry.points
-        elif entry.section == GORA:
-            self.gora[entry.player] += entry.points
-        else:
-            assert entry.on is not None
-            self.whists[entry.player][entry.on] += entry.points
+        if _write((entry,), self.pulya, self.gora, self.whists):
+            self.whists_changed = True
         self.entries.append(entry)
 
     def write(self, entry: Entry) -> None:
-        if entry.section == PULYA and self.state.convention.help:
+        if self.help and entry.section == PULYA:
             self._pulya_with_help(entry)
         else:
             self.write_plain(entry)

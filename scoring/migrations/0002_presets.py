@@ -8,12 +8,13 @@ from django.db import migrations
 
 from scoring.engine.conventions import preset
 
-# (slug, name, description): the names stay as clubs call them; the pages translate them.
+# (slug, name, description): the names as clubs call them. The pages show the names and
+# descriptions in the reader's language (scoring.models.PRESET_LABELS, PRESET_DESCRIPTIONS).
 PRESETS = (
-    ("sochi", "Sochi", "Сочинка: the Кодекс преферанса preset (rules.md §3.9)."),
-    ("leningrad", "Leningrad", "Ленинградка: whists and gora doubled, no help (rules.md §3.9)."),
-    ("rostov", "Rostov", "Ростовская: all-pass in whists (rules.md §3.9)."),
-    ("fspr", "ФСПР", "ФСПР tournament «Ленинградская», played on time (rules.md §3.9)."),
+    ("sochi", "Sochi", "The convention of the Кодекс преферанса (сочинка)."),
+    ("leningrad", "Leningrad", "The Leningrad convention (ленинградка, питерка)."),
+    ("rostov", "Rostov", "The Rostov convention (ростовка)."),
+    ("fspr", "ФСПР", "The tournament convention of the ФСПР («Ленинградская»), played on time."),
 )
 
 

@@ -104,7 +104,12 @@ def test_a_taken_name_gets_a_numbered_short_name(club_world, club_client):
 
 @pytest.mark.parametrize(
     ("name", "slug"),
-    [("Демо-клуб", "demo-klub"), ("Щука & Ёж", "shchuka-ezh"), ("🂡🂱", "club"), ("A" * 120, "a" * 56)],
+    [
+        ("Демо-клуб", "demo-klub"),
+        ("Щука & Ёж", "shchuka-ezh"),
+        ("🂡🂱", "club"),
+        ("A" * 120, "a" * 56),
+    ],
 )
 def test_a_short_name_is_made_from_any_club_name(name, slug):
     assert slug_from_name(name) == slug
@@ -214,7 +219,7 @@ def test_the_club_page_answers_405_to_a_post(club_world, club_client):
 
 
 def test_hostile_names_on_the_club_page_are_escaped(club_world, club_client):
-    hostile = ['<script>alert(1)</script>', '"quoted" & \'apostrophe\'', "مرحبا", "🂡" * 5]
+    hostile = ["<script>alert(1)</script>", "\"quoted\" & 'apostrophe'", "مرحبا", "🂡" * 5]
     for name in hostile:
         Player.objects.create(club=club_world.club, name=name)
     club_pulka(club_world.club, (hostile[0], hostile[1], hostile[2]), title="<b>bold</b>")

@@ -11,6 +11,7 @@ from prefscore.clubs.models import Player
 from prefscore.games.conventions import convention_choices, convention_for_key
 from prefscore.games.models import Pulka
 from scoring.engine.conventions import PRESET_NAMES, preset
+from scoring.models import Convention as ConventionRecord
 
 pytestmark = pytest.mark.django_db
 
@@ -187,7 +188,7 @@ def test_a_bad_new_pulka_is_refused_with_a_message_next_to_the_field(
         assert response.status_code == 200
         errors = " ".join(response.context["form"].errors.get(field, []))
         assert message in errors
-        assert 'class="form__error"' in response.content.decode()
+        assert 'class="form__error' in response.content.decode()
 
     assert not Pulka.objects.exists()
     assert Player.objects.filter(club=club_world.club).count() == 3
@@ -243,3 +244,40 @@ def test_starting_a_pulka_needs_the_csrf_token(club_world, club_client):
 
     assert response.status_code == 403
     assert not Pulka.objects.exists()
+
+
+def test_every_mistake_is_shown_at_once(club_world, club_client):
+    data = form_data(club_world, player_2=club_world.players["olga"].pk, first_dealer=5)
+
+    response = club_client("ivan").post(new_url(), data, headers=EN)
+
+    errors = response.context["form"].errors
+    assert "already sits at seat 1" in errors["player_2"][0]
+    assert "Seat 5 is empty" in errors["first_dealer"][0]
+
+
+def test_a_club_convention_is_offered_and_its_options_are_snapshot(club_world, club_client):
+    house = ConventionRecord.objects.get(slug="sochi").duplicate(club_world.club)
+    house.name = "Friday Sochi"
+    house.whist_style = "gentleman"
+    house.save()
+    other = ConventionRecord.objects.get(slug="sochi").duplicate(club_world.other_club)
+
+    html = club_client("ivan").get(new_url(), headers=EN).content.decode()
+    assert "Friday Sochi" in html and other.slug not in html
+
+    club_client("ivan").post(new_url(), form_data(club_world, convention=house.slug))
+    pulka = Pulka.objects.get()
+    assert pulka.convention_source == house and pulka.convention_name == "Friday Sochi"
+    assert pulka.convention_options["whist_style"] == "gentleman"
+
+    house.whist_style = "greedy"
+    house.save()
+    pulka.refresh_from_db()
+    assert pulka.convention_options["whist_style"] == "gentleman"
+
+
+def test_another_clubs_convention_cannot_be_posted(club_world, club_client):
+    other = ConventionRecord.objects.get(slug="sochi").duplicate(club_world.other_club)
+    response = club_client("ivan").post(new_url(), form_data(club_world, convention=other.slug))
+    assert response.status_code == 200 and not Pulka.objects.exists()

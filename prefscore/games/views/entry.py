@@ -1,13 +1,111 @@
-"""Placeholder until this screen is written: every view answers 404."""
+"""Recording a deal, and changing or undoing the last one under the pencil rule.
 
-from typing import Any
+With htmx each answer swaps the table's regions out of band; without it a success
+redirects to the sheet (POST/redirect/GET) and a refusal shows the page again.
+Errors: a wrong entry 422 (htmx) or 200 (page), a deal recorded first elsewhere 409,
+a finished pulka 409, a pencil that is not yours 403.
+"""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.engine.errors import DealError
+
+from .. import services
+from ..access import pulka_for
+from ..forms import DealForm
+from ..models import Correction, Deal, Pulka
+from .sheet import load_corrections, load_deals, render_table, score_before_last, table_context
 
 
-def record(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-    raise Http404
+def _invalid_status(request: HttpRequest) -> int:
+    return 422 if request.htmx else 200
 
 
-def pencil(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-    raise Http404
+def _saved(request: HttpRequest, pk: int) -> HttpResponse:
+    if not request.htmx:
+        return redirect("games:sheet", pk=pk)
+    pulka = Pulka.objects.select_related("club").get(pk=pk)
+    return render_table(request, table_context(request, pulka))
+
+
+def _refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpResponse:
+    """The message beside a fresh form, with the sheet as it stands now."""
+    pulka = Pulka.objects.select_related("club").get(pk=pk)
+    return render_table(request, table_context(request, pulka, notice=message), status)
+
+
+@login_required
+@require_POST
+def record(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record the next deal from the entry form (design.md, "How a deal flows")."""
+    pulka = pulka_for(request, pk, change=True)
+    if pulka.is_frozen:
+        return _refused(request, pk, _("This pulka is finished: its sheet is frozen."), 409)
+    deals, corrections = load_deals(pulka), load_corrections(pulka)
+    form = DealForm(services.score(pulka, deals, corrections).state, request.POST)
+    if form.is_valid():
+        try:
+            services.record_deal(pulka.pk, form.facts, request.user, form.cleaned_data["number"])
+        except DealError as error:
+            form.add_engine_error(error)
+        except (services.Conflict, services.NotAllowed) as error:
+            return _refused(request, pk, str(error), 409)
+        else:
+            return _saved(request, pk)
+    context = table_context(request, pulka, deals=deals, corrections=corrections, form=form)
+    return render_table(request, context, _invalid_status(request), regions=("entry",))
+
+
+@login_required
+@require_POST
+def pencil(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Undo or change the last deal while its recorder holds the pencil (Кодекс 4.2.8).
+
+    ``action`` is ``undo`` or ``change``; a change carries the whole form again.
+    """
+    pulka = pulka_for(request, pk, change=True)
+    deals, corrections = load_deals(pulka), load_corrections(pulka)
+    holder = services.pencil_deal(pulka, request.user, deals)
+    if holder is None or holder.number != number:
+        message = _(
+            "Only whoever recorded the last deal may change or undo it, and only until the "
+            "next deal is recorded or %(minutes)s minutes pass."
+        ) % {"minutes": pulka.club.pencil_minutes}
+        return _refused(request, pk, message, 403)
+    action = request.POST.get("action", "")
+    if action not in ("undo", "change"):
+        return _refused(request, pk, _("Choose whether to undo or to change the deal."), 400)
+    form = None
+    if action == "change":
+        form = DealForm(score_before_last(pulka, deals, corrections), request.POST)
+        if not form.is_valid():
+            return _change_again(request, pulka, deals, corrections, form, number)
+    try:
+        services.pencil_change(pulka.pk, request.user, number, form.facts if form else None)
+    except services.NotAllowed as error:
+        return _refused(request, pk, str(error), 403)
+    except DealError as error:
+        assert form is not None
+        form.add_engine_error(error)
+        return _change_again(request, pulka, deals, corrections, form, number)
+    return _saved(request, pk)
+
+
+def _change_again(
+    request: HttpRequest,
+    pulka: Pulka,
+    deals: list[Deal],
+    corrections: list[Correction],
+    form: DealForm,
+    number: int,
+) -> HttpResponse:
+    context = table_context(
+        request, pulka, deals=deals, corrections=corrections, form=form, change=number
+    )
+    return render_table(request, context, _invalid_status(request), regions=("entry",))

@@ -1,9 +1,41 @@
-"""Placeholder until this screen is written: every view answers 404."""
+"""Settlement at any moment: who is up, who owes whom (Кодекс 4.2.12–4.2.14).
 
-from typing import Any
+Both Кодекс methods step by step, whole whists with the table's choice of who adjusts
+(``?first_seat=``, the first seat by default as protocol.md says), money and the
+shortest list of payments. A running pulka is settled as if the players stopped now.
+"""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from .. import presenters, services
+from ..access import pulka_for
 
 
-def settlement_page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-    raise Http404
+def _seat(value: str, size: int) -> int:
+    """The seat who adjusts first; anything unexpected falls back to the first seat."""
+    return int(value) if value.isdigit() and int(value) < size else 0
+
+
+@login_required
+@require_GET
+def settlement_page(request: HttpRequest, pk: int) -> HttpResponse:
+    pulka = pulka_for(request, pk)
+    scored = services.score(pulka)
+    first_seat = _seat(request.GET.get("first_seat", ""), len(scored.pulka.names))
+    context = {
+        "pulka": pulka,
+        "settlement": presenters.settlement_view(scored, first_seat),
+        "deal_count": len(scored.records),
+    }
+    template = "games/settlement.html"
+    if request.htmx:
+        template += "#settlement"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response

@@ -1,13 +1,191 @@
-"""Placeholder until this screen is written: every view answers 404."""
+"""The table screen: the drawn sheet, the protocol and the entry form; the poll.
 
+``sheet_page`` shows a pulka; ``poll`` lets the other devices at the table ask cheaply
+whether anything changed (design.md, "How a deal flows", step 6). The regions the
+screen swaps are partials of ``games/sheet.html``; the entry views reuse the helpers
+below to answer with the same regions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from scoring.engine.sheet import SheetState
+
+from .. import presenters, services
+from ..access import pulka_for
+from ..forms import DealForm
+from ..models import Correction, Deal, Pulka
+
+# Every region of the screen, in page order; the poll element carries the version.
+REGIONS = ("status", "sheet", "entry", "protocol", "poll")
+TEMPLATE = "games/sheet.html"
 
 
-def sheet_page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-    raise Http404
+def load_deals(pulka: Pulka) -> list[Deal]:
+    """The standing deals with who recorded them: one query whatever their number."""
+    return list(pulka.deals.current().select_related("entered_by").order_by("number"))
 
 
-def poll(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-    raise Http404
+def load_corrections(pulka: Pulka) -> list[Correction]:
+    """The corrections the engine folds in (Кодекс 4.2.7): one query."""
+    return list(pulka.corrections.all())
+
+
+def score_before_last(
+    pulka: Pulka, deals: Sequence[Deal], corrections: Sequence[Correction]
+) -> SheetState:
+    """The sheet as it stood when the last deal was dealt: what a pencil change needs."""
+    last = deals[-1].number
+    earlier = [c for c in corrections if c.after_deal < last]
+    return services.score(pulka, list(deals[:-1]), earlier).state
+
+
+def table_context(
+    request: HttpRequest,
+    pulka: Pulka,
+    *,
+    deals: list[Deal] | None = None,
+    corrections: list[Correction] | None = None,
+    form: DealForm | None = None,
+    change: int | None = None,
+    notice: str = "",
+) -> dict[str, Any]:
+    """Everything the table screen shows, from the pulka and its standing deals.
+
+    ``change`` asks for the last deal's facts in the form again (pencil rule, Кодекс
+    4.2.8); it is honoured only for whoever holds the pencil. ``form`` is a bound form
+    to show again with its errors.
+    """
+    if deals is None:
+        deals = load_deals(pulka)
+    if corrections is None:
+        corrections = load_corrections(pulka)
+    scored = services.score(pulka, deals, corrections)
+    pencil = services.pencil_deal(pulka, request.user, deals)
+    changing = pencil is not None and change == pencil.number
+    entry = None
+    if changing:
+        assert pencil is not None
+        before = score_before_last(pulka, deals, corrections)
+        entry = _change_form(pulka, before, pencil, form)
+    elif not pulka.is_frozen:
+        entry = presenters.entry_form(
+            scored.state,
+            reverse("games:record", args=[pulka.pk]),
+            len(deals) + 1,
+            form.typed() if form is not None else {},
+            form.grouped_errors() if form is not None else {},
+        )
+    return {
+        "pulka": pulka,
+        "names": scored.pulka.names,
+        "finished": pulka.status == Pulka.Status.FINISHED,
+        "closed": scored.state.closed,
+        "deal_count": len(deals),
+        "drawn": presenters.draw_sheet(scored),
+        "rows": presenters.sheet_rows(scored),
+        "protocol": presenters.protocol_lines(scored, deals, pencil),
+        "pencil": pencil,
+        "pencil_until": presenters.pencil_until(pulka, pencil) if pencil else None,
+        "entry": entry,
+        "notice": notice,
+        "poll_url": f"{reverse('games:poll', args=[pulka.pk])}?v={pulka.version}",
+    }
+
+
+def _change_form(
+    pulka: Pulka, before: SheetState, pencil: Deal, form: DealForm | None
+) -> presenters.EntryForm:
+    """The last deal's form again, in the state it was dealt in."""
+    if form is not None:
+        values, errors = form.typed(), form.grouped_errors()
+    else:
+        values = presenters.values_from_facts(pencil.facts, before.names)
+        errors = {}
+    return presenters.entry_form(
+        before,
+        reverse("games:pencil", args=[pulka.pk, pencil.number]),
+        pencil.number,
+        values,
+        errors,
+        mode="change",
+    )
+
+
+def render_regions(
+    request: HttpRequest,
+    context: dict[str, Any],
+    regions: Sequence[str] = REGIONS,
+    status: int = 200,
+) -> HttpResponse:
+    """The regions as out-of-band swaps: htmx puts each in place by its id."""
+    oob = {**context, "oob": True}
+    html = "".join(render_to_string(f"{TEMPLATE}#{name}", oob, request=request) for name in regions)
+    return HttpResponse(html, status=status)
+
+
+def render_table(
+    request: HttpRequest,
+    context: dict[str, Any],
+    status: int = 200,
+    regions: Sequence[str] = REGIONS,
+) -> HttpResponse:
+    """The regions for htmx, or the whole page without it."""
+    if request.htmx:
+        response = render_regions(request, context, regions, status)
+    else:
+        response = render(request, TEMPLATE, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _change_param(request: HttpRequest) -> int | None:
+    value = request.GET.get("change", "")
+    return int(value) if value.isdigit() and len(value) < 8 else None
+
+
+@login_required
+@require_GET
+def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table screen of one pulka; ``?change=N`` puts deal N back in the form."""
+    pulka = pulka_for(request, pk)
+    return render_table(request, table_context(request, pulka, change=_change_param(request)))
+
+
+@require_GET
+def poll(request: HttpRequest, pk: int) -> HttpResponse:
+    """304 while the pulka's version is the one shown (``?v=``), else the new regions.
+
+    One query answers the usual case: the version, through the user's memberships.
+    Anonymous devices get 403, not a sign-in page htmx could not show.
+    """
+    if not request.user.is_authenticated:
+        raise PermissionDenied
+    version = (
+        Pulka.objects.filter(pk=pk, club__memberships__user=request.user)
+        .values_list("version", flat=True)
+        .first()
+    )
+    if version is None:
+        pulka_for(request, pk)  # 404 for an unknown pulka, 403 for an outsider's
+        raise PermissionDenied
+    shown = request.GET.get("v", "")
+    if shown.isdigit() and int(shown) == version:
+        response: HttpResponse = HttpResponseNotModified()
+    elif not request.htmx:
+        response = redirect("games:sheet", pk=pk)
+    else:
+        response = render_regions(request, table_context(request, pulka_for(request, pk)))
+    add_never_cache_headers(response)
+    return response

@@ -17,7 +17,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from prefscore.clubs.models import Club, Membership, Role
 
 GROUP_NAME = "Club admins"
-CONVENTION_PERMISSIONS = ("add_convention", "change_convention", "delete_convention", "view_convention")
+CONVENTION_PERMISSIONS = (
+    "add_convention",
+    "change_convention",
+    "delete_convention",
+    "view_convention",
+)
 
 
 def club_admin_group() -> Group:

@@ -2,7 +2,7 @@
 
 Prints the new pulka's path (``/pulkas/<id>/``), exit 0. A file the engine refuses, an
 unknown club or a paper sheet (nothing to import): exit 2 and one line on standard
-error, never a traceback; nothing is saved.
+error (in English, as the engine's messages), never a traceback; nothing is saved.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandParser, no_translations
 from django.urls import reverse
 
 from prefscore.clubs.models import Club
@@ -25,6 +25,8 @@ class Command(BaseCommand):
         parser.add_argument("file", help="a pulka file, or - for standard input")
         parser.add_argument("--club", required=True, help="the club's short name (slug)")
 
+    # English, like the engine's own messages that it passes on.
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             club = _club(options["club"])

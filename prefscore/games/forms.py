@@ -1,0 +1,303 @@
+"""The deal entry form: what the players report, turned into protocol deal facts.
+
+The form only reads and shapes the facts (protocol.md, a deal); whether they make a
+legal deal is the engine's call, and its :class:`DealError` lands beside the field.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.engine.errors import DealError
+from scoring.engine.seats import seating
+from scoring.engine.sheet import SheetState
+
+CONTRACTS = ("6", "7", "8", "9", "10", "misere", "allpass")
+SUIT_CODES = ("", "S", "C", "D", "H", "NT")
+WORDS = ("", "whist", "pass", "half")
+# Form areas an error is shown beside; the engine's DealError.field names the same facts.
+GROUPS = ("number", "contract", "declarer", "whists", "tricks", "prikup")
+NON_FIELD = "__all__"
+_TRICKS = re.compile(r"\d{1,2}")
+
+
+class DealForm(forms.Form):
+    """One deal's facts for a table whose next deal is dealt in ``state``."""
+
+    number = forms.IntegerField(
+        min_value=1,
+        max_value=1_000_000,
+        error_messages={
+            "required": gettext_lazy("This form is out of date: reload the page."),
+            "invalid": gettext_lazy("This form is out of date: reload the page."),
+            "min_value": gettext_lazy("This form is out of date: reload the page."),
+            "max_value": gettext_lazy("This form is out of date: reload the page."),
+        },
+    )
+    contract = forms.ChoiceField(
+        choices=[(c, c) for c in CONTRACTS],
+        error_messages={
+            "required": gettext_lazy("Choose the contract: 6 to 10, misère or all-pass."),
+            "invalid_choice": gettext_lazy("Choose the contract: 6 to 10, misère or all-pass."),
+        },
+    )
+    suit = forms.ChoiceField(
+        choices=[(s, s) for s in SUIT_CODES],
+        required=False,
+        error_messages={"invalid_choice": gettext_lazy("Choose a suit from the list.")},
+    )
+    declarer = forms.CharField(required=False, max_length=3, strip=True)
+    prikup = forms.CharField(required=False, strip=True)
+
+    def __init__(self, state: SheetState, data: Any = None, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        self.state = state
+        self.facts: dict[str, Any] = {}
+        # Errors by form area beyond Django's per-field ones (GROUPS, or __all__).
+        self._extra: dict[str, list[str]] = {}
+        for seat in range(state.size):
+            self.fields[f"word_{seat}"] = forms.ChoiceField(
+                choices=[(w, w) for w in WORDS],
+                required=False,
+                error_messages={
+                    "invalid_choice": gettext_lazy("Each word is whist, pass or half.")
+                },
+            )
+            self.fields[f"tricks_{seat}"] = forms.CharField(required=False, strip=True)
+
+    # --- reading the facts -----------------------------------------------------------
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        contract = data.get("contract")
+        if not contract:
+            return data
+        facts: dict[str, Any] = {"contract": _contract_text(contract, data.get("suit") or "")}
+        if contract != "allpass":
+            declarer = self._declarer(data.get("declarer") or "")
+            if declarer is not None:
+                facts["declarer"] = declarer
+            words = self._words(data)
+            if words:
+                facts["whists"] = words
+        tricks = self._tricks(data, contract)
+        if tricks:
+            facts["tricks"] = tricks
+        prikup = self._prikup(data.get("prikup") or "", contract)
+        if prikup:
+            facts["prikup"] = prikup
+        self.facts = facts
+        return data
+
+    def _declarer(self, value: str) -> str | None:
+        names = self.state.names
+        if not value:
+            self._group_error("declarer", _("Choose the declarer."))
+            return None
+        if not value.isdigit() or int(value) >= len(names):
+            self._group_error("declarer", _("Choose the declarer among the players."))
+            return None
+        return names[int(value)]
+
+    def _words(self, data: dict[str, Any]) -> dict[str, str]:
+        active = seating(self.state.size, self.state.dealer).active
+        return {
+            self.state.names[seat]: data[f"word_{seat}"]
+            for seat in active
+            if data.get(f"word_{seat}")
+        }
+
+    def _tricks(self, data: dict[str, Any], contract: str) -> dict[str, int]:
+        """Tricks typed for the players dealt a hand; the 4-player dealer only on an all-pass."""
+        seats = seating(self.state.size, self.state.dealer)
+        players = list(seats.active)
+        if contract == "allpass":
+            players += [s for s in seats.sitting_out if s == seats.dealer]
+        tricks: dict[str, int] = {}
+        for seat in players:
+            text = data.get(f"tricks_{seat}") or ""
+            if not text:
+                continue
+            name = self.state.names[seat]
+            if not _TRICKS.fullmatch(text) or int(text) > 10:
+                self._group_error(
+                    "tricks",
+                    _("%(name)s: tricks must be a whole number from 0 to 10.") % {"name": name},
+                )
+                continue
+            tricks[name] = int(text)
+        return tricks
+
+    def _prikup(self, text: str, contract: str) -> int:
+        if not text or not self.state.convention.prikup_whists or contract in ("allpass", "misere"):
+            return 0
+        if not text.isdigit() or int(text) > 3:
+            self._group_error("prikup", _("Talon fast tricks are a whole number from 0 to 3."))
+            return 0
+        return int(text)
+
+    # --- errors by area --------------------------------------------------------------
+
+    def _group_error(self, group: str, message: str | Promise) -> None:
+        self._extra.setdefault(group, []).append(str(message))
+
+    def is_valid(self) -> bool:
+        valid = super().is_valid()
+        return valid and not self._extra
+
+    def add_engine_error(self, error: DealError) -> None:
+        """The engine refused the deal: show its message beside the fact it names."""
+        group = error.field if error.field in GROUPS else NON_FIELD
+        self._group_error(group, translate_deal_error(str(error)))
+
+    def add_notice(self, message: str) -> None:
+        self._group_error(NON_FIELD, message)
+
+    def grouped_errors(self) -> dict[str, list[str]]:
+        """Every error by the form area it belongs beside (``GROUPS`` or ``__all__``)."""
+        grouped: dict[str, list[str]] = {}
+        for name, errors in self.errors.items():
+            group = _group_of(name)
+            for error in errors:
+                if error:
+                    grouped.setdefault(group, []).append(str(error))
+        for group, messages in self._extra.items():
+            grouped.setdefault(group, []).extend(messages)
+        return grouped
+
+    def typed(self) -> dict[str, str]:
+        """What was typed, to show again beside the errors."""
+        if not self.is_bound:
+            return {}
+        return {name: str(self.data.get(name, "")) for name in self.fields}
+
+
+def _group_of(name: str) -> str:
+    if name.startswith("word_"):
+        return "whists"
+    if name.startswith("tricks_"):
+        return "tricks"
+    if name == "suit":
+        return "contract"
+    return name if name in GROUPS else NON_FIELD
+
+
+def _contract_text(contract: str, suit: str) -> str:
+    if contract in ("misere", "allpass"):
+        return contract
+    return contract + suit
+
+
+# --- the engine's messages in the page's language -------------------------------------
+
+_N = r"'?(?P<name>.+?)'?"
+_MESSAGES: tuple[tuple[re.Pattern[str], Promise], ...] = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        (r"the pulka is already over", gettext_lazy("The pulka is already over.")),
+        (r"an all-pass has no declarer", gettext_lazy("An all-pass has no declarer.")),
+        (r"an all-pass has no whists", gettext_lazy("An all-pass has no whists.")),
+        (r"an all-pass has no talon tricks", gettext_lazy("An all-pass has no talon tricks.")),
+        (
+            r"after the all-passes the lowest contract allowed is (?P<min>\d+), not (?P<got>.+)",
+            gettext_lazy(
+                "After the all-passes the lowest contract allowed is %(min)s, not %(got)s."
+            ),
+        ),
+        (
+            rf"unknown player {_N} in (?P<what>\w+)",
+            gettext_lazy("%(name)s does not play in this pulka."),
+        ),
+        (r"the declarer is missing", gettext_lazy("Choose the declarer.")),
+        (
+            rf"{_N} sits out this deal and cannot declare",
+            gettext_lazy("%(name)s sits out this deal and cannot declare."),
+        ),
+        (
+            rf"the declarer {_N} cannot also be a defender",
+            gettext_lazy("%(name)s declares: leave his word empty (—)."),
+        ),
+        (
+            rf"{_N} sits out this deal and cannot whist",
+            gettext_lazy("%(name)s sits out this deal and cannot whist."),
+        ),
+        (
+            rf"{_N}'s word must be whist, pass or half, not .*",
+            gettext_lazy("%(name)s: the word is whist, pass or half."),
+        ),
+        (
+            rf"{_N}'s word \(whist, pass or half\) is missing",
+            gettext_lazy("%(name)s: choose whist, pass or half."),
+        ),
+        (
+            r"nobody whisted, so no tricks are played",
+            gettext_lazy("Nobody whisted, so the contract is not played: leave the tricks empty."),
+        ),
+        (
+            r"talon fast tricks must be 0 to 3, not .*",
+            gettext_lazy("Talon fast tricks are a whole number from 0 to 3."),
+        ),
+        (
+            r"half-whist is not allowed on an? (?P<level>\d+)",
+            gettext_lazy("Half-whist is not allowed on this contract (%(level)s)."),
+        ),
+        (
+            r"half-whist is only for the second defender, after the first passed",
+            gettext_lazy("Half-whist is only for the second defender, after the first passed."),
+        ),
+        (
+            r"a half-whisted contract is not played: no tricks",
+            gettext_lazy("A half-whisted contract is not played: leave the tricks empty."),
+        ),
+        (r"the tricks are missing", gettext_lazy("Enter the tricks.")),
+        (
+            rf"{_N} takes no tricks in this deal",
+            gettext_lazy("%(name)s takes no tricks in this deal: leave his tricks empty."),
+        ),
+        (
+            rf"{_N}'s tricks must be a whole number 0 to 10",
+            gettext_lazy("%(name)s: tricks must be a whole number from 0 to 10."),
+        ),
+        (rf"{_N}'s tricks are missing", gettext_lazy("%(name)s: enter the tricks.")),
+        (
+            r"tricks add up to (?P<total>\d+), they must add up to 10",
+            gettext_lazy("The tricks add up to %(total)s; they must add up to 10."),
+        ),
+        (
+            r"a 10 is not whisted in this convention: it is checked",
+            gettext_lazy("A 10 is not whisted in this convention, it is checked: words are pass."),
+        ),
+        (
+            r"a misère is not whisted: leave out whists",
+            gettext_lazy("A misère is not whisted: leave every word empty (—)."),
+        ),
+        (r"a misère has no talon whists", gettext_lazy("A misère has no talon whists.")),
+        (
+            r"the declarer's tricks on the misère are missing",
+            gettext_lazy("Enter the declarer's tricks on the misère."),
+        ),
+        (
+            r"the declarer's tricks must be a whole number 0 to 10",
+            gettext_lazy("The declarer's tricks must be a whole number from 0 to 10."),
+        ),
+        (
+            r"the dealer plays only the two talon cards: at most 2 tricks",
+            gettext_lazy("The dealer plays only the two talon cards: at most 2 tricks."),
+        ),
+    )
+)
+
+
+def translate_deal_error(message: str) -> str:
+    """The engine's message in the page's language; unknown messages pass as they are."""
+    for pattern, template in _MESSAGES:
+        match = pattern.fullmatch(message)
+        if match:
+            return str(template) % match.groupdict()
+    return message

@@ -1,0 +1,193 @@
+"""Conventions and presets (scoring/engine/conventions.py; protocol.md, "Preset defaults")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring.engine.conventions import (
+    OPTION_NAMES,
+    PRESET_NAMES,
+    Convention,
+    from_options,
+    from_spec,
+    preset,
+)
+from scoring.engine.errors import ConventionError
+
+SOCHI: dict[str, Any] = {
+    "prices": {"6": 2, "7": 4, "8": 6, "9": 8, "10": 10, "misere": 10},
+    "whist_scale": 1,
+    "gora_scale": 1,
+    "whist_style": "greedy",
+    "whister_liability": "full",
+    "joint_liability": "second",
+    "half_whist_levels": [6, 7],
+    "ten": "whisted",
+    "consolation": ["whisters", "passer", "dealer"],
+    "consolation_unit": "price",
+    "misere_consolation": False,
+    "prikup_whists": False,
+    "allpass_scoring": "gora",
+    "allpass_ladder": [1],
+    "allpass_amnesty": True,
+    "allpass_zero_bonus": "pulya",
+    "allpass_dealer_talon": True,
+    "allpass_whist_rate": 5,
+    "allpass_reset": "any_game",
+    "allpass_max_run": None,
+    "exit_ladder": [6],
+    "help": True,
+    "help_excludes_remized_whister": False,
+    "help_excludes_dealer": False,
+    "end": "all_closed",
+    "deal_limit": None,
+    "pulya_to_gora": 1,
+    "rounding": "codex",
+    "rounding_compensation_4": 2,
+    "indivisible_mountain": False,
+}
+# protocol.md's preset table: what differs from Sochi.
+PRESETS: dict[str, dict[str, Any]] = {
+    "sochi": {},
+    "leningrad": {
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "consolation": ["whisters", "passer"],
+        "allpass_ladder": [1, 2, 3],
+        "exit_ladder": [6, 7, 8],
+        "help": False,
+        "end": "sum_reached",
+        "pulya_to_gora": 2,
+    },
+    "rostov": {
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "allpass_scoring": "whists",
+        "allpass_amnesty": False,
+        "allpass_dealer_talon": False,
+    },
+    "fspr": {
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "joint_liability": "both",
+        "prikup_whists": True,
+        "allpass_ladder": [1, 2, 3],
+        "allpass_amnesty": False,
+        "allpass_zero_bonus": "gora_double",
+        "allpass_reset": "whisted_game",
+        "exit_ladder": [6, 7, 7],
+        "help": False,
+        "end": "deals",
+        "pulya_to_gora": 2,
+    },
+}
+
+
+def test_the_option_names_are_protocol_mds() -> None:
+    assert set(OPTION_NAMES) == set(SOCHI)
+    assert PRESET_NAMES == ("sochi", "leningrad", "rostov", "fspr")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_each_preset_has_protocol_mds_defaults(name: str) -> None:
+    assert preset(name).to_options() == {**SOCHI, **PRESETS[name]}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_convention_spelled_out_in_full_equals_its_preset(name: str) -> None:
+    options = preset(name).to_options()
+    assert from_spec(options) == preset(name)
+
+
+def test_options_override_single_options_of_the_preset() -> None:
+    convention = from_spec("leningrad", {"consolation": ["dealer", "whisters"], "help": True})
+    assert convention.consolation == ("whisters", "dealer")
+    assert convention.help and convention.whist_scale == 2
+
+
+def test_a_full_convention_must_give_every_option() -> None:
+    options = preset("sochi").to_options()
+    del options["ten"]
+    with pytest.raises(ConventionError, match="a convention spelled out must give every option: ten is missing"):
+        from_spec(options)
+
+
+BAD_OPTIONS = [
+    ({"colour": "red"}, "colour", "unknown option 'colour'"),
+    ({"whist_style": "polite"}, "whist_style", "option whist_style must be one of greedy, gentleman, got 'polite'"),
+    ({"whist_scale": 0}, "whist_scale", "option whist_scale must be a whole number from 1 to 100, got 0"),
+    ({"whist_scale": True}, "whist_scale", "option whist_scale must be a whole number from 1 to 100, got True"),
+    ({"whist_scale": "2"}, "whist_scale", "option whist_scale must be a whole number from 1 to 100, got '2'"),
+    ({"gora_scale": 2.0}, "gora_scale", "option gora_scale must be a whole number from 1 to 100, got 2.0"),
+    ({"help": 1}, "help", "option help must be true or false, got 1"),
+    ({"help": "yes"}, "help", "option help must be true or false, got 'yes'"),
+    ({"prices": [2, 4, 6, 8, 10, 10]}, "prices", "option prices must be a map of 6..10 and misere to prices"),
+    ({"prices": {"6": 2}}, "prices", "option prices lacks 7, 8, 9, 10, misere"),
+    ({"prices": {**SOCHI["prices"], "11": 12}}, "prices", "option prices has unknown key '11'"),
+    ({"prices": {**SOCHI["prices"], "6": "2"}}, "prices", "option prices needs a whole number for 6, 7, 8, 9, 10, misere"),
+    ({"prices": {**SOCHI["prices"], "6": 0}}, "prices", "option prices must lie between 1 and 1000"),
+    ({"half_whist_levels": [8]}, "half_whist_levels", "option half_whist_levels may hold only 6 and 7"),
+    ({"half_whist_levels": [6.0]}, "half_whist_levels", "option half_whist_levels may hold only 6 and 7"),
+    ({"half_whist_levels": 6}, "half_whist_levels", "option half_whist_levels must be a list, got 6"),
+    ({"consolation": ["everyone"]}, "consolation", "option consolation may hold only whisters, passer and dealer"),
+    ({"consolation": ["dealer", "dealer"]}, "consolation", "option consolation names someone twice"),
+    ({"consolation": "dealer"}, "consolation", "option consolation must be a list, got 'dealer'"),
+    ({"allpass_ladder": []}, "allpass_ladder", "option allpass_ladder must be a list of whole numbers from 1 to 1000"),
+    ({"allpass_ladder": [1, 0]}, "allpass_ladder", "option allpass_ladder must be a list of whole numbers from 1 to 1000"),
+    ({"exit_ladder": [5]}, "exit_ladder", "option exit_ladder must be a list of whole numbers from 6 to 10"),
+    ({"exit_ladder": [6, 11]}, "exit_ladder", "option exit_ladder must be a list of whole numbers from 6 to 10"),
+    ({"allpass_max_run": 0}, "allpass_max_run", "option allpass_max_run must be a whole number from 1 to 100000, got 0"),
+    ({"deal_limit": 10}, "deal_limit", "option deal_limit is set but end is not 'deals': set end to 'deals'"),
+    ({"pulya_to_gora": 3}, "pulya_to_gora", "option pulya_to_gora must be 1 or 2, got 3"),
+    ({"pulya_to_gora": True}, "pulya_to_gora", "option pulya_to_gora must be 1 or 2, got True"),
+    ({"rounding_compensation_4": 4}, "rounding_compensation_4", "option rounding_compensation_4 must be 2 or 3, got 4"),
+    ({"help": False, "help_excludes_dealer": True}, "help_excludes_dealer", "option help_excludes_dealer needs help: help is off"),
+    ({"allpass_scoring": "whists"}, "allpass_amnesty", "option allpass_amnesty applies to all-pass in gora only: allpass_scoring is 'whists'"),
+    ({"end": "sometime"}, "end", "option end must be one of all_closed, sum_reached, deals, got 'sometime'"),
+]
+
+
+@pytest.mark.parametrize(("options", "option", "message"), BAD_OPTIONS, ids=[b[1] + "-" + str(i) for i, b in enumerate(BAD_OPTIONS)])
+def test_it_refuses_a_bad_option_and_names_it(options: dict[str, Any], option: str, message: str) -> None:
+    with pytest.raises(ConventionError) as error:
+        from_options(options)
+    assert str(error.value) == message
+    assert error.value.option == option
+
+
+def test_a_rostov_allpass_with_the_dealer_on_the_talon_is_refused() -> None:
+    with pytest.raises(ConventionError, match="in whists the talon is never opened"):
+        from_spec("rostov", {"allpass_dealer_talon": True})
+
+
+def test_an_unknown_preset_is_refused() -> None:
+    with pytest.raises(ConventionError, match="unknown convention 'moscow': use one of sochi, leningrad, rostov, fspr"):
+        preset("moscow")
+
+
+@pytest.mark.parametrize("spec", [5, None, ["sochi"], True])
+def test_a_convention_is_a_name_or_a_map(spec: object) -> None:
+    with pytest.raises(ConventionError, match="convention must be a preset name or a map of options"):
+        from_spec(spec)
+
+
+def test_constructing_a_convention_validates_it() -> None:
+    with pytest.raises(ConventionError, match="option whist_scale"):
+        Convention(whist_scale=-1)
+
+
+def test_prices_change_what_a_contract_is_worth() -> None:
+    convention = from_options({"prices": {"6": 8, "7": 16, "8": 24, "9": 32, "10": 40, "misere": 40}})
+    assert [convention.price(level) for level in (6, 7, 8, 9, 10)] == [8, 16, 24, 32, 40]
+    assert convention.misere_price == 40
+
+
+def test_end_deals_takes_a_deal_limit() -> None:
+    convention = from_options({"end": "deals", "deal_limit": 18})
+    assert convention.deal_limit == 18

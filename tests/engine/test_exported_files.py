@@ -1,0 +1,20 @@
+"""An exported pulka (its deals plus the engine's output fields) scores like its deals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scoring.engine.protocol import score_text
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "shared" / "examples" / "001-protocol-example.json"
+
+
+def test_a_file_carrying_its_own_output_is_rescored_from_its_deals() -> None:
+    pulka = json.loads(EXAMPLE.read_text(encoding="utf-8"))["input"]
+    output = score_text(json.dumps(pulka))
+    exported = {**pulka, **{k: v for k, v in output.items() if k != "deals"}}
+    exported["scored_deals"] = output["deals"]
+    # A stale result in the file is ignored: the deals are the facts.
+    exported["result"] = {"A": 999, "B": 0, "C": -999}
+    assert score_text(json.dumps(exported)) == output

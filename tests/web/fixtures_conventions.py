@@ -1,0 +1,91 @@
+"""Fixtures for the convention admin and pages: two clubs, each with its convention.
+
+``conventions_world``: the club "Home" where ada is admin (with the admin-site access
+that ``grant_club_admins`` gives) and mila a member; the club "Away" where otto is
+admin (granted too); root, a superuser in no club. Home has "Home rules" (Sochi's
+options), Away has "Away rules" (Leningrad's). ``conventions_client(name)`` is a client
+signed in as one of them (``"anonymous"``: not signed in; ``csrf=True`` enforces CSRF),
+asking for English pages unless ``language`` says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from prefscore.clubs.models import Club, Membership, Role
+from prefscore.games.models import Pulka
+from scoring.engine.conventions import preset
+from scoring.management.commands.grant_club_admins import grant
+from scoring.models import Convention
+
+CONVENTIONS_PASSWORD = "pw-conventions-2468"
+
+
+@dataclass
+class ConventionsWorld:
+    home: Club
+    away: Club
+    home_rules: Convention
+    away_rules: Convention
+    users: dict[str, Any] = field(default_factory=dict)
+
+
+def pulka_under(convention: Convention, club: Club, title: str = "") -> Pulka:
+    """A pulka started under ``convention``, as the new-pulka form starts one."""
+    return Pulka.objects.create(
+        club=club,
+        title=title,
+        convention_name=convention.name,
+        convention_options=convention.snapshot(),
+        convention_source=convention,
+        player_names=["A", "B", "C"],
+        target=10,
+    )
+
+
+def build_conventions_world() -> ConventionsWorld:
+    User = get_user_model()
+    users = {
+        name: User.objects.create_user(name, password=CONVENTIONS_PASSWORD)
+        for name in ("ada", "mila", "otto")
+    }
+    users["root"] = User.objects.create_superuser("root", password=CONVENTIONS_PASSWORD)
+    home = Club.objects.create(name="Home", slug="home-club")
+    away = Club.objects.create(name="Away", slug="away-club")
+    Membership.objects.create(club=home, user=users["ada"], role=Role.ADMIN)
+    Membership.objects.create(club=home, user=users["mila"], role=Role.MEMBER)
+    Membership.objects.create(club=away, user=users["otto"], role=Role.ADMIN)
+    grant(users["ada"])
+    grant(users["otto"])
+    home_rules = Convention.from_engine(
+        preset("sochi"), name="Home rules", slug="home-rules", owner=home
+    )
+    home_rules.save()
+    away_rules = Convention.from_engine(
+        preset("leningrad"), name="Away rules", slug="away-rules", owner=away
+    )
+    away_rules.save()
+    return ConventionsWorld(home, away, home_rules, away_rules, users)
+
+
+@pytest.fixture
+def conventions_world(db: Any) -> ConventionsWorld:
+    return build_conventions_world()
+
+
+@pytest.fixture
+def conventions_client(conventions_world: ConventionsWorld) -> Callable[..., Client]:
+    def make(name: str, *, csrf: bool = False, language: str = "en") -> Client:
+        client = Client(enforce_csrf_checks=csrf, headers={"accept-language": language})
+        if name != "anonymous":
+            # Users are re-read: grant() changed is_staff after they were created.
+            client.force_login(get_user_model().objects.get(username=name))
+        return client
+
+    return make

@@ -1,0 +1,174 @@
+"""Settlement at any moment (games:settlement): both Кодекс methods, whole whists by
+4.2.12, money and the shortest list of payments."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from prefscore.games.models import Pulka
+from scoring.engine import settlement as engine
+from scoring.engine.protocol import score_text
+from tests.web.fixtures_table import EN, HTMX, region
+
+pytestmark = pytest.mark.django_db
+
+# protocol.md, "Output": the first two deals of its input (Sochi, target 10, stake 0.1).
+EXAMPLE = [
+    {"contract": "6S", "declarer": "A", "whists": {"B": "whist", "C": "pass"},
+     "tricks": {"A": 6, "B": 3, "C": 1}},
+    {"contract": "allpass", "tricks": {"A": 0, "B": 4, "C": 6}},
+]  # fmt: skip
+
+
+@pytest.fixture
+def example(make_table_pulka) -> Pulka:
+    return make_table_pulka(("A", "B", "C"), deals=EXAMPLE, stake="0.1")
+
+
+def url(pulka: Pulka, query: str = "") -> str:
+    return reverse("games:settlement", args=[pulka.pk]) + query
+
+
+def results(html: str, kind: str) -> list[str]:
+    return re.findall(rf'data-result="{kind}">([^<]*)<', html)
+
+
+def test_the_settlement_gives_the_exact_and_whole_results_and_the_money(example, table_client):
+    response = table_client().get(url(example), headers=EN)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert results(html, "exact") == ["45.33", "−8.67", "−36.67"]
+    assert results(html, "whole") == ["46", "−9", "−37"]
+    assert results(html, "money") == ["4.6", "−0.9", "−3.7"]
+
+
+def test_the_settlement_equals_the_engines_known_answer(example, table_client):
+    import json
+
+    known = score_text(json.dumps({"convention": "sochi", "players": ["A", "B", "C"],
+                                   "target": 10, "stake": 0.1, "deals": EXAMPLE}))  # fmt: skip
+    html = table_client().get(url(example), headers=EN).content.decode()
+
+    assert results(html, "whole") == [
+        str(v).replace("-", "−") for v in known["result_whole"].values()
+    ]
+    assert results(html, "money") == [str(v).replace("-", "−") for v in known["money"].values()]
+
+
+def test_both_kodeks_methods_are_shown_and_agree(example, table_client):
+    html = table_client().get(url(example), headers=EN).content.decode()
+
+    assert results(html, "pairwise") == ["45.33", "−8.67", "−36.67"]
+    assert results(html, "average") == ["45.33", "−8.67", "−36.67"]
+    assert "Method 1: pair by pair" in html and "Method 2: the average mountain" in html
+    assert "Amnesty: take the smallest gora, 7, off every gora." in html
+    assert "The average mountain is 5.33" in html
+
+
+def test_the_steps_show_the_converted_gora_and_the_mountain_whists(example, table_client):
+    html = table_client().get(url(example), headers=EN).content.decode()
+
+    # A: pulya 3 → 7 carried; B: gora 4 + 10; C: gora 6 + 10 (protocol.md: 7, 14, 16 before
+    # the amnesty of 7 gives 0, 7, 9).
+    rows = re.findall(
+        r'<th scope="row">([ABC])</th>\s*((?:<td class="num">[^<]*</td>\s*){5})', html
+    )
+    cells = {name: re.findall(r'<td class="num">([^<]*)</td>', body) for name, body in rows[:3]}
+    assert cells["A"] == ["3", "0", "7", "0", "0"]
+    assert cells["B"] == ["0", "4", "14", "7", "23.33"]
+    assert cells["C"] == ["0", "6", "16", "9", "30"]
+
+
+def test_whole_whists_show_who_adjusted_by_rule_4_2_12(example, table_client):
+    html = table_client().get(url(example), headers=EN).content.decode()
+
+    assert "A writes one point off his gora; B, C each write 3 whists on him." in html
+    assert re.search(r'id="first-seat-0" value="0" checked', html)
+
+
+def test_the_table_may_choose_who_adjusts(example, table_client):
+    totals_whole = engine.whole_result  # the engine decides; the page only asks it
+
+    html = table_client().get(url(example, "?first_seat=1"), headers=EN).content.decode()
+
+    assert "B writes one point off his gora; A, C each write 3 whists on him." in html
+    assert re.search(r'id="first-seat-1" value="1" checked', html)
+    assert sum(int(v.replace("−", "-")) for v in results(html, "whole")) == 0
+    assert totals_whole is not None
+
+
+@pytest.mark.parametrize("value", ["x", "99", "-1", "", "1.5", "٣"])
+def test_a_strange_first_seat_falls_back_to_the_first_seat(value, example, table_client):
+    response = table_client().get(url(example, f"?first_seat={value}"), headers=EN)
+
+    assert response.status_code == 200
+    assert "A writes one point off his gora" in response.content.decode()
+
+
+def test_the_shortest_payments_are_listed_in_whists_and_money(example, table_client):
+    html = region(table_client().get(url(example), headers=EN).content.decode(), "settlement")
+
+    payments = re.findall(r"<li>([^<]*pays[^<]*)</li>", html)
+    assert payments == ["C pays A 37 whists (3.7)", "B pays A 9 whists (0.9)"]
+
+
+def test_a_running_pulka_is_settled_as_if_stopped_now(example, table_client):
+    html = table_client().get(url(example), headers=EN).content.decode()
+
+    assert "Settled as if the players stopped now (deals so far: 2)" in html
+
+
+def test_without_a_stake_there_is_no_money(make_table_pulka, table_client):
+    pulka = make_table_pulka(("A", "B", "C"), deals=EXAMPLE)
+
+    html = table_client().get(url(pulka), headers=EN).content.decode()
+
+    assert results(html, "money") == []
+    assert "B pays A 9 whists" in html
+
+
+def test_an_empty_pulka_settles_to_nothing(make_table_pulka, table_client):
+    pulka = make_table_pulka()
+
+    html = table_client().get(url(pulka), headers=EN).content.decode()
+
+    assert results(html, "whole") == ["0", "0", "0"]
+    assert "Nobody owes anybody anything." in html
+
+
+def test_the_sheet_links_to_the_settlement(example, table_client):
+    html = table_client().get(reverse("games:sheet", args=[example.pk])).content.decode()
+
+    assert f'href="{url(example)}"' in html
+
+
+def test_with_htmx_only_the_settlement_region_is_answered(example, table_client):
+    response = table_client().get(url(example, "?first_seat=2"), headers=HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html and html.lstrip().startswith('<div id="settlement"')
+    assert "C writes one point off his gora" in html
+
+
+def test_the_settlement_speaks_russian_by_default(example, table_client):
+    html = table_client().get(url(example)).content.decode()
+
+    assert "45,33" in html and "Метод 1" in html
+
+
+def test_the_settlement_is_refused_to_outsiders_and_anonymous(example, table_client):
+    assert table_client("olaf").get(url(example)).status_code == 403
+    assert table_client("olaf").get(url(example), headers=HTMX).status_code == 403
+    anonymous = table_client("anonymous").get(url(example))
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith(reverse("login"))
+
+
+def test_an_unknown_pulka_has_no_settlement(table_client):
+    assert table_client().get(reverse("games:settlement", args=[999999])).status_code == 404
+
+
+def test_the_settlement_answers_405_to_a_post(example, table_client):
+    assert table_client().post(url(example)).status_code == 405
