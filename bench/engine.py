@@ -58,10 +58,17 @@ def _deal(rng: random.Random, state: SheetState) -> dict[str, Any]:
             players.append(seats.dealer)
             caps.append(2)
         counts = _split(rng, 10, len(players), caps)
-        return {"contract": "allpass", "tricks": {names[p]: c for p, c in zip(players, counts)}}
+        return {
+            "contract": "allpass",
+            "tricks": {names[p]: c for p, c in zip(players, counts, strict=True)},
+        }
     declarer = rng.choice(seats.active)
     if roll < 0.18 and state.min_contract <= 8:
-        return {"contract": "misere", "declarer": names[declarer], "tricks": {names[declarer]: rng.choice([0, 0, 0, 1, 2])}}
+        return {
+            "contract": "misere",
+            "declarer": names[declarer],
+            "tricks": {names[declarer]: rng.choice([0, 0, 0, 1, 2])},
+        }
     level = rng.choice([lv for lv in (6, 6, 6, 7, 7, 8, 9, 10) if lv >= state.min_contract])
     contract = f"{level}{rng.choice(SUITS)}"
     first, second = seats.defenders_of(declarer)
@@ -127,7 +134,9 @@ def main() -> int:
     print(f"pulka file: {args.deals} deals, {len(text.encode())} bytes, {args.repeat} runs each")
     print(f"score_text: {best:7.2f} µs/deal best, {median:7.2f} µs/deal median")
     print(f"json.loads: {json_best:7.2f} µs/deal best, {json_median:7.2f} µs/deal median")
-    print(f"ratio score_text / json.loads: {best / json_best:.1f} (best), {median / json_median:.1f} (median)")
+    print(
+        f"ratio score_text / json.loads: {best / json_best:.1f} (best), {median / json_median:.1f} (median)"
+    )
     verdict = "meets" if best < GOAL_US_PER_DEAL else "misses"
     print(f"goal: under {GOAL_US_PER_DEAL:.0f} µs/deal: {verdict} it")
     return 0

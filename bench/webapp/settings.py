@@ -4,11 +4,26 @@ Static files are served from the app folders, as with DEBUG, so that the benchma
 needs no collectstatic; everything else is production's (DEBUG off).
 """
 
+import os
+
 from prefscore.settings import *  # noqa: F403
-from prefscore.settings import STORAGES
+from prefscore.settings import DATABASES, STORAGES
 
 ROOT_URLCONF = "bench.webapp.urls"
 STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# bench/web.py --sqlite-tuned: SQLite set up for several worker processes. BEGIN
+# IMMEDIATE takes the write lock at the start of a transaction, so that a writer waits
+# for another (busy timeout) instead of failing with "database is locked" when it
+# upgrades a read lock; write-ahead logging lets readers go on during a write; and
+# connections stay open between requests, as the settings already do for PostgreSQL.
+if os.environ.get("BENCH_SQLITE_TUNED") and DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 60
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }

@@ -41,7 +41,7 @@ def _members_context(request: HttpRequest, club: Club, role: str) -> dict[str, o
         club.memberships.select_related("user"),
         key=lambda m: (-RANK[Role(m.role)], m.user.get_username().lower()),
     )
-    pending = club.invitations.pending().select_related("created_by") if is_admin else []
+    pending = club.invitations.pending() if is_admin else []
     return {
         "club": club,
         "role": role,

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils.formats import number_format
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -43,6 +44,8 @@ _FRACTIONS = {
 
 def format_points(value: Points) -> str:
     """A sheet figure as players write it: ``12``, ``−3``, ``12½`` (never a float)."""
+    if type(value) is int:  # nearly every figure: skip the Fraction
+        return str(value) if value >= 0 else MINUS + str(-value)
     value = Fraction(value)
     sign = MINUS if value < 0 else ""
     value = abs(value)
@@ -315,39 +318,55 @@ _WHIST_REASONS = {
 }
 
 
-def explain(entry: Entry, names: Sequence[str]) -> str:
-    """One number a deal wrote, and why, as a sentence a player can check."""
-    values = {
-        "player": names[entry.player],
-        "points": format_points(abs(Fraction(entry.points))),
-        "on": names[entry.on] if entry.on is not None else "",
-    }
+_FALLBACK = {
+    PULYA: gettext_lazy("%(player)s: %(points)s into the pulya"),
+    "gora_off": gettext_lazy("%(player)s: %(points)s off the gora"),
+    GORA: gettext_lazy("%(player)s: %(points)s into the gora"),
+    "whists": gettext_lazy("%(player)s writes %(points)s whists on %(on)s"),
+}
+
+
+def explain(entry: Entry, names: Sequence[str], words: dict[object, str] | None = None) -> str:
+    """One number a deal wrote, and why, as a sentence a player can check.
+
+    ``words`` caches the sentences already translated, for a protocol of many deals.
+    """
     if entry.section == PULYA:
-        template = _PULYA_REASONS.get(
-            entry.reason, gettext_lazy("%(player)s: %(points)s into the pulya")
-        )
+        key: object = (PULYA, entry.reason) if entry.reason in _PULYA_REASONS else PULYA
     elif entry.section == GORA:
         if entry.reason in _GORA_REASONS:
-            template = _GORA_REASONS[entry.reason]
-        elif entry.points < 0:
-            template = gettext_lazy("%(player)s: %(points)s off the gora")
+            key = (GORA, entry.reason)
         else:
-            template = gettext_lazy("%(player)s: %(points)s into the gora")
+            key = "gora_off" if entry.points < 0 else GORA
     else:
-        template = _WHIST_REASONS.get(
-            entry.reason, gettext_lazy("%(player)s writes %(points)s whists on %(on)s")
-        )
-    return str(template) % values
+        key = ("whists", entry.reason) if entry.reason in _WHIST_REASONS else "whists"
+    words = {} if words is None else words
+    if key not in words:
+        words[key] = str(_sentence(key))
+    values = {
+        "player": names[entry.player],
+        "points": format_points(-entry.points if entry.points < 0 else entry.points),
+        "on": names[entry.on] if entry.on is not None else "",
+    }
+    return words[key] % values
+
+
+def _sentence(key: object) -> Promise:
+    if isinstance(key, tuple):
+        section, reason = key
+        table = {PULYA: _PULYA_REASONS, GORA: _GORA_REASONS}.get(section, _WHIST_REASONS)
+        return table[reason]
+    return _FALLBACK[key]  # type: ignore[index]
 
 
 @dataclass(frozen=True, slots=True)
 class ProtocolLine:
     number: int
     notation: str
-    dealer: str
+    dealer: str  # "dealer Anna", in the page's language
     declarer: str
     entries: tuple[str, ...]
-    recorded_by: str
+    recorded_by: str  # "Recorded by anna.", or empty
     pencil: bool  # the viewer holds the pencil on this deal (Кодекс 4.2.8)
 
 
@@ -355,7 +374,12 @@ def protocol_lines(
     scored: ScoredPulka, deals: Sequence[Deal], pencil: Deal | None
 ) -> tuple[ProtocolLine, ...]:
     """One line per deal in the 4.2.11 notation, newest first, with every entry explained."""
+    # The words are looked up once here, not per line in the template: a pulka of a
+    # hundred deals would otherwise spend most of its page in translation tags.
     names = scored.pulka.names
+    dealer_label, recorded_label = _("dealer %(dealer)s"), _("Recorded by %(user)s.")
+    nothing = (_("Nothing is written for this deal."),)
+    words: dict[object, str] = {}
     lines = []
     for record, row in zip(scored.records, deals, strict=True):
         user = row.entered_by
@@ -363,11 +387,10 @@ def protocol_lines(
             ProtocolLine(
                 record.number,
                 record.notation,
-                names[record.dealer],
+                dealer_label % {"dealer": names[record.dealer]},
                 record.deal.declarer or "",
-                tuple(explain(e, names) for e in record.entries)
-                or (_("Nothing is written for this deal."),),
-                user.get_username() if user is not None else "",
+                tuple(explain(e, names, words) for e in record.entries) or nothing,
+                recorded_label % {"user": user.get_username()} if user is not None else "",
                 pencil is not None and row.pk == pencil.pk,
             )
         )

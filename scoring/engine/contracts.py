@@ -141,4 +141,7 @@ _PARSED_LIMIT = 1024
 
 def obligation(level: int) -> int:
     """Defenders' total trick obligation O(L): 4, 2, 1, 1, 1 (rules.md §2 table)."""
-    return {6: 4, 7: 2}.get(level, 1)
+    return _OBLIGATIONS.get(level, 1)
+
+
+_OBLIGATIONS = {6: 4, 7: 2}

@@ -147,15 +147,21 @@ class _Defence:
         self.declarer = declarer
         self.defenders = defenders
         self.words = words
-        whisters: list[int] = []
-        passers: list[int] = []
-        for seat, word in zip(defenders, words, strict=True):
-            if word == "whist":
-                whisters.append(seat)
-            elif word == "pass":
-                passers.append(seat)
-        self.whisters = tuple(whisters)
-        self.passers = tuple(passers)
+        key = (defenders, words)
+        found = _SPLITS.get(key)
+        if found is None:
+            pairs = tuple(zip(defenders, words, strict=True))
+            found = (
+                tuple([seat for seat, word in pairs if word == "whist"]),
+                tuple([seat for seat, word in pairs if word == "pass"]),
+            )
+            if len(_SPLITS) < 1024:  # a table has a few dozen: bounded all the same
+                _SPLITS[key] = found
+        self.whisters, self.passers = found
+
+
+# Whisters and passers by (defenders, words), worked out once each.
+_SPLITS: dict[tuple[tuple[int, ...], tuple[str, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
@@ -320,7 +326,7 @@ def _trick_whists(
     if len(whisters) == 2:
         return [Entry(w, WHISTS, per_trick * tricks[w], declarer, "trick_whists") for w in whisters]
     whister = whisters[0]
-    defence_tricks = sum(tricks[p] for p in defence.defenders)
+    defence_tricks = 10 - tricks[declarer]  # the tricks of a played deal add up to 10
     if under == 0 or conv.whist_style == "greedy" or not defence.passers:
         return [Entry(whister, WHISTS, per_trick * defence_tricks, declarer, "trick_whists")]
     share = exact_div(per_trick * defence_tricks, 2)
@@ -363,7 +369,7 @@ def _whister_shortfall(
     """
     conv = ctx.convention
     need = obligation(level)
-    short = need - sum(tricks[p] for p in defence.defenders)
+    short = need - (10 - tricks[defence.declarer])  # what the defence took
     if short <= 0:
         return []
     whisters = defence.whisters
@@ -559,10 +565,10 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
         raise DealError("the contract is missing", "contract")
     contract = Contract.parse(contract_text)  # type: ignore[arg-type]
     declarer = raw.get("declarer")
-    if declarer is not None and not isinstance(declarer, str):
+    if declarer is not None and type(declarer) is not str and not isinstance(declarer, str):
         raise DealError("declarer must be a player's name", "declarer")
     dealer = raw.get("dealer")
-    if dealer is not None and not isinstance(dealer, str):
+    if dealer is not None and type(dealer) is not str and not isinstance(dealer, str):
         raise DealError("dealer must be a player's name", "dealer")
     whists = _name_map(raw.get("whists"), "whists", str)
     tricks_raw = raw.get("tricks")
@@ -573,7 +579,7 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     if not _DEAL_FIELDS.issuperset(raw):
         unknown = sorted(map(str, set(raw) - _DEAL_FIELDS))
         raise DealError(f"unknown field {shown(unknown[0])}", unknown[0])
-    return Deal(contract, declarer, whists, tricks, int(prikup), dealer)  # type: ignore[arg-type]
+    return Deal(contract, declarer, whists, tricks, int(prikup), dealer)
 
 
 _DEAL_FIELDS = frozenset({"contract", "declarer", "whists", "tricks", "prikup", "dealer"})

@@ -168,7 +168,7 @@ def _log(value: object) -> tuple[Deal | Correction, ...]:
     log: list[Deal | Correction] = []
     deal_count = 0
     for item in value:
-        if not isinstance(item, Mapping):
+        if type(item) is not dict and not isinstance(item, Mapping):
             raise ProtocolError(f"deal {deal_count + 1}: each deal must be an object")
         try:
             if "correct" in item:

@@ -5,11 +5,12 @@ Debian's chromium package is what CI installs. Without /usr/bin/chromium these t
 """
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -55,3 +56,34 @@ def phone(browser: Browser) -> Iterator[Page]:
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """Make browser contexts (each a device of its own); all are closed after the test.
+
+    A phone held upright in Russian unless told otherwise.
+    """
+    made: list[BrowserContext] = []
+
+    def make(**options: Any) -> BrowserContext:
+        settings = {"viewport": PHONE, "device_scale_factor": 2, "locale": "ru-RU", **options}
+        context = browser.new_context(**settings)
+        context.set_default_timeout(10_000)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+
+
+@pytest.fixture
+def presets(transactional_db: None) -> None:
+    """The preset conventions, which an earlier transactional test's flush removed."""
+    from tests.browser.support import ensure_presets
+
+    ensure_presets()

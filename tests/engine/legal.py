@@ -51,16 +51,22 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         options["joint_liability"] = draw(st.sampled_from(["second", "both"]))
         options["ten"] = draw(st.sampled_from(["whisted", "checked"]))
     if draw(st.booleans()):
-        options["consolation"] = draw(st.sets(st.sampled_from(["whisters", "passer", "dealer"])).map(sorted))
+        options["consolation"] = draw(
+            st.sets(st.sampled_from(["whisters", "passer", "dealer"])).map(sorted)
+        )
         options["consolation_unit"] = draw(st.sampled_from(["price", "flat10"]))
         options["misere_consolation"] = draw(st.booleans())
         options["prikup_whists"] = draw(st.booleans())
     if draw(st.booleans()):
         options["allpass_ladder"] = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
-        options["allpass_reset"] = draw(st.sampled_from(["any_game", "whisted_game", "game_or_misere"]))
+        options["allpass_reset"] = draw(
+            st.sampled_from(["any_game", "whisted_game", "game_or_misere"])
+        )
         options["allpass_max_run"] = draw(st.none() | st.integers(1, 4))
         options["exit_ladder"] = draw(st.lists(st.integers(6, 9), min_size=1, max_size=3))
-        options["allpass_zero_bonus"] = draw(st.sampled_from(["pulya", "gora", "gora_double", "none"]))
+        options["allpass_zero_bonus"] = draw(
+            st.sampled_from(["pulya", "gora", "gora_double", "none"])
+        )
         if not whists_allpass:
             options["allpass_amnesty"] = draw(st.booleans())
             options["allpass_dealer_talon"] = draw(st.booleans())
@@ -71,7 +77,14 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
     if size == 2 and draw(st.booleans()):
         options["indivisible_mountain"] = True
     if draw(st.booleans()):
-        options["prices"] = {"6": 2, "7": 4, "8": 6, "9": 8, "10": 10, "misere": draw(st.sampled_from([10, 15]))}
+        options["prices"] = {
+            "6": 2,
+            "7": 4,
+            "8": 6,
+            "9": 8,
+            "10": 10,
+            "misere": draw(st.sampled_from([10, 15])),
+        }
     return options
 
 
@@ -120,7 +133,10 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
             deal["tricks"] = {names[declarer]: taken}
         else:
             rest = draw(split(10 - taken, [10] * len(defenders)))
-            deal["tricks"] = {names[declarer]: taken, **{names[p]: c for p, c in zip(defenders, rest, strict=True)}}
+            deal["tricks"] = {
+                names[declarer]: taken,
+                **{names[p]: c for p, c in zip(defenders, rest, strict=True)},
+            }
         return deal
     level = draw(st.integers(state.min_contract, 10))
     deal["contract"] = f"{level}{draw(st.sampled_from(SUITS))}"
@@ -139,7 +155,13 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
         if level in conv.half_whist_levels:
             choices.append(("half",))
     else:
-        choices = [("pass", "pass"), ("whist", "pass"), ("pass", "whist"), ("whist", "whist"), ("whist", "whist")]
+        choices = [
+            ("pass", "pass"),
+            ("whist", "pass"),
+            ("pass", "whist"),
+            ("whist", "whist"),
+            ("whist", "whist"),
+        ]
         if level in conv.half_whist_levels:
             choices.append(("pass", "half"))
     words = draw(st.sampled_from(choices))
@@ -172,9 +194,7 @@ def _allpass_tricks(draw: st.DrawFn, state: SheetState, seats: Seating) -> dict[
 
 
 @st.composite
-def legal_pulkas(
-    draw: st.DrawFn, preset: str, size: int, max_deals: int = 40
-) -> DrawnPulka:
+def legal_pulkas(draw: st.DrawFn, preset: str, size: int, max_deals: int = 40) -> DrawnPulka:
     """A legal pulka under ``preset`` for ``size`` players, drawn deal by deal."""
     options = draw(option_overrides(preset, size))
     convention = from_spec(preset, options)

@@ -109,3 +109,14 @@ def test_the_defenders_obligation_is_rules_2s_table(level: int, tricks: int) -> 
 
 def test_suits_have_the_sheets_signs() -> None:
     assert [s.symbol for s in Suit] == ["♠", "♣", "♦", "♥", "БК"]
+
+
+def test_a_spelling_read_twice_gives_the_same_contract() -> None:
+    assert Contract.parse("7♥") is Contract.parse("7♥")
+    assert Contract.parse("7♥") == Contract.parse("7H")
+
+
+def test_a_refused_spelling_is_refused_every_time() -> None:
+    for _ in range(2):
+        with pytest.raises(DealError, match="unknown suit 'X'"):
+            Contract.parse("6X")

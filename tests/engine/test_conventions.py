@@ -114,47 +114,147 @@ def test_options_override_single_options_of_the_preset() -> None:
 def test_a_full_convention_must_give_every_option() -> None:
     options = preset("sochi").to_options()
     del options["ten"]
-    with pytest.raises(ConventionError, match="a convention spelled out must give every option: ten is missing"):
+    with pytest.raises(
+        ConventionError, match="a convention spelled out must give every option: ten is missing"
+    ):
         from_spec(options)
 
 
 BAD_OPTIONS = [
     ({"colour": "red"}, "colour", "unknown option 'colour'"),
-    ({"whist_style": "polite"}, "whist_style", "option whist_style must be one of greedy, gentleman, got 'polite'"),
-    ({"whist_scale": 0}, "whist_scale", "option whist_scale must be a whole number from 1 to 100, got 0"),
-    ({"whist_scale": True}, "whist_scale", "option whist_scale must be a whole number from 1 to 100, got True"),
-    ({"whist_scale": "2"}, "whist_scale", "option whist_scale must be a whole number from 1 to 100, got '2'"),
-    ({"gora_scale": 2.0}, "gora_scale", "option gora_scale must be a whole number from 1 to 100, got 2.0"),
+    (
+        {"whist_style": "polite"},
+        "whist_style",
+        "option whist_style must be one of greedy, gentleman, got 'polite'",
+    ),
+    (
+        {"whist_scale": 0},
+        "whist_scale",
+        "option whist_scale must be a whole number from 1 to 100, got 0",
+    ),
+    (
+        {"whist_scale": True},
+        "whist_scale",
+        "option whist_scale must be a whole number from 1 to 100, got True",
+    ),
+    (
+        {"whist_scale": "2"},
+        "whist_scale",
+        "option whist_scale must be a whole number from 1 to 100, got '2'",
+    ),
+    (
+        {"gora_scale": 2.0},
+        "gora_scale",
+        "option gora_scale must be a whole number from 1 to 100, got 2.0",
+    ),
     ({"help": 1}, "help", "option help must be true or false, got 1"),
     ({"help": "yes"}, "help", "option help must be true or false, got 'yes'"),
-    ({"prices": [2, 4, 6, 8, 10, 10]}, "prices", "option prices must be a map of 6..10 and misere to prices"),
+    (
+        {"prices": [2, 4, 6, 8, 10, 10]},
+        "prices",
+        "option prices must be a map of 6..10 and misere to prices",
+    ),
     ({"prices": {"6": 2}}, "prices", "option prices lacks 7, 8, 9, 10, misere"),
     ({"prices": {**SOCHI["prices"], "11": 12}}, "prices", "option prices has unknown key '11'"),
-    ({"prices": {**SOCHI["prices"], "6": "2"}}, "prices", "option prices needs a whole number for 6, 7, 8, 9, 10, misere"),
-    ({"prices": {**SOCHI["prices"], "6": 0}}, "prices", "option prices must lie between 1 and 1000"),
-    ({"half_whist_levels": [8]}, "half_whist_levels", "option half_whist_levels may hold only 6 and 7"),
-    ({"half_whist_levels": [6.0]}, "half_whist_levels", "option half_whist_levels may hold only 6 and 7"),
-    ({"half_whist_levels": 6}, "half_whist_levels", "option half_whist_levels must be a list, got 6"),
-    ({"consolation": ["everyone"]}, "consolation", "option consolation may hold only whisters, passer and dealer"),
-    ({"consolation": ["dealer", "dealer"]}, "consolation", "option consolation names someone twice"),
+    (
+        {"prices": {**SOCHI["prices"], "6": "2"}},
+        "prices",
+        "option prices needs a whole number for 6, 7, 8, 9, 10, misere",
+    ),
+    (
+        {"prices": {**SOCHI["prices"], "6": 0}},
+        "prices",
+        "option prices must lie between 1 and 1000",
+    ),
+    (
+        {"half_whist_levels": [8]},
+        "half_whist_levels",
+        "option half_whist_levels may hold only 6 and 7",
+    ),
+    (
+        {"half_whist_levels": [6.0]},
+        "half_whist_levels",
+        "option half_whist_levels may hold only 6 and 7",
+    ),
+    (
+        {"half_whist_levels": 6},
+        "half_whist_levels",
+        "option half_whist_levels must be a list, got 6",
+    ),
+    (
+        {"consolation": ["everyone"]},
+        "consolation",
+        "option consolation may hold only whisters, passer and dealer",
+    ),
+    (
+        {"consolation": ["dealer", "dealer"]},
+        "consolation",
+        "option consolation names someone twice",
+    ),
     ({"consolation": "dealer"}, "consolation", "option consolation must be a list, got 'dealer'"),
-    ({"allpass_ladder": []}, "allpass_ladder", "option allpass_ladder must be a list of whole numbers from 1 to 1000"),
-    ({"allpass_ladder": [1, 0]}, "allpass_ladder", "option allpass_ladder must be a list of whole numbers from 1 to 1000"),
-    ({"exit_ladder": [5]}, "exit_ladder", "option exit_ladder must be a list of whole numbers from 6 to 10"),
-    ({"exit_ladder": [6, 11]}, "exit_ladder", "option exit_ladder must be a list of whole numbers from 6 to 10"),
-    ({"allpass_max_run": 0}, "allpass_max_run", "option allpass_max_run must be a whole number from 1 to 100000, got 0"),
-    ({"deal_limit": 10}, "deal_limit", "option deal_limit is set but end is not 'deals': set end to 'deals'"),
+    (
+        {"allpass_ladder": []},
+        "allpass_ladder",
+        "option allpass_ladder must be a list of whole numbers from 1 to 1000",
+    ),
+    (
+        {"allpass_ladder": [1, 0]},
+        "allpass_ladder",
+        "option allpass_ladder must be a list of whole numbers from 1 to 1000",
+    ),
+    (
+        {"exit_ladder": [5]},
+        "exit_ladder",
+        "option exit_ladder must be a list of whole numbers from 6 to 10",
+    ),
+    (
+        {"exit_ladder": [6, 11]},
+        "exit_ladder",
+        "option exit_ladder must be a list of whole numbers from 6 to 10",
+    ),
+    (
+        {"allpass_max_run": 0},
+        "allpass_max_run",
+        "option allpass_max_run must be a whole number from 1 to 100000, got 0",
+    ),
+    (
+        {"deal_limit": 10},
+        "deal_limit",
+        "option deal_limit is set but end is not 'deals': set end to 'deals'",
+    ),
     ({"pulya_to_gora": 3}, "pulya_to_gora", "option pulya_to_gora must be 1 or 2, got 3"),
     ({"pulya_to_gora": True}, "pulya_to_gora", "option pulya_to_gora must be 1 or 2, got True"),
-    ({"rounding_compensation_4": 4}, "rounding_compensation_4", "option rounding_compensation_4 must be 2 or 3, got 4"),
-    ({"help": False, "help_excludes_dealer": True}, "help_excludes_dealer", "option help_excludes_dealer needs help: help is off"),
-    ({"allpass_scoring": "whists"}, "allpass_amnesty", "option allpass_amnesty applies to all-pass in gora only: allpass_scoring is 'whists'"),
-    ({"end": "sometime"}, "end", "option end must be one of all_closed, sum_reached, deals, got 'sometime'"),
+    (
+        {"rounding_compensation_4": 4},
+        "rounding_compensation_4",
+        "option rounding_compensation_4 must be 2 or 3, got 4",
+    ),
+    (
+        {"help": False, "help_excludes_dealer": True},
+        "help_excludes_dealer",
+        "option help_excludes_dealer needs help: help is off",
+    ),
+    (
+        {"allpass_scoring": "whists"},
+        "allpass_amnesty",
+        "option allpass_amnesty applies to all-pass in gora only: allpass_scoring is 'whists'",
+    ),
+    (
+        {"end": "sometime"},
+        "end",
+        "option end must be one of all_closed, sum_reached, deals, got 'sometime'",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("options", "option", "message"), BAD_OPTIONS, ids=[b[1] + "-" + str(i) for i, b in enumerate(BAD_OPTIONS)])
-def test_it_refuses_a_bad_option_and_names_it(options: dict[str, Any], option: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("options", "option", "message"),
+    BAD_OPTIONS,
+    ids=[b[1] + "-" + str(i) for i, b in enumerate(BAD_OPTIONS)],
+)
+def test_it_refuses_a_bad_option_and_names_it(
+    options: dict[str, Any], option: str, message: str
+) -> None:
     with pytest.raises(ConventionError) as error:
         from_options(options)
     assert str(error.value) == message
@@ -167,13 +267,18 @@ def test_a_rostov_allpass_with_the_dealer_on_the_talon_is_refused() -> None:
 
 
 def test_an_unknown_preset_is_refused() -> None:
-    with pytest.raises(ConventionError, match="unknown convention 'moscow': use one of sochi, leningrad, rostov, fspr"):
+    with pytest.raises(
+        ConventionError,
+        match="unknown convention 'moscow': use one of sochi, leningrad, rostov, fspr",
+    ):
         preset("moscow")
 
 
 @pytest.mark.parametrize("spec", [5, None, ["sochi"], True])
 def test_a_convention_is_a_name_or_a_map(spec: object) -> None:
-    with pytest.raises(ConventionError, match="convention must be a preset name or a map of options"):
+    with pytest.raises(
+        ConventionError, match="convention must be a preset name or a map of options"
+    ):
         from_spec(spec)
 
 
@@ -183,7 +288,9 @@ def test_constructing_a_convention_validates_it() -> None:
 
 
 def test_prices_change_what_a_contract_is_worth() -> None:
-    convention = from_options({"prices": {"6": 8, "7": 16, "8": 24, "9": 32, "10": 40, "misere": 40}})
+    convention = from_options(
+        {"prices": {"6": 8, "7": 16, "8": 24, "9": 32, "10": 40, "misere": 40}}
+    )
     assert [convention.price(level) for level in (6, 7, 8, 9, 10)] == [8, 16, 24, 32, 40]
     assert convention.misere_price == 40
 

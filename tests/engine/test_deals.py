@@ -52,7 +52,9 @@ def check(deal: dict[str, Any], expect: list[tuple[Any, ...]], pulka: dict[str, 
 # --- §3.1 trick contracts: made and failed, one and two whisters ----------------------
 
 CONTRACTS = [
-    row("both pass: a 6 goes to the pulya unplayed", unplayed("6S", "A", "BC"), [("A", "pulya", 2)]),
+    row(
+        "both pass: a 6 goes to the pulya unplayed", unplayed("6S", "A", "BC"), [("A", "pulya", 2)]
+    ),
     row("both pass: a 9 is worth 8 in the pulya", unplayed("9", "A", "BC"), [("A", "pulya", 8)]),
     row(
         "one whister on a made 6 counts the passer's trick too",
@@ -238,7 +240,9 @@ def test_a_whister_short_of_the_obligation_writes_to_the_gora(
     gora_b: int,
     gora_c: int,
 ) -> None:
-    out = score([played(contract, "A", words, tricks(*counts))], convention=convention, options=options)
+    out = score(
+        [played(contract, "A", words, tricks(*counts))], convention=convention, options=options
+    )
     assert out["sheet"]["B"]["gora"] == gora_b
     assert out["sheet"]["C"]["gora"] == gora_c
     assert out["sheet"]["A"]["gora"] == 0
@@ -254,8 +258,16 @@ def test_a_whister_who_goes_down_still_writes_his_trick_whists() -> None:
 # --- §3.1.2 half-whist --------------------------------------------------------------------
 
 HALF_WHIST = [
-    row("Sochi: half-whist on a 6 writes 4", played("6", "A", HALF), [("A", "pulya", 2), ("C", "whists", "A", 4)]),
-    row("Sochi: half-whist on a 7 writes 4", played("7", "A", HALF), [("A", "pulya", 4), ("C", "whists", "A", 4)]),
+    row(
+        "Sochi: half-whist on a 6 writes 4",
+        played("6", "A", HALF),
+        [("A", "pulya", 2), ("C", "whists", "A", 4)],
+    ),
+    row(
+        "Sochi: half-whist on a 7 writes 4",
+        played("7", "A", HALF),
+        [("A", "pulya", 4), ("C", "whists", "A", 4)],
+    ),
     row(
         "Leningrad: half-whist on a 6 writes 8",
         played("6", "A", HALF),
@@ -317,14 +329,24 @@ def test_a_half_whisted_contract_takes_no_tricks() -> None:
 
 CHECKED = {"options": {"ten": "checked"}}
 CHECKED_TEN = [
-    row("a checked 10 with no tricks goes to the pulya", played("10", "A", {}), [("A", "pulya", 10)], **CHECKED),
+    row(
+        "a checked 10 with no tricks goes to the pulya",
+        played("10", "A", {}),
+        [("A", "pulya", 10)],
+        **CHECKED,
+    ),
     row(
         "a checked 10 with the defenders' passes written",
         played("10", "A", {"B": "pass", "C": "pass"}),
         [("A", "pulya", 10)],
         **CHECKED,
     ),
-    row("a checked 10 made", played("10", "A", {}, tricks(10, 0, 0)), [("A", "pulya", 10)], **CHECKED),
+    row(
+        "a checked 10 made",
+        played("10", "A", {}, tricks(10, 0, 0)),
+        [("A", "pulya", 10)],
+        **CHECKED,
+    ),
     row(
         "a checked 10 down two: gora and consolation, both defenders as whisters",
         played("10", "A", {}, tricks(8, 1, 1)),
@@ -334,7 +356,12 @@ CHECKED_TEN = [
     row(
         "a checked 10 down one with four players: the dealer consoles too",
         played("10", "A", {}, tricks(9, 1, 0)),
-        [("A", "gora", 10), ("B", "whists", "A", 10), ("C", "whists", "A", 10), ("D", "whists", "A", 10)],
+        [
+            ("A", "gora", 10),
+            ("B", "whists", "A", 10),
+            ("C", "whists", "A", 10),
+            ("D", "whists", "A", 10),
+        ],
         **CHECKED,
         **FOUR,
     ),
@@ -378,7 +405,9 @@ MISERE = [
     row("a clean misère writes 10 to the pulya", misere("A", 0), [("A", "pulya", 10)]),
     row("a misère caught once writes 10 to the gora", misere("A", 1), [("A", "gora", 10)]),
     row("a misère caught thrice writes 30", misere("A", 3), [("A", "gora", 30)]),
-    row("Leningrad: 20 a misère trick", misere("A", 1), [("A", "gora", 20)], convention="leningrad"),
+    row(
+        "Leningrad: 20 a misère trick", misere("A", 1), [("A", "gora", 20)], convention="leningrad"
+    ),
     row(
         "the defenders' tricks may be given and add up to 10",
         {"contract": "misere", "declarer": "A", "tricks": tricks(2, 5, 3)},
@@ -393,7 +422,12 @@ MISERE = [
     row(
         "misere_consolation with four players: the dealer writes too",
         misere("A", 1),
-        [("A", "gora", 10), ("B", "whists", "A", 10), ("C", "whists", "A", 10), ("D", "whists", "A", 10)],
+        [
+            ("A", "gora", 10),
+            ("B", "whists", "A", 10),
+            ("C", "whists", "A", 10),
+            ("D", "whists", "A", 10),
+        ],
         options={"misere_consolation": True},
         **FOUR,
     ),
@@ -550,7 +584,9 @@ def test_zero_bonus_pulya_entries_go_clockwise_from_first_hand() -> None:
 
 
 def test_the_dealer_on_the_talon_takes_at_most_two_tricks() -> None:
-    with pytest.raises(ScoringError, match="the dealer plays only the two talon cards: at most 2 tricks"):
+    with pytest.raises(
+        ScoringError, match="the dealer plays only the two talon cards: at most 2 tricks"
+    ):
         score([allpass({"A": 0, "B": 3, "C": 4, "D": 3})], **FOUR)
 
 
@@ -741,9 +777,27 @@ CONSOLATION = [
         options={"consolation": ["whisters", "passer", "dealer"]},
         **FOUR,
     ),
-    row("whisters only", SIX_DOWN_ONE, [("B", "whists", "A", 2)], options={"consolation": ["whisters"]}, **FOUR),
-    row("the passer only", SIX_DOWN_ONE, [("C", "whists", "A", 2)], options={"consolation": ["passer"]}, **FOUR),
-    row("the dealer only", SIX_DOWN_ONE, [("D", "whists", "A", 2)], options={"consolation": ["dealer"]}, **FOUR),
+    row(
+        "whisters only",
+        SIX_DOWN_ONE,
+        [("B", "whists", "A", 2)],
+        options={"consolation": ["whisters"]},
+        **FOUR,
+    ),
+    row(
+        "the passer only",
+        SIX_DOWN_ONE,
+        [("C", "whists", "A", 2)],
+        options={"consolation": ["passer"]},
+        **FOUR,
+    ),
+    row(
+        "the dealer only",
+        SIX_DOWN_ONE,
+        [("D", "whists", "A", 2)],
+        options={"consolation": ["dealer"]},
+        **FOUR,
+    ),
     row("nobody", SIX_DOWN_ONE, [], options={"consolation": []}, **FOUR),
     row(
         "flat10: 10 an undertrick, whatever the price",
@@ -763,7 +817,12 @@ CONSOLATION = [
     row(
         "five players: the dealer and the outgoing player both console",
         SIX_DOWN_ONE,
-        [("B", "whists", "A", 2), ("C", "whists", "A", 2), ("D", "whists", "A", 2), ("E", "whists", "A", 2)],
+        [
+            ("B", "whists", "A", 2),
+            ("C", "whists", "A", 2),
+            ("D", "whists", "A", 2),
+            ("E", "whists", "A", 2),
+        ],
         **FIVE,
     ),
     row(
@@ -791,6 +850,7 @@ def test_consolation_comes_from_the_configured_players(
 
 # --- two and five players ----------------------------------------------------------------
 
+
 def test_two_players_the_dummy_always_passes_and_the_whister_keeps_every_trick() -> None:
     deal = played("6", "A", {"B": "whist"}, {"A": 4, "B": 6})
     out = score([deal], convention="leningrad", **TWO)
@@ -802,7 +862,9 @@ def test_two_players_the_dummy_always_passes_and_the_whister_keeps_every_trick()
 def test_two_players_the_whister_is_the_only_consoler() -> None:
     deal = played("7", "A", {"B": "whist"}, {"A": 6, "B": 4})
     out = score([deal], options={"consolation": ["whisters", "passer", "dealer"]}, **TWO)
-    assert written(out) == Counter([("A", "gora", 4), ("B", "whists", "A", 16), ("B", "whists", "A", 4)])
+    assert written(out) == Counter(
+        [("A", "gora", 4), ("B", "whists", "A", 16), ("B", "whists", "A", 4)]
+    )
 
 
 def test_two_players_the_passer_option_alone_consoles_nobody() -> None:
@@ -859,19 +921,29 @@ def test_it_writes_the_4_2_11_notation(expect: str, deal: dict[str, Any]) -> Non
 
 # --- what a deal needs --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("deal", "message"),
     [
         (played("6", "A", {"B": "whist"}), "C's word (whist, pass or half) is missing"),
         (played("6", "A", B_WHISTS), "the tricks are missing"),
         (played("6", "A", B_WHISTS, {"A": 6, "B": 4}), "C's tricks are missing"),
-        (unplayed("6", "A", "BC") | {"tricks": tricks(6, 2, 2)}, "nobody whisted, so no tricks are played"),
+        (
+            unplayed("6", "A", "BC") | {"tricks": tricks(6, 2, 2)},
+            "nobody whisted, so no tricks are played",
+        ),
         ({"contract": "6", "whists": B_WHISTS}, "the declarer is missing"),
-        ({"contract": "misere", "declarer": "A"}, "the declarer's tricks on the misère are missing"),
+        (
+            {"contract": "misere", "declarer": "A"},
+            "the declarer's tricks on the misère are missing",
+        ),
         (allpass(tricks(0, 4, 6)) | {"declarer": "A"}, "an all-pass has no declarer"),
         (allpass(tricks(0, 4, 6)) | {"whists": B_WHISTS}, "an all-pass has no whists"),
         (allpass(tricks(0, 4, 6)) | {"prikup": 1}, "an all-pass has no talon tricks"),
-        (played("6", "A", {"B": "whist", "C": "maybe"}), "C's word must be whist, pass or half, not 'maybe'"),
+        (
+            played("6", "A", {"B": "whist", "C": "maybe"}),
+            "C's word must be whist, pass or half, not 'maybe'",
+        ),
     ],
 )
 def test_it_names_what_a_deal_lacks(deal: dict[str, Any], message: str) -> None:

@@ -20,7 +20,9 @@ from scoring.engine.numbers import exact_div, is_whole, normalise, to_json_numbe
         (0, 7, 0, int),
     ],
 )
-def test_exact_div_keeps_whole_numbers_as_int(value: int | Fraction, divisor: int, expect: int | Fraction, kind: type) -> None:
+def test_exact_div_keeps_whole_numbers_as_int(
+    value: int | Fraction, divisor: int, expect: int | Fraction, kind: type
+) -> None:
     result = exact_div(value, divisor)
     assert result == expect and type(result) is kind
 
@@ -33,7 +35,13 @@ def test_normalise_turns_whole_fractions_into_ints() -> None:
 
 @pytest.mark.parametrize(
     ("value", "printed"),
-    [(5, 5), (Fraction(10, 2), 5), (Fraction(32, 3), 10.67), (Fraction(-20, 3), -6.67), (Fraction(55, 2), 27.5)],
+    [
+        (5, 5),
+        (Fraction(10, 2), 5),
+        (Fraction(32, 3), 10.67),
+        (Fraction(-20, 3), -6.67),
+        (Fraction(55, 2), 27.5),
+    ],
 )
 def test_figures_print_whole_or_with_two_decimals(value: int | Fraction, printed: float) -> None:
     assert to_json_number(value) == printed

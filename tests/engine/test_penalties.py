@@ -90,22 +90,21 @@ def test_over_written_pulya_goes_into_the_offenders_gora() -> None:
 
 
 def test_under_written_gora_goes_into_the_offenders_gora() -> None:
-    # The wrong record made A's 6 (pulya 2); he was one down (gora 2): both favour him.
     log = [
-        six(7, 2, 1),
-        correct(1, six(6, 3, 1)),  # B under-wrote: no favour to B, only to... nobody
-        correct(1, six(8, 1, 1)),  # B's whists over-written before: B is warned
-        correct(1, six(5, 4, 1)),  # A favoured: warned
+        six(6, 3, 1),  # recorded as made: pulya 2
+        correct(1, six(5, 4, 1)),  # one down: more pulya and less gora than due, a warning
         allpass({"A": 3, "B": 3, "C": 4}),
-        six(6, 3, 1) | {"declarer": "B", "whists": {"C": "whist", "A": "pass"}, "tricks": {"B": 6, "C": 3, "A": 1}},
     ]
     out = score(log)
-    assert [c["warned"] for c in out["corrections"]] == [[], ["B"], ["A"]]
-    log.append(correct(1, six(4, 5, 1)))  # recorded one down, was two down: A pays
-    out = score(log)
-    last = out["corrections"][-1]
-    assert last["warned"] == []
-    assert last["penalties"] == [{"player": "A", "section": "gora", "points": 2}]
+    assert [c["warned"] for c in out["corrections"]] == [["A"]]
+    log.append(correct(1, six(4, 5, 1)))  # two down, not one: 2 gora left out, A pays
+    last = judged(score(log))[-1]
+    assert last == {
+        "correct": 1,
+        "after_deal": 2,
+        "warned": [],
+        "penalties": [{"player": "A", "section": "gora", "points": 2}],
+    }
 
 
 def test_a_correction_that_does_not_favour_a_player_keeps_his_warning() -> None:
@@ -147,7 +146,11 @@ def test_it_refuses_the_correction_of_a_deal_not_played_yet() -> None:
 
 
 def test_a_correction_that_breaks_a_later_deal_names_both() -> None:
-    log = [unplayed("6", "A", "BC"), unplayed("6", "B", "CA"), correct(1, allpass({"A": 3, "B": 3, "C": 4}))]
+    log = [
+        unplayed("6", "A", "BC"),
+        unplayed("6", "B", "CA"),
+        correct(1, allpass({"A": 3, "B": 3, "C": 4})),
+    ]
     with pytest.raises(ScoringError) as error:
         score(log, convention="leningrad")
     assert str(error.value) == (
@@ -156,7 +159,12 @@ def test_a_correction_that_breaks_a_later_deal_names_both() -> None:
 
 
 def test_a_correction_counts_deals_only() -> None:
-    log = [six(6, 3, 1), correct(1, six(7, 2, 1)), allpass({"A": 3, "B": 3, "C": 4}), correct(2, allpass({"A": 2, "B": 4, "C": 4}))]
+    log = [
+        six(6, 3, 1),
+        correct(1, six(7, 2, 1)),
+        allpass({"A": 3, "B": 3, "C": 4}),
+        correct(2, allpass({"A": 2, "B": 4, "C": 4})),
+    ]
     out = score(log)
     assert [c["correct"] for c in out["corrections"]] == [1, 2]
     assert [d["number"] for d in out["deals"]] == [1, 2]

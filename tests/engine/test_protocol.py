@@ -23,7 +23,12 @@ PROTOCOL_INPUT = {
     "first_dealer": "A",
     "stake": 0.1,
     "deals": [
-        {"contract": "6S", "declarer": "A", "whists": {"B": "whist", "C": "pass"}, "tricks": {"A": 6, "B": 3, "C": 1}},
+        {
+            "contract": "6S",
+            "declarer": "A",
+            "whists": {"B": "whist", "C": "pass"},
+            "tricks": {"A": 6, "B": 3, "C": 1},
+        },
         {"contract": "allpass", "tricks": {"A": 0, "B": 4, "C": 6}},
         {
             "contract": "7NT",
@@ -37,7 +42,12 @@ PROTOCOL_INPUT = {
         {"contract": "6H", "declarer": "C", "whists": {"A": "pass", "B": "half"}},
         {
             "correct": 1,
-            "deal": {"contract": "6S", "declarer": "A", "whists": {"B": "whist", "C": "pass"}, "tricks": {"A": 7, "B": 2, "C": 1}},
+            "deal": {
+                "contract": "6S",
+                "declarer": "A",
+                "whists": {"B": "whist", "C": "pass"},
+                "tricks": {"A": 7, "B": 2, "C": 1},
+            },
         },
     ],
 }
@@ -45,7 +55,14 @@ PROTOCOL_INPUT = {
 
 def test_protocol_mds_whole_input_scores() -> None:
     out = score_text(json.dumps(PROTOCOL_INPUT))
-    assert [d["notation"] for d in out["deals"]] == ["6♠/+1", "P", "7БК/-1", "M/-1", "9/пас", "6♥/½"]
+    assert [d["notation"] for d in out["deals"]] == [
+        "6♠/+1",
+        "P",
+        "7БК/-1",
+        "M/-1",
+        "9/пас",
+        "6♥/½",
+    ]
     assert [d["dealer"] for d in out["deals"]] == ["A", "B", "C", "A", "B", "C"]
     assert out["corrections"][0]["warned"] == ["B"]
     assert sum(out["result_whole"].values()) == 0
@@ -54,9 +71,23 @@ def test_protocol_mds_whole_input_scores() -> None:
 
 def test_the_output_has_protocol_mds_fields_in_order() -> None:
     out = score_text(json.dumps({**PROTOCOL_INPUT, "deals": PROTOCOL_INPUT["deals"][:2]}))
-    assert list(out) == ["players", "closed", "deals", "sheet", "result", "result_whole", "money", "next"]
+    assert list(out) == [
+        "players",
+        "closed",
+        "deals",
+        "sheet",
+        "result",
+        "result_whole",
+        "money",
+        "next",
+    ]
     assert list(out["deals"][0]) == ["number", "dealer", "notation", "entries"]
-    assert out["deals"][0]["entries"][1] == {"player": "B", "section": "whists", "on": "A", "points": 8}
+    assert out["deals"][0]["entries"][1] == {
+        "player": "B",
+        "section": "whists",
+        "on": "A",
+        "points": 8,
+    }
     assert out["sheet"]["B"] == {"pulya": 0, "gora": 4, "whists": {"A": 8, "C": 0}}
 
 
@@ -74,7 +105,11 @@ def test_an_unfinished_pulka_is_settled_as_if_stopped_now() -> None:
 
 
 def test_figures_that_are_not_whole_print_with_two_decimals() -> None:
-    out = score([played("6", "A", {"B": "whist", "C": "pass"}, {"A": 5, "B": 3, "C": 2})], options={"whist_style": "gentleman"}, convention="sochi")
+    out = score(
+        [played("6", "A", {"B": "whist", "C": "pass"}, {"A": 5, "B": 3, "C": 2})],
+        options={"whist_style": "gentleman"},
+        convention="sochi",
+    )
     assert out["result"]["A"] == -27.33
     assert isinstance(out["result_whole"]["A"], int)
 
@@ -125,9 +160,18 @@ def test_a_paper_sheet_is_settled_as_it_stands() -> None:
         ({"A": {}, "B": {}}, "sheet must give pulya, gora and whists for every player"),
         ({"A": {"gorra": 1}, "B": {}, "C": {}}, "sheet of A: unknown field 'gorra'"),
         ({"A": [], "B": {}, "C": {}}, "sheet of A must be an object"),
-        ({"A": {"pulya": -1}, "B": {}, "C": {}}, "pulya of A must be a whole number from 0 to 1000000000, got -1"),
-        ({"A": {"gora": "1"}, "B": {}, "C": {}}, "gora of A must be a whole number from -1000000000 to 1000000000, got '1'"),
-        ({"A": {"whists": {"A": 1}}, "B": {}, "C": {}}, "whists of A must name the other players only"),
+        (
+            {"A": {"pulya": -1}, "B": {}, "C": {}},
+            "pulya of A must be a whole number from 0 to 1000000000, got -1",
+        ),
+        (
+            {"A": {"gora": "1"}, "B": {}, "C": {}},
+            "gora of A must be a whole number from -1000000000 to 1000000000, got '1'",
+        ),
+        (
+            {"A": {"whists": {"A": 1}}, "B": {}, "C": {}},
+            "whists of A must name the other players only",
+        ),
     ],
 )
 def test_it_refuses_a_bad_paper_sheet(sheet: dict[str, object], message: str) -> None:
@@ -144,5 +188,7 @@ def test_dumps_is_readable_json() -> None:
 
 @pytest.mark.parametrize("name", ["A\nB", "Tab\there", "\x00", "\ud800", "line\u2028break"])
 def test_it_refuses_names_that_cannot_be_printed_on_one_line(name: str) -> None:
-    with pytest.raises(ScoringError, match="a player's name must not hold control characters or line breaks"):
+    with pytest.raises(
+        ScoringError, match="a player's name must not hold control characters or line breaks"
+    ):
         read({"players": [name, "B", "C"], "target": 10})

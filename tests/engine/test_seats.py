@@ -25,7 +25,12 @@ def test_it_seats_the_hands_clockwise_from_first_hand(
     size: int, dealer: int, active: tuple[int, ...], out: tuple[int, ...]
 ) -> None:
     seats = seating(size, dealer)
-    assert (seats.size, seats.dealer, seats.active, seats.sitting_out) == (size, dealer, active, out)
+    assert (seats.size, seats.dealer, seats.active, seats.sitting_out) == (
+        size,
+        dealer,
+        active,
+        out,
+    )
 
 
 def test_five_players_the_outgoing_player_is_the_seat_before_the_dealer() -> None:
@@ -34,15 +39,18 @@ def test_five_players_the_outgoing_player_is_the_seat_before_the_dealer() -> Non
         assert seating(5, dealer).sitting_out == (dealer, (dealer - 1) % 5)
 
 
-@pytest.mark.parametrize(("size", "dealer", "declarer", "defenders"), [
-    (3, 0, 1, (2, 0)),
-    (3, 0, 0, (1, 2)),
-    (4, 3, 0, (1, 2)),
-    (4, 3, 2, (0, 1)),
-    (5, 4, 1, (2, 0)),
-    (2, 0, 0, (1,)),
-    (2, 0, 1, (0,)),
-])
+@pytest.mark.parametrize(
+    ("size", "dealer", "declarer", "defenders"),
+    [
+        (3, 0, 1, (2, 0)),
+        (3, 0, 0, (1, 2)),
+        (4, 3, 0, (1, 2)),
+        (4, 3, 2, (0, 1)),
+        (5, 4, 1, (2, 0)),
+        (2, 0, 0, (1,)),
+        (2, 0, 1, (0,)),
+    ],
+)
 def test_defenders_are_taken_clockwise_from_the_declarer(
     size: int, dealer: int, declarer: int, defenders: tuple[int, ...]
 ) -> None:

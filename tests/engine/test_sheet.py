@@ -59,13 +59,19 @@ def test_help_on_a_tie_goes_to_the_nearest_player_clockwise(
 
 def test_help_reaches_the_dealer_who_sits_out() -> None:
     # Кодекс 4.2.3.1: sitting out as dealer does not stop help.
-    deals = [unplayed("10", "C", "AB") | {"dealer": "D"}, unplayed("6", "C", "AB") | {"dealer": "D"}]
+    deals = [
+        unplayed("10", "C", "AB") | {"dealer": "D"},
+        unplayed("6", "C", "AB") | {"dealer": "D"},
+    ]
     out = score(deals, players=ABCD)
     assert written(out, 2) == Counter([("D", "pulya", 2), ("C", "whists", "D", 20)])
 
 
 def test_help_excludes_dealer_skips_the_dealer() -> None:
-    deals = [unplayed("10", "C", "AB") | {"dealer": "D"}, unplayed("6", "C", "AB") | {"dealer": "D"}]
+    deals = [
+        unplayed("10", "C", "AB") | {"dealer": "D"},
+        unplayed("6", "C", "AB") | {"dealer": "D"},
+    ]
     out = score(deals, players=ABCD, options={"help_excludes_dealer": True})
     assert written(out, 2) == Counter([("A", "pulya", 2), ("C", "whists", "A", 20)])
 
@@ -133,7 +139,9 @@ def test_help_excludes_remized_whister_still_helps_a_larger_pulya() -> None:
 
 
 def test_without_help_a_pulya_runs_past_the_target() -> None:
-    out = score([unplayed("10", "A", "BC"), unplayed("6", "A", "BC")], convention="leningrad", target=20)
+    out = score(
+        [unplayed("10", "A", "BC"), unplayed("6", "A", "BC")], convention="leningrad", target=20
+    )
     assert figures(out, "pulya") == {"A": 12, "B": 0, "C": 0}
     assert written(out, 2) == Counter([("A", "pulya", 2)])
 
@@ -329,9 +337,15 @@ def test_the_exit_ladder_refuses_low_contracts_after_allpasses(
             return misere(declarer, 0)
         return unplayed(contract, declarer, defenders)
 
-    assert score(run, options=options)["next"]["min_contract"] == ladder[min(allpasses, len(ladder) - 1)]
+    assert (
+        score(run, options=options)["next"]["min_contract"]
+        == ladder[min(allpasses, len(ladder) - 1)]
+    )
     for contract in refused:
-        with pytest.raises(ScoringError, match=f"deal {allpasses + 1}: after the all-passes the lowest contract allowed is"):
+        with pytest.raises(
+            ScoringError,
+            match=f"deal {allpasses + 1}: after the all-passes the lowest contract allowed is",
+        ):
             score([*run, deal(contract)], options=options)
     for contract in allowed:
         out = score([*run, deal(contract)], options=options)
@@ -341,7 +355,9 @@ def test_the_exit_ladder_refuses_low_contracts_after_allpasses(
 def test_a_contract_below_the_exit_ladder_is_named() -> None:
     with pytest.raises(ScoringError) as error:
         score([RUN_OF_FOUR[0], unplayed("6S", "C", "AB")], convention="leningrad")
-    assert str(error.value) == "deal 2: after the all-passes the lowest contract allowed is 7, not 6♠"
+    assert (
+        str(error.value) == "deal 2: after the all-passes the lowest contract allowed is 7, not 6♠"
+    )
 
 
 def test_a_misere_is_refused_where_only_a_9_may_follow() -> None:

@@ -33,13 +33,20 @@ def value(convention: Convention, size: int, key: str) -> Fraction | int:
         (preset("leningrad"), 4, "9_made", 104),  # §6.6 c
     ],
 )
-def test_game_values_match_rules_6_6(convention: Convention, size: int, key: str, whists: Fraction | int) -> None:
+def test_game_values_match_rules_6_6(
+    convention: Convention, size: int, key: str, whists: Fraction | int
+) -> None:
     assert value(convention, size, key) == whists
 
 
 def nine_on_a_sheet_to_two(convention: Convention) -> Fraction | int:
     """§6.6 c as the source plays it: four players, pulya to 2, a 9 closes the pulka."""
-    deal = Deal(Contract(Kind.TRICKS, 9), "A", (("B", "whist"), ("C", "pass")), (("A", 9), ("B", 1), ("C", 0)))
+    deal = Deal(
+        Contract(Kind.TRICKS, 9),
+        "A",
+        (("B", "whist"), ("C", "pass")),
+        (("A", 9), ("B", 1), ("C", 0)),
+    )
     scored = score_pulka(Pulka(("A", "B", "C", "D"), convention, 2, 3, None, (deal,)))
     assert scored.state.closed
     return exact_result(scored.totals, convention)[0]
@@ -88,7 +95,11 @@ def test_a_checked_ten_has_a_value_too() -> None:
 def test_the_table_lists_every_game_for_every_table(name: str, size: int) -> None:
     values = game_values(preset(name), size)
     keys = [v.key for v in values]
-    assert keys[:2] == ["6_made", "6_down_1"] and keys[-3:] == ["misere_made", "misere_caught_1", "allpass_trick"]
+    assert keys[:2] == ["6_made", "6_down_1"] and keys[-3:] == [
+        "misere_made",
+        "misere_caught_1",
+        "allpass_trick",
+    ]
     assert len(keys) == 13
     made = [v.whists for v in values if v.key.endswith("_made") and v.level]
     assert made == sorted(made), "a higher contract made is worth more"

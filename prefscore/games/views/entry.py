@@ -8,6 +8,8 @@ a finished pulka 409, a pencil that is not yours 403.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -27,11 +29,18 @@ def _invalid_status(request: HttpRequest) -> int:
     return 422 if request.htmx else 200
 
 
-def _saved(request: HttpRequest, pk: int) -> HttpResponse:
+def _saved(request: HttpRequest, pk: int, **known: Any) -> HttpResponse:
+    """After a change: the sheet page again, or with htmx the regions in place.
+
+    ``known`` (deals, corrections, scored as the change left them) spares reloading
+    and scoring; it is used only when nothing else changed the pulka meanwhile.
+    """
     if not request.htmx:
         return redirect("games:sheet", pk=pk)
     pulka = Pulka.objects.select_related("club").get(pk=pk)
-    return render_table(request, table_context(request, pulka))
+    if known.pop("version", None) != pulka.version:
+        known = {}
+    return render_table(request, table_context(request, pulka, **known))
 
 
 def _refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpResponse:
@@ -51,13 +60,22 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
     form = DealForm(services.score(pulka, deals, corrections).state, request.POST)
     if form.is_valid():
         try:
-            services.record_deal(pulka.pk, form.facts, request.user, form.cleaned_data["number"])
+            recorded = services.record_deal(
+                pulka.pk, form.facts, request.user, form.cleaned_data["number"]
+            )
         except DealError as error:
             form.add_engine_error(error)
         except (services.Conflict, services.NotAllowed) as error:
             return _refused(request, pk, str(error), 409)
         else:
-            return _saved(request, pk)
+            return _saved(
+                request,
+                pk,
+                version=pulka.version + 1,
+                deals=[*deals, recorded.deal],
+                corrections=corrections,
+                scored=recorded.scored,
+            )
     context = table_context(request, pulka, deals=deals, corrections=corrections, form=form)
     return render_table(request, context, _invalid_status(request), regions=("entry",))
 

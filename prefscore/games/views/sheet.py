@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 
 from .. import presenters, services
@@ -34,7 +35,8 @@ TEMPLATE = "games/sheet.html"
 
 def load_deals(pulka: Pulka) -> list[Deal]:
     """The standing deals with who recorded them: one query whatever their number."""
-    return list(pulka.deals.current().select_related("entered_by").order_by("number"))
+    rows = pulka.deals.current().select_related("entered_by").order_by("number")
+    return list(rows.only("pulka", "number", "facts", "entered_at", "entered_by__username"))
 
 
 def load_corrections(pulka: Pulka) -> list[Correction]:
@@ -57,6 +59,7 @@ def table_context(
     *,
     deals: list[Deal] | None = None,
     corrections: list[Correction] | None = None,
+    scored: ScoredPulka | None = None,
     form: DealForm | None = None,
     change: int | None = None,
     notice: str = "",
@@ -65,13 +68,15 @@ def table_context(
 
     ``change`` asks for the last deal's facts in the form again (pencil rule, Кодекс
     4.2.8); it is honoured only for whoever holds the pencil. ``form`` is a bound form
-    to show again with its errors.
+    to show again with its errors. ``deals``, ``corrections`` and ``scored`` spare the
+    queries and the scoring when the caller has them already.
     """
     if deals is None:
         deals = load_deals(pulka)
     if corrections is None:
         corrections = load_corrections(pulka)
-    scored = services.score(pulka, deals, corrections)
+    if scored is None:
+        scored = services.score(pulka, deals, corrections)
     pencil = services.pencil_deal(pulka, request.user, deals)
     changing = pencil is not None and change == pencil.number
     entry = None
