@@ -6,7 +6,7 @@ PY := .venv/bin/python
 # Reinstall only when pyproject.toml changes.
 STAMP := .venv/.installed
 
-.PHONY: .venv install run test lint typecheck bench messages
+.PHONY: .venv install node_modules run test lint typecheck bench messages
 
 .venv install: $(STAMP)
 
@@ -17,6 +17,16 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --disable-pip-version-check --quiet -e '.[dev]'
 	touch $@
 
+# axe-core for the browser tests' accessibility checks (package.json, package-lock.json).
+# npm ci installs exactly the locked versions; again only when the lock file changes.
+NODE_STAMP := node_modules/.package-lock.json
+
+node_modules: $(NODE_STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
 run: export DEBUG = 1
 run: install
 	$(PY) manage.py migrate --no-input
@@ -24,7 +34,7 @@ run: install
 	@echo "prefscore is at http://127.0.0.1:8000 — sign in as demo / demo-pulka"
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-test: install
+test: install node_modules
 	$(PY) -m pytest
 	$(MAKE) --no-print-directory lint typecheck
 
@@ -45,5 +55,5 @@ bench: install
 # Needs gettext. Commit the .mo too: machines without gettext use it as it is.
 messages: export DEBUG = 1
 messages: install
-	$(PY) manage.py makemessages -l ru --add-location file --ignore .venv --ignore staticfiles
+	$(PY) manage.py makemessages -l ru --add-location file --ignore .venv --ignore staticfiles --ignore node_modules
 	$(PY) manage.py compilemessages -l ru --ignore .venv

@@ -57,6 +57,8 @@ def merged_catalogue(tmp_path: Path) -> Path:
             ".venv",
             "--ignore",
             "staticfiles",
+            "--ignore",
+            "node_modules",
             "--no-obsolete",
         ],
         # The copy's own settings, so that LOCALE_PATHS is the copy's locale folder.

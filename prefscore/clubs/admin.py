@@ -7,8 +7,9 @@ have their own lists for searching across clubs.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.http import HttpRequest
 
-from .models import Club, Membership, Player
+from .models import Club, Invitation, Membership, Player, SignInAttempt
 
 
 class MembershipInline(admin.TabularInline):
@@ -47,3 +48,26 @@ class MembershipAdmin(admin.ModelAdmin):
     list_select_related = ["club", "user"]
     search_fields = ["user__username", "club__name"]
     autocomplete_fields = ["club", "user"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["club", "role", "created_by", "expires_at", "used_by", "used_at"]
+    list_filter = ["role", "club"]
+    list_select_related = ["club", "created_by", "used_by"]
+    search_fields = ["club__name", "created_by__username", "used_by__username"]
+    readonly_fields = ["token"]
+
+
+@admin.register(SignInAttempt)
+class SignInAttemptAdmin(admin.ModelAdmin):
+    """Read-only: the record the sign-in limit is computed from."""
+
+    list_display = ["username", "address", "attempted_at"]
+    search_fields = ["username", "address"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -24,7 +24,7 @@ class ClubQuerySet(models.QuerySet["Club"]):
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("short name for links"), max_length=60, unique=True)
     pencil_minutes = models.PositiveSmallIntegerField(
         _("pencil window, minutes"),
@@ -89,7 +89,7 @@ class Player(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="players", verbose_name=_("club")
     )
-    name = models.CharField(_("display name"), max_length=60)
+    name = models.CharField(_("display name"), max_length=200)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

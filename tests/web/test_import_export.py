@@ -149,7 +149,7 @@ def test_import_refuses_deals_after_the_pulka_closed(club_world, club_client):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"players": ["x" * 61, "B", "C"]}, "at most 60 characters"),
+        ({"players": ["x" * 201, "B", "C"]}, "at most 200 characters"),
         ({"stake": 0.00001}, "at most 4 decimals"),
         ({"convention": "poker"}, "unknown convention 'poker'"),
         ({"surprise": 1}, "unknown field"),

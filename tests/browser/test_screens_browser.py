@@ -1,0 +1,235 @@
+"""Every screen on a phone, in Russian and in English: it fits, it can be tapped, it
+reads in the page's language, and axe-core finds nothing serious.
+
+One test per screen and language; each checks, in one visit:
+
+- no sideways scrolling at 390×844 (``scrollWidth <= innerWidth``);
+- every tap target at least 44 px in its smaller dimension (the rule is
+  ``support.TAP_TARGETS_JS``);
+- on the sheet, the drawing at least 320 px wide and none of its text under 10 px;
+- ``<html lang>`` is the language asked for, and no text of the page is left in the
+  other language (data such as player names aside);
+- axe-core: no ``serious`` or ``critical`` violation;
+
+then takes the screenshots, phone and desktop, into ``artifacts/screenshots/``. Every
+problem found is listed in the failure message and in
+``artifacts/screenshots/report-<screen>-<language>.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.conftest import DESKTOP
+from tests.browser.support import (
+    NAMES,
+    OVERFLOW_JS,
+    SHEET_SIZE_JS,
+    TAP,
+    TAP_TARGETS_JS,
+    TWELVE_DEALS,
+    axe_violations,
+    ensure_presets,
+    sign_in,
+)
+from tests.web.fixtures_access import build_world, make_pulka, record
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LANGUAGES = {"ru": "ru-RU", "en": "en-US"}
+SHEET_MIN_WIDTH = 320
+SHEET_MIN_FONT = 10
+
+
+@dataclass(frozen=True)
+class Screen:
+    name: str
+    path: Callable[[Any], str]
+    user: str | None = "admin"  # who looks at it; None: nobody signed in
+    then: Callable[[Page, Any], None] | None = None  # what a player does there first
+
+
+def paste_a_pulka_file(page: Page, world: Any) -> None:
+    """The calculator with a settled file, the way a player uses it."""
+    pulka = {"convention": "sochi", "players": list(NAMES), "target": 10, "stake": 0.5,
+             "deals": list(TWELVE_DEALS)}  # fmt: skip
+    page.locator("textarea[name=text]").fill(json.dumps(pulka, ensure_ascii=False))
+    page.locator("main form button[type=submit]").click()
+    page.locator("main table").first.wait_for()
+
+
+SCREENS = (
+    Screen("home", lambda w: "/"),
+    Screen("sign-in", lambda w: "/accounts/login/", user=None),
+    Screen("sign-up", lambda w: "/accounts/signup/", user=None),
+    Screen("club", lambda w: f"/clubs/{w.club.slug}/"),
+    Screen("new-pulka", lambda w: f"/clubs/{w.club.slug}/pulkas/new/"),
+    Screen("sheet", lambda w: f"/pulkas/{w.evening.pk}/"),
+    Screen("settlement", lambda w: f"/pulkas/{w.evening.pk}/settlement/"),
+    Screen("import", lambda w: f"/clubs/{w.club.slug}/pulkas/import/"),
+    Screen("calculator", lambda w: "/calculator/", then=paste_a_pulka_file),
+    Screen("conventions", lambda w: "/conventions/"),
+    Screen("convention", lambda w: "/conventions/sochi/"),
+    Screen("compare", lambda w: "/conventions/compare/?a=sochi&b=leningrad"),
+    Screen("members", lambda w: f"/clubs/{w.club.slug}/members/"),
+    Screen("invitation", lambda w: f"/invitations/{w.invitation.token}/", user=None),
+)
+
+
+def build_screens_world() -> Any:
+    """The access world (a club with every role, an invitation) and an evening's pulka."""
+    ensure_presets()
+    world = build_world()
+    evening = make_pulka(world.club, NAMES, world.users["member"])
+    evening.stake = Decimal("0.5")
+    evening.save(update_fields=["stake"])
+    for facts in TWELVE_DEALS:
+        record(evening, facts, world.users["member"])
+    world.evening = evening
+    return world
+
+
+# --- the language of the page ----------------------------------------------------------
+
+# Every piece of text the page shows or reads out: each element's own text, the
+# document's title, and the labels in attributes. Elements marked with another
+# language (the language buttons) are left out, as are the values of form fields.
+TEXTS_JS = """() => {
+  const page = document.documentElement.lang;
+  const texts = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const own = new Map();
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const parent = node.parentElement;
+    if (!parent || parent.closest('script, style, textarea')) continue;
+    const marked = parent.closest('[lang]');
+    if (marked && marked.lang && marked.lang !== page) continue;
+    own.set(parent, (own.get(parent) || '') + ' ' + node.textContent);
+  }
+  own.forEach(text => texts.push(text));
+  document.querySelectorAll('[aria-label], [placeholder], [title]').forEach(el => {
+    ['aria-label', 'placeholder', 'title'].forEach(a => el.getAttribute(a) && texts.push(el.getAttribute(a)));
+  });
+  return texts.map(t => t.replace(/\\s+/g, ' ').trim()).filter(t => /\\p{L}/u.test(t));
+}"""
+
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+# Russian words that English pages keep on purpose: the rule book's title, the names
+# conventions go by, the no-trump mark and the "passed" of the tournament notation
+# (Кодекс 4.2.11, protocol.md).
+RUSSIAN_IN_ENGLISH = re.compile(
+    r"Кодекс\w*|преферанс\w*|сочинк\w*|ленинградк\w*|питерк\w*|ростовк\w*|«?Ленинградская»?"
+    r"|ФСПР|БК|пас\b|пуля|гора|висты|Русский"
+)
+
+
+def data_strings(world: Any) -> list[str]:
+    """What the people put in (names, clubs, accounts): the same in every language."""
+    users = world.users.values()
+    strings = [*NAMES, world.club.name, world.other_club.name, "prefscore"]
+    strings += [u.get_username() for u in users] + [u.email for u in users]
+    return sorted(strings, key=len, reverse=True)
+
+
+# A Russian term in brackets after its English name, "greedy (жлобский)": a gloss.
+GLOSS = re.compile(r"\([^()]*\)")
+
+
+def other_language(texts: list[str], language: str, data: list[str]) -> list[str]:
+    """The texts that are not in ``language``: English on a Russian page, and so on.
+
+    Data the people typed is the same in both languages, and so is code: a pulka
+    file shown as an example (it starts with a brace).
+    """
+    found = []
+    for text in texts:
+        if text.startswith(("{", "[")):
+            continue
+        bare = text
+        for value in data:
+            bare = bare.replace(value, " ")
+        if language == "ru" and LATIN_WORD.search(bare) and not CYRILLIC.search(bare):
+            found.append(text)
+        if language == "en" and CYRILLIC.search(RUSSIAN_IN_ENGLISH.sub(" ", GLOSS.sub(" ", bare))):
+            found.append(text)
+    return sorted(set(found))
+
+
+# --- the test --------------------------------------------------------------------------
+
+
+def check_sheet(page: Page) -> list[str]:
+    drawn = page.evaluate(SHEET_SIZE_JS)
+    if drawn is None:
+        return ["no drawn sheet (#sheet svg)"]
+    problems = []
+    if drawn["width"] < SHEET_MIN_WIDTH:
+        problems.append(f"the sheet is {drawn['width']:.0f} px wide, under {SHEET_MIN_WIDTH}")
+    for text in drawn["sizes"]:
+        if text["px"] < SHEET_MIN_FONT - 0.05:
+            problems.append(
+                f"sheet text {text['text']!r} ({text['cls']}) is {text['px']:.1f} px, "
+                f"under {SHEET_MIN_FONT}"
+            )
+    return problems
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("screen", SCREENS, ids=[s.name for s in SCREENS])
+def test_every_screen_fits_a_phone_reads_in_its_language_and_passes_axe(
+    live_server, new_context, screenshot_dir, screen, language
+):
+    world = build_screens_world()
+    context = new_context(locale=LANGUAGES[language], bypass_csp=True)
+    if screen.user:
+        sign_in(context, live_server.url, world.users[screen.user])
+    page = context.new_page()
+    response = page.goto(live_server.url + screen.path(world))
+    assert response is not None and response.status == 200, screen.path(world)
+    if screen.then:
+        screen.then(page, world)
+
+    problems: dict[str, list[str]] = {}
+    lang = page.locator("html").get_attribute("lang")
+    if lang != language:
+        problems["language"] = [f'<html lang="{lang}">, not "{language}"']
+    strays = other_language(page.evaluate(TEXTS_JS), language, data_strings(world))
+    if strays:
+        problems["text in the other language"] = strays
+    overflow = page.evaluate(OVERFLOW_JS)
+    if overflow["scrollWidth"] > overflow["innerWidth"]:
+        problems["sideways scrolling"] = [
+            f"scrollWidth {overflow['scrollWidth']} > innerWidth {overflow['innerWidth']}",
+            *overflow["wide"],
+        ]
+    small = page.evaluate(TAP_TARGETS_JS, TAP)
+    if small:
+        problems[f"tap targets under {TAP} px"] = small
+    if screen.name == "sheet":
+        sheet = check_sheet(page)
+        if sheet:
+            problems["sheet"] = sheet
+
+    violations = axe_violations(page)
+    if violations:
+        problems["axe (serious, critical)"] = violations
+
+    page.screenshot(path=screenshot_dir / f"{screen.name}-{language}-phone.png", full_page=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=screenshot_dir / f"{screen.name}-{language}-desktop.png", full_page=True)
+    report = screenshot_dir / f"report-{screen.name}-{language}.json"
+    report.write_text(json.dumps(problems, ensure_ascii=False, indent=1))
+    assert not problems, f"{screen.name} ({language}):\n" + "\n".join(
+        f"- {kind}:\n" + "\n".join(f"    {item}" for item in items)
+        for kind, items in problems.items()
+    )
