@@ -61,6 +61,7 @@ PROBE_SECONDS = 0.5
 CAPACITY_SECONDS = 5.0
 WATCHDOG_SECONDS = 175
 TIMEOUT = 30
+SPARE_PULKAS = 16
 
 
 # --- the deals a table plays -----------------------------------------------------------
@@ -155,17 +156,22 @@ def prepare(tables: int) -> dict[str, Any]:
             session.create()
             sessions.append(session.session_key)
         made.append({"pulka": pulka.pk, "version": HISTORY, "sessions": sessions})
-    spare = Pulka.objects.create(
-        club=club,
-        convention_name="sochi",
-        convention_options=options,
-        player_names=list(NAMES),
-        target=1000,
-    )
-    PulkaSeat.objects.bulk_create(
-        PulkaSeat(pulka=spare, seat=i, player=p) for i, p in enumerate(players)
-    )
-    return {"tables": made, "spare": spare.pk}
+    # The capacity test records on pulkas of its own, one per client: each client's
+    # deal numbers then follow each other as a table's do.
+    spare = []
+    for _ in range(SPARE_PULKAS):
+        pulka = Pulka.objects.create(
+            club=club,
+            convention_name="sochi",
+            convention_options=options,
+            player_names=list(NAMES),
+            target=1000,
+        )
+        PulkaSeat.objects.bulk_create(
+            PulkaSeat(pulka=pulka, seat=i, player=p) for i, p in enumerate(players)
+        )
+        spare.append(pulka.pk)
+    return {"tables": made, "spare": spare}
 
 
 def check(acknowledged: dict[str, list[int]]) -> dict[str, Any]:
@@ -310,10 +316,7 @@ def capacity(port: int, data: dict[str, Any], workers: int) -> list[dict[str, An
     """Requests per second each kind sustains, clients twice the workers."""
     table = data["tables"][0]
     poll = f"/pulkas/{table['pulka']}/poll/"
-    clients = 2 * workers
-    spare = data["spare"]
-    numbers = iter(range(1, 1_000_000))
-    number_lock = threading.Lock()
+    clients = min(2 * workers, len(data["spare"]))
 
     def expect(
         device: Device, status: int, method: str, path: str, form: Any = None
@@ -335,13 +338,9 @@ def capacity(port: int, data: dict[str, Any], workers: int) -> list[dict[str, An
 
     def record(i: int) -> Callable[[], float | None]:
         device = Device(port, table["sessions"][i % 3])
-
-        def call() -> float | None:
-            with number_lock:  # one deal number each: the spare pulka's next deals
-                number = next(numbers)
-            return expect(device, 200, "POST", f"/pulkas/{spare}/deals/", deal_form(number))
-
-        return call
+        path = f"/pulkas/{data['spare'][i]}/deals/"
+        numbers = iter(range(1, 1_000_000))
+        return lambda: expect(device, 200, "POST", path, deal_form(next(numbers)))
 
     # Warm every worker (imports, templates, connections) before measuring anything.
     closed_loop(1.0, clients, bare)
@@ -386,7 +385,7 @@ def evening(port: int, tables: list[Table], seconds: float, tally: Tally) -> flo
             try:
                 status, payload, spent = device.request("GET", f"{path}?v={shown}")
             except (http.client.HTTPException, OSError) as error:
-                tally.error("poll 304", type(error).__name__)
+                tally.error("poll 200", type(error).__name__)
                 continue
             if status == 304:
                 tally.add("poll 304", spent)
@@ -445,9 +444,7 @@ def evening(port: int, tables: list[Table], seconds: float, tally: Tally) -> flo
     threads = [threading.Thread(target=probe, daemon=True)]
     for index, table in enumerate(tables):
         threads.append(
-            threading.Thread(
-                target=recorder, args=(table, rng.uniform(0, 3), index), daemon=True
-            )
+            threading.Thread(target=recorder, args=(table, rng.uniform(0, 3), index), daemon=True)
         )
         threads += [
             threading.Thread(
@@ -514,14 +511,12 @@ def throwaway_postgres(workdir: Path) -> Iterator[str]:
         "-c synchronous_commit=off -c full_page_writes=off"
     )
     pg_ctl = [*as_user, str(PG_BIN / "pg_ctl"), "-D", str(root / "data")]
-    subprocess.run(
-        [*pg_ctl, "-l", str(root / "server.log"), "-w", "-o", options, "start"], **quiet
-    )
+    subprocess.run([*pg_ctl, "-l", str(root / "server.log"), "-w", "-o", options, "start"], **quiet)
     try:
         subprocess.run(
             [str(PG_BIN / "psql"), "-h", str(root / "socket"), "-p", str(port), "-U",
              "postgres", "-d", "postgres", "-q", "-v", "ON_ERROR_STOP=1"],
-            input=(f"CREATE ROLE prefscore LOGIN PASSWORD '{password}';\n"
+            input=(f"CREATE ROLE prefscore LOGIN CREATEDB PASSWORD '{password}';\n"
                    "CREATE DATABASE prefscore OWNER prefscore;\n").encode(),
             **quiet,
         )  # fmt: skip

@@ -27,3 +27,8 @@ if os.environ.get("BENCH_SQLITE_TUNED") and DATABASES["default"]["ENGINE"].endsw
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+
+# bench/web.py --cookie-sessions: sessions in a signed cookie, so that a request reads
+# no session row (the poll's one query is then its only one).
+if os.environ.get("BENCH_COOKIE_SESSIONS"):
+    SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

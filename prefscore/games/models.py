@@ -77,6 +77,16 @@ class Pulka(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Changes with every record, so devices can ask cheaply "anything new?".
     version = models.PositiveIntegerField(_("version"), default=0)
+    # A table of a tournament round (prefscore.tournaments); None for a club game.
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="pulkas",
+        verbose_name=_("tournament"),
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
 
     objects = PulkaQuerySet.as_manager()
 

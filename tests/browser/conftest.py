@@ -5,6 +5,7 @@ Debian's chromium package is what CI installs. Without /usr/bin/chromium these t
 """
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -87,3 +88,17 @@ def presets(transactional_db: None) -> None:
     from tests.browser.support import ensure_presets
 
     ensure_presets()
+
+
+_STARTED = time.time()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The screenshots this run took, so that CI's log says where they are."""
+    if not SCREENSHOTS.is_dir():
+        return
+    taken = sorted(p for p in SCREENSHOTS.glob("*.png") if p.stat().st_mtime >= _STARTED)
+    if taken:
+        terminalreporter.section(f"screenshots ({len(taken)})")
+        for path in taken:
+            terminalreporter.write_line(str(path.relative_to(SCREENSHOTS.parents[1])))

@@ -55,6 +55,22 @@ TWELVE_DEALS: tuple[dict[str, Any], ...] = (
 )  # fmt: skip
 
 
+def cycle_deal(number: int, names: tuple[str, ...] = NAMES) -> dict[str, Any]:
+    """Deal ``number`` of a long evening: six kinds in turn, none closing a pulka to 1000."""
+    dealer = (number - 1) % 3
+    d, w1, w2 = names[(dealer + 1) % 3], names[(dealer + 2) % 3], names[dealer]
+    return [
+        {"contract": "6S", "declarer": d, "whists": {w1: "whist", w2: "pass"},
+         "tricks": {d: 6, w1: 3, w2: 1}},
+        {"contract": "allpass", "tricks": {d: 3, w1: 3, w2: 4}},
+        {"contract": "7H", "declarer": d, "whists": {w1: "whist", w2: "whist"},
+         "tricks": {d: 5, w1: 3, w2: 2}},
+        {"contract": "6C", "declarer": w1, "whists": {w2: "pass", d: "half"}},
+        {"contract": "misere", "declarer": w2, "tricks": {w2: 1}},
+        {"contract": "8NT", "declarer": d, "whists": {w1: "pass", w2: "pass"}},
+    ][(number - 1) % 6]  # fmt: skip
+
+
 # --- the engine's answer ---------------------------------------------------------------
 
 
@@ -242,9 +258,10 @@ TAP = 44  # px: the smallest comfortable touch target (prefscore.css --tap)
 #   button, select, textarea, summary, and input other than a radio or checkbox;
 #   radio or checkbox with its label(s): the biggest of those boxes is what the finger hits
 #     (a visually hidden chip input is tapped through its label);
-#   link, unless it sits in running text (a text node with letters beside it in the
-#     same element, as in "No account yet? Sign up"): a link alone in its line, a
-#     breadcrumb, a card or a button-styled link is tapped on purpose.
+#   link, unless it is an inline text link: laid out inline (not a .button) and either
+#     inside a paragraph (<p>: a sentence, a breadcrumb, a "see also" line) or beside
+#     words of running text in the same element ("No account yet? Sign up"). Links in
+#     the header, in navigation lists, cards and button-styled links are counted.
 # Its box must be at least TAP px in its smaller dimension. Not counted: elements
 # that are hidden, visually hidden (1 px), or off-screen until focused (the skip link).
 TAP_TARGETS_JS = """tap => {
@@ -263,8 +280,10 @@ TAP_TARGETS_JS = """tap => {
     const name = el.getAttribute('name') ? `[name=${el.getAttribute('name')}]` : '';
     return `${el.tagName.toLowerCase()}${id}${cls}${name} "${text}"`;
   };
-  const inRunningText = a => Array.from(a.parentNode.childNodes).some(
-    n => n.nodeType === Node.TEXT_NODE && /\\p{L}/u.test(n.textContent));
+  const inlineTextLink = a => getComputedStyle(a).display === 'inline'
+    && !a.classList.contains('button')
+    && (a.closest('p') !== null || Array.from(a.parentNode.childNodes).some(
+      n => n.nodeType === Node.TEXT_NODE && /\\p{L}/u.test(n.textContent)));
   const small = [];
   const check = (el, boxes) => {
     const shownBoxes = boxes.filter(b => b.width > 2 && b.height > 2);
@@ -286,7 +305,7 @@ TAP_TARGETS_JS = """tap => {
       return;
     }
     if (!shown(el)) return;
-    if (tag === 'a' && !el.classList.contains('button') && inRunningText(el)) return;
+    if (tag === 'a' && inlineTextLink(el)) return;
     check(el, [el.getBoundingClientRect()]);
   });
   return small;

@@ -37,6 +37,7 @@ from tests.browser.support import (
     TAP_TARGETS_JS,
     TWELVE_DEALS,
     axe_violations,
+    cycle_deal,
     ensure_presets,
     sign_in,
 )
@@ -47,6 +48,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LANGUAGES = {"ru": "ru-RU", "en": "en-US"}
 SHEET_MIN_WIDTH = 320
 SHEET_MIN_FONT = 10
+LONG_EVENING = 48  # deals
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,7 @@ SCREENS = (
     Screen("club", lambda w: f"/clubs/{w.club.slug}/"),
     Screen("new-pulka", lambda w: f"/clubs/{w.club.slug}/pulkas/new/"),
     Screen("sheet", lambda w: f"/pulkas/{w.evening.pk}/"),
+    Screen("sheet-long", lambda w: f"/pulkas/{w.long.pk}/"),
     Screen("settlement", lambda w: f"/pulkas/{w.evening.pk}/settlement/"),
     Screen("import", lambda w: f"/clubs/{w.club.slug}/pulkas/import/"),
     Screen("calculator", lambda w: "/calculator/", then=paste_a_pulka_file),
@@ -94,6 +97,12 @@ def build_screens_world() -> Any:
     for facts in TWELVE_DEALS:
         record(evening, facts, world.users["member"])
     world.evening = evening
+    # A long evening: the sheet's series grow long and its figures must still be read.
+    world.long = make_pulka(world.club, NAMES, world.users["member"])
+    world.long.target = 1000
+    world.long.save(update_fields=["target"])
+    for number in range(1, LONG_EVENING + 1):
+        record(world.long, cycle_deal(number), world.users["member"])
     return world
 
 
@@ -168,10 +177,12 @@ def other_language(texts: list[str], language: str, data: list[str]) -> list[str
 # --- the test --------------------------------------------------------------------------
 
 
-def check_sheet(page: Page) -> list[str]:
+def check_sheet(page: Page, measured: dict[str, Any]) -> list[str]:
     drawn = page.evaluate(SHEET_SIZE_JS)
     if drawn is None:
         return ["no drawn sheet (#sheet svg)"]
+    measured["sheet width px"] = round(drawn["width"], 1)
+    measured["smallest sheet text px"] = round(min(t["px"] for t in drawn["sizes"]), 2)
     problems = []
     if drawn["width"] < SHEET_MIN_WIDTH:
         problems.append(f"the sheet is {drawn['width']:.0f} px wide, under {SHEET_MIN_WIDTH}")
@@ -215,8 +226,9 @@ def test_every_screen_fits_a_phone_reads_in_its_language_and_passes_axe(
     small = page.evaluate(TAP_TARGETS_JS, TAP)
     if small:
         problems[f"tap targets under {TAP} px"] = small
-    if screen.name == "sheet":
-        sheet = check_sheet(page)
+    measured: dict[str, Any] = {}
+    if screen.name.startswith("sheet"):
+        sheet = check_sheet(page, measured)
         if sheet:
             problems["sheet"] = sheet
 
@@ -224,11 +236,16 @@ def test_every_screen_fits_a_phone_reads_in_its_language_and_passes_axe(
     if violations:
         problems["axe (serious, critical)"] = violations
 
-    page.screenshot(path=screenshot_dir / f"{screen.name}-{language}-phone.png", full_page=True)
+    shot = screenshot_dir / f"{screen.name}-{language}"
+    page.screenshot(path=f"{shot}-phone.png", full_page=True)
+    if screen.name == "sheet":  # what a player sees on opening it, for the README
+        page.screenshot(path=f"{shot}-phone-first-screen.png")
     page.set_viewport_size(DESKTOP)
-    page.screenshot(path=screenshot_dir / f"{screen.name}-{language}-desktop.png", full_page=True)
+    page.screenshot(path=f"{shot}-desktop.png", full_page=True, scale="css")
     report = screenshot_dir / f"report-{screen.name}-{language}.json"
-    report.write_text(json.dumps(problems, ensure_ascii=False, indent=1))
+    report.write_text(
+        json.dumps({"problems": problems, "measured": measured}, ensure_ascii=False, indent=1)
+    )
     assert not problems, f"{screen.name} ({language}):\n" + "\n".join(
         f"- {kind}:\n" + "\n".join(f"    {item}" for item in items)
         for kind, items in problems.items()

@@ -367,3 +367,13 @@ def test_recording_needs_the_csrf_token(make_table_pulka, table_client):
 
     assert response.status_code == 403
     assert not Deal.objects.exists()
+
+
+def test_an_anonymous_htmx_post_gets_403_and_is_sent_to_sign_in(make_table_pulka, table_client):
+    pulka = make_table_pulka()
+
+    response = table_client("anonymous").post(record_url(pulka), deal_form(), headers=HTMX)
+
+    assert response.status_code == 403
+    assert response["HX-Redirect"].startswith(reverse("login"))
+    assert not Deal.objects.exists()

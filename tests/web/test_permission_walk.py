@@ -41,6 +41,7 @@ from prefscore.games.models import Deal, Pulka
 from scoring.engine.conventions import preset
 from scoring.models import Convention
 from tests.web.fixtures_access import ROLES, World
+from tests.web.fixtures_tournaments import walk_club, walk_entry, walk_guest, walk_kwargs
 
 pytestmark = pytest.mark.django_db
 
@@ -97,6 +98,7 @@ def replace_outcomes(expect: Expect, **outcomes: str) -> Expect:
 
 
 MEMBERS = ("member", "organiser", "admin")
+ORGANISERS = ("organiser", "admin")
 ADMINS = ("admin",)
 
 
@@ -171,6 +173,24 @@ EXPECTATIONS: dict[str, Expect] = {
     "conventions:compare": club_roles(
         *MEMBERS, superuser=OK, data=lambda w: {"a": home_rules(w), "b": home_rules(w)}
     ),
+    # --- tournaments (prefscore/tournaments/urls.py): organisers and admins run them,
+    # members see them; the standings of a public tournament are open to anyone (issue 7;
+    # private standings: tests/web/test_tournaments.py) ---
+    "tournaments:list": club_roles(*MEMBERS, kwargs=walk_club),
+    "tournaments:create": club_roles(*ORGANISERS, kwargs=walk_club),
+    "tournaments:detail": club_roles(*MEMBERS, kwargs=walk_kwargs),
+    "tournaments:register": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_kwargs, data=walk_guest
+    ),
+    "tournaments:drop": club_roles(*ORGANISERS, method="post", kwargs=walk_entry),
+    "tournaments:draw": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
+    "tournaments:cut": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"size": 3}
+    ),
+    "tournaments:publish": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"public": "on"}
+    ),
+    "tournaments:standings": public(kwargs=walk_kwargs),
     # --- the Django admin: its front page stands for all of it ---
     "admin:index": Expect(
         _roles(

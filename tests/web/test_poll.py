@@ -32,7 +32,7 @@ def test_the_poll_answers_304_with_an_empty_body_while_nothing_changed(
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_the_unchanged_poll_costs_one_query_beside_the_sign_in(make_table_pulka, table_client):
+def test_the_unchanged_poll_costs_one_query_beside_the_session(make_table_pulka, table_client):
     pulka = make_table_pulka(deals=legal_deals(NAMES, 3))
     client = table_client()
 
@@ -41,7 +41,29 @@ def test_the_unchanged_poll_costs_one_query_beside_the_sign_in(make_table_pulka,
 
     ours = [q["sql"] for q in queries if "games_pulka" in q["sql"]]
     assert len(ours) == 1
-    assert len(queries) == 3  # the session, the user, the version
+    assert len(queries) == 2  # the session, the version (the user row is not needed)
+
+
+def test_a_session_no_longer_valid_gets_no_figures(make_table_pulka, table_client, table_world):
+    pulka = make_table_pulka(deals=legal_deals(NAMES, 1))
+    client = table_client()
+    anna = table_world.users["anna"]
+    anna.set_password("a-new-password-99")  # signs her out everywhere (session hash)
+    anna.save()
+
+    changed = client.get(poll_url(pulka, 0), headers=HTMX)
+
+    assert changed.status_code == 403
+    assert b"sheet" not in changed.content
+
+
+def test_a_deactivated_member_gets_no_figures(make_table_pulka, table_client, table_world):
+    pulka = make_table_pulka(deals=legal_deals(NAMES, 1))
+    client = table_client()
+    table_world.users["anna"].is_active = False
+    table_world.users["anna"].save()
+
+    assert client.get(poll_url(pulka, 0), headers=HTMX).status_code == 403
 
 
 def test_after_a_new_deal_the_poll_answers_the_new_regions(
@@ -120,3 +142,14 @@ def test_the_swapped_poll_element_polls_on_with_the_new_version(make_table_pulka
     # 200 brings every region out of band, the poll element with its new version too.
     assert 'hx-trigger="every 2s"' in poll and 'hx-swap="none"' in poll
     assert f"?v={pulka.version}" in poll
+
+
+def test_a_signed_out_device_is_told_to_sign_in(make_table_pulka, table_client):
+    pulka = make_table_pulka()
+    page = reverse("games:sheet", args=[pulka.pk])
+    headers = {**HTMX, "HX-Current-URL": f"http://testserver{page}"}
+
+    response = table_client("anonymous").get(poll_url(pulka, 0), headers=headers)
+
+    assert response.status_code == 403
+    assert response["HX-Redirect"] == f"{reverse('login')}?next={page}"

@@ -72,7 +72,7 @@ def test_the_poll_costs_the_same_whatever_the_deals_and_players(pulkas, table_cl
     unchanged = counts(pulkas, lambda p: poll(p, p.version))
     changed = counts(pulkas, lambda p: poll(p, p.version - 1))
 
-    assert unchanged == [3, 3, 3, 3]
+    assert unchanged == [2, 2, 2, 2]
     assert len(set(changed)) == 1, changed
 
 

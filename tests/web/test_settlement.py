@@ -160,6 +160,8 @@ def test_the_settlement_is_refused_to_outsiders_and_anonymous(example, table_cli
     assert table_client("olaf").get(url(example), headers=HTMX).status_code == 403
     anonymous = table_client("anonymous").get(url(example))
     assert anonymous.status_code == 302 and anonymous["Location"].startswith(reverse("login"))
+    anonymous = table_client("anonymous").get(url(example), headers=HTMX)
+    assert anonymous.status_code == 403 and anonymous["HX-Redirect"].startswith(reverse("login"))
 
 
 def test_an_unknown_pulka_has_no_settlement(table_client):

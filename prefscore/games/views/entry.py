@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -22,7 +21,14 @@ from .. import services
 from ..access import pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
-from .sheet import load_corrections, load_deals, render_table, score_before_last, table_context
+from .sheet import (
+    load_corrections,
+    load_deals,
+    render_table,
+    score_before_last,
+    signed_in,
+    table_context,
+)
 
 
 def _invalid_status(request: HttpRequest) -> int:
@@ -49,7 +55,7 @@ def _refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpRe
     return render_table(request, table_context(request, pulka, notice=message), status)
 
 
-@login_required
+@signed_in
 @require_POST
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     """Record the next deal from the entry form (design.md, "How a deal flows")."""
@@ -80,7 +86,7 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
     return render_table(request, context, _invalid_status(request), regions=("entry",))
 
 
-@login_required
+@signed_in
 @require_POST
 def pencil(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Undo or change the last deal while its recorder holds the pencil (Кодекс 4.2.8).

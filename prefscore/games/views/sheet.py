@@ -8,16 +8,18 @@ below to answer with the same regions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import wraps
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.engine.pulka import ScoredPulka
@@ -25,11 +27,13 @@ from scoring.engine.sheet import SheetState
 
 from .. import presenters, services
 from ..access import pulka_for
+from ..conventions import convention_label
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
 
 # Every region of the screen, in page order; the poll element carries the version.
 REGIONS = ("status", "sheet", "entry", "protocol", "poll")
+View = Callable[..., HttpResponse]
 TEMPLATE = "games/sheet.html"
 
 
@@ -94,6 +98,7 @@ def table_context(
         )
     return {
         "pulka": pulka,
+        "convention": convention_label(pulka.convention_name),
         "names": scored.pulka.names,
         "finished": pulka.status == Pulka.Status.FINISHED,
         "closed": scored.state.closed,
@@ -155,12 +160,39 @@ def render_table(
     return response
 
 
+def signed_out(request: HttpRequest) -> HttpResponse:
+    """403 for a device no longer signed in; htmx is told to go to the sign-in page.
+
+    A redirect would be followed inside the XMLHttpRequest and swap nothing; the
+    ``HX-Redirect`` header takes the whole page there instead, back here afterwards.
+    """
+    response = HttpResponseForbidden(_("Sign in to see this pulka."))
+    if request.htmx:
+        back = request.htmx.current_url_abs_path or request.get_full_path()
+        response["HX-Redirect"] = redirect_to_login(back).url
+    return response
+
+
+def signed_in(view: View) -> View:
+    """``login_required``, except that htmx requests get :func:`signed_out` (403)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            return signed_out(request)
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
+
+
 def _change_param(request: HttpRequest) -> int | None:
     value = request.GET.get("change", "")
     return int(value) if value.isdigit() and len(value) < 8 else None
 
 
-@login_required
+@signed_in
 @require_GET
 def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The table screen of one pulka; ``?change=N`` puts deal N back in the form."""
@@ -172,25 +204,32 @@ def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
 def poll(request: HttpRequest, pk: int) -> HttpResponse:
     """304 while the pulka's version is the one shown (``?v=``), else the new regions.
 
-    One query answers the usual case: the version, through the user's memberships.
+    Every device polls every 2 s, so the usual answer is kept to the session and one
+    query: the version, through the memberships of the session's user. The user row is
+    not loaded for it: a 304 tells nothing the device did not claim itself, and any
+    other answer goes through ``request.user`` and :func:`pulka_for`, which check the
+    session fully (a changed password, an inactive account) before a figure leaves.
     Anonymous devices get 403, not a sign-in page htmx could not show.
     """
-    if not request.user.is_authenticated:
-        raise PermissionDenied
+    user_id = request.session.get(SESSION_KEY)
+    if user_id is None:
+        return signed_out(request)
     version = (
-        Pulka.objects.filter(pk=pk, club__memberships__user=request.user)
+        Pulka.objects.filter(pk=pk, club__memberships__user_id=user_id)
+        .order_by()
         .values_list("version", flat=True)
         .first()
     )
-    if version is None:
-        pulka_for(request, pk)  # 404 for an unknown pulka, 403 for an outsider's
-        raise PermissionDenied
     shown = request.GET.get("v", "")
-    if shown.isdigit() and int(shown) == version:
+    if version is not None and shown.isdigit() and int(shown) == version:
         response: HttpResponse = HttpResponseNotModified()
-    elif not request.htmx:
-        response = redirect("games:sheet", pk=pk)
     else:
-        response = render_regions(request, table_context(request, pulka_for(request, pk)))
+        if not request.user.is_authenticated:
+            return signed_out(request)
+        pulka = pulka_for(request, pk)  # 404 for an unknown pulka, 403 for an outsider's
+        if request.htmx:
+            response = render_regions(request, table_context(request, pulka))
+        else:
+            response = redirect("games:sheet", pk=pk)
     add_never_cache_headers(response)
     return response

@@ -1,0 +1,47 @@
+"""Django admin for tournaments: a window onto the record.
+
+The regulations (convention snapshot, table size, seed) and the drawn rounds are
+read-only here: changing them would re-seat or re-score rounds already played.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from .models import Round, Tournament, TournamentEntry
+
+
+class EntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    fields = ["player", "dropped"]
+    raw_id_fields = ["player"]
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ["number", "is_final", "method", "repeats", "repeats_forced", "seed", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "status", "public", "table_size", "created_at"]
+    list_filter = ["status", "public", "club"]
+    search_fields = ["name", "club__name"]
+    readonly_fields = [
+        "club",
+        "convention_name",
+        "convention_options",
+        "convention_source",
+        "table_size",
+        "seed",
+        "created_by",
+        "created_at",
+    ]
+    inlines = [EntryInline, RoundInline]

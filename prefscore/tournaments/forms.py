@@ -1,0 +1,175 @@
+"""Forms of the tournament screens: a new tournament, entries, the cut, publishing.
+
+Each form says what is wrong next to the field; the views save nothing until it is valid.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from prefscore.clubs.forms import MAX_TARGET, slug_from_name
+from prefscore.clubs.models import Club, Player
+from prefscore.games.conventions import convention_choices, convention_for_key, convention_record
+from scoring.engine import ranking
+from scoring.engine.conventions import ConventionError, from_options
+
+from .models import Tournament
+
+# tournaments.md §1: "max 18 deals", "6 deals per round"; a generous ceiling.
+MAX_DEALS = 200
+MAX_CUT = 200
+TIE_BREAK_SLOTS = len(ranking.TIE_BREAKS)
+
+TIE_BREAK_LABELS = {
+    "whists": _("whists in total"),
+    "allpass_won": _("most all-pass deals won"),
+    "allpass_tricks": _("fewest all-pass tricks"),
+    "remizes": _("fewest remizes"),
+    "misere_tricks": _("fewest misère tricks"),
+    "best_round": _("best round"),
+    "opponents": _("opponents' points"),
+}
+
+
+class TournamentForm(forms.Form):
+    """Name, convention, tables, round length, scoring and tie-breaks (tournaments.md §4.1)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    convention = forms.ChoiceField(label=_("Convention"))
+    table_size = forms.TypedChoiceField(
+        label=_("Players per table"),
+        coerce=int,
+        choices=[(4, _("4 (the dealer sits out)")), (3, "3")],
+        initial=4,
+        help_text=_("With 4, a field that does not divide by 4 also gets tables of 3."),
+    )
+    target = forms.IntegerField(
+        label=_("Pulya target"), min_value=1, max_value=MAX_TARGET, initial=20
+    )
+    deals_per_round = forms.IntegerField(
+        label=_("Deals per round"),
+        min_value=1,
+        max_value=MAX_DEALS,
+        required=False,
+        help_text=_("Each table stops after this many deals; leave empty to play to the target."),
+    )
+    normalisation = forms.ChoiceField(
+        label=_("Round scores"),
+        choices=Tournament.Normalisation.choices,
+        initial=Tournament.Normalisation.RAW,
+    )
+    carry = forms.ChoiceField(
+        label=_("Qualifying points in the final"),
+        choices=Tournament.Carry.choices,
+        initial=Tournament.Carry.KEPT,
+    )
+    public = forms.BooleanField(label=_("Standings are public"), required=False)
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["convention"].choices = convention_choices(club)
+        choices = [("", _("— none —"))] + list(TIE_BREAK_LABELS.items())
+        for slot in range(1, TIE_BREAK_SLOTS + 1):
+            default = ranking.DEFAULT_TIE_BREAKS
+            self.fields[f"tie_break_{slot}"] = forms.ChoiceField(
+                label=_("Tie-break %(number)s") % {"number": slot},
+                choices=choices,
+                required=False,
+                initial=default[slot - 1] if slot <= len(default) else "",
+            )
+
+    def tie_break_fields(self) -> list[forms.BoundField]:
+        return [self[f"tie_break_{slot}"] for slot in range(1, TIE_BREAK_SLOTS + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        order: list[str] = []
+        for slot in range(1, TIE_BREAK_SLOTS + 1):
+            name = cleaned.get(f"tie_break_{slot}")
+            if not name:
+                continue
+            if name in order:
+                self.add_error(f"tie_break_{slot}", _("This tie-break is already listed above."))
+            order.append(name)
+        cleaned["tie_breaks"] = order
+        self._clean_convention(cleaned)
+        return cleaned
+
+    def _clean_convention(self, cleaned: dict[str, Any]) -> None:
+        key = cleaned.get("convention")
+        if not key:
+            return
+        try:
+            name, convention = convention_for_key(self.club, key)
+            if cleaned.get("deals_per_round"):
+                limit = {"end": "deals", "deal_limit": cleaned["deals_per_round"]}
+                convention = from_options(limit, base=convention)
+        except (KeyError, ConventionError):
+            self.add_error("convention", _("Choose one of the conventions offered."))
+            return
+        cleaned["convention_name"] = name
+        cleaned["engine_convention"] = convention
+        cleaned["convention_source"] = convention_record(self.club, key)
+
+    def save(self, user: Any) -> Tournament:
+        data = self.cleaned_data
+        return Tournament.objects.create(
+            club=self.club,
+            name=data["name"],
+            slug=_free_slug(self.club, data["name"]),
+            public=data["public"],
+            table_size=data["table_size"],
+            convention_name=data["convention_name"],
+            convention_options=data["engine_convention"].to_options(),
+            convention_source=data["convention_source"],
+            target=data["target"],
+            deals_per_round=data.get("deals_per_round"),
+            normalisation=data["normalisation"],
+            tie_breaks=data["tie_breaks"],
+            carry=data["carry"],
+            created_by=user,
+        )
+
+
+def _free_slug(club: Club, name: str) -> str:
+    """A slug for links from the name, unique within the club (``-2``, ``-3``…)."""
+    base = slug_from_name(name)
+    if base == "club" and "club" not in name.lower():
+        base = "tournament"
+    taken = set(club.tournaments.filter(slug__startswith=base).values_list("slug", flat=True))
+    taken.add("new")  # the URL of the new-tournament form
+    slug, number = base, 2
+    while slug in taken:
+        slug, number = f"{base}-{number}", number + 1
+    return slug
+
+
+class EntryForm(forms.Form):
+    """Club players to register: those not entered yet."""
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players to register"),
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": _("Pick at least one player.")},
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = tournament.club.players.exclude(
+            tournament_entries__tournament=tournament
+        )
+
+
+class CutForm(forms.Form):
+    """How many players go through to the final tables (tournaments.md §4.10)."""
+
+    size = forms.IntegerField(label=_("Players in the final"), min_value=3, max_value=MAX_CUT)
+
+
+class PublishForm(forms.Form):
+    public = forms.BooleanField(label=_("Standings are public"), required=False)

@@ -1,0 +1,169 @@
+"""What the tournament pages show, computed here so that templates compute nothing."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Count, Prefetch, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from prefscore.games.conventions import convention_label
+from prefscore.games.models import Pulka, PulkaSeat
+from prefscore.games.presenters import format_result
+
+from .forms import TIE_BREAK_LABELS
+from .models import Round, Tournament
+from .services import Standings
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    place: int
+    name: str
+    points: str
+    negative: bool
+    whists: str
+    rounds: int
+    tie_breaks: tuple[str, ...]
+    by_round: tuple[str, ...]
+    finalist: bool
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    """The standings as the page draws them; every criterion is a column (§4.8)."""
+
+    rows: tuple[StandingRow, ...]
+    columns: tuple[str, ...]
+    round_numbers: tuple[int, ...]
+    normalised: bool
+    final: bool
+    unfinished: int
+
+
+def _number(value: Fraction | int | None) -> str:
+    return "" if value is None else format_result(value)
+
+
+def standings_table(tournament: Tournament, standings: Standings) -> StandingsTable:
+    tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
+    numbers = tuple(r.number for r in standings.rounds)
+    rows = []
+    for line in standings.lines:
+        values = {
+            "allpass_won": line.allpass_won,
+            "allpass_tricks": line.allpass_tricks,
+            "remizes": line.remizes,
+            "misere_tricks": line.misere_tricks,
+            "best_round": line.best_round,
+            "opponents": line.opponents,
+        }
+        player = standings.players.get(line.player)
+        rows.append(
+            StandingRow(
+                place=line.place,
+                name=player.name if player else line.player,
+                points=_number(line.points),
+                negative=line.points < 0,
+                whists=_number(line.whists),
+                rounds=line.rounds,
+                tie_breaks=tuple(_number(values[name]) for name in tie_breaks),
+                by_round=tuple(_number(line.by_round.get(n)) for n in numbers),
+                finalist=line.finalist,
+                dropped=line.player in standings.dropped,
+            )
+        )
+    return StandingsTable(
+        rows=tuple(rows),
+        columns=tuple(str(TIE_BREAK_LABELS[name]) for name in tie_breaks),
+        round_numbers=numbers,
+        normalised=tournament.normalisation != Tournament.Normalisation.RAW,
+        final=standings.final,
+        unfinished=standings.unfinished,
+    )
+
+
+@dataclass(frozen=True)
+class TableView:
+    number: int
+    pulka: Pulka
+    names: tuple[str, ...]
+    first_dealer: str
+    deals: int
+    running: bool
+
+
+@dataclass(frozen=True)
+class RoundView:
+    round: Round
+    tables: tuple[TableView, ...]
+    summary: str
+
+
+def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
+    """Each drawn round with its tables and links: three queries, however many tables."""
+    pulkas = (
+        tournament.pulkas.order_by("round_number", "pk")
+        .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
+        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
+    )
+    by_round: dict[int, list[Pulka]] = defaultdict(list)
+    for pulka in pulkas:
+        by_round[pulka.round_number or 0].append(pulka)
+    views = []
+    for round_ in tournament.rounds.all():
+        tables = tuple(_table(n, p) for n, p in enumerate(by_round[round_.number], start=1))
+        views.append(RoundView(round_, tables, _summary(round_)))
+    return tuple(reversed(views))
+
+
+def _table(number: int, pulka: Pulka) -> TableView:
+    names = tuple(seat.player.name for seat in pulka.seats.all())
+    return TableView(
+        number=number,
+        pulka=pulka,
+        names=names,
+        first_dealer=names[pulka.first_dealer] if names else "",
+        deals=pulka.deal_count,  # type: ignore[attr-defined]
+        running=pulka.status == Pulka.Status.RUNNING,
+    )
+
+
+def _summary(round_: Round) -> str:
+    """How the draw met the no-repeat rule (tournaments.md §4.4)."""
+    if round_.is_final:
+        return _("Final tables, seated by standing.")
+    if not round_.repeats:
+        return _("Nobody meets an opponent a second time.")
+    count = round_.repeats
+    if round_.repeats_forced:
+        return ngettext(
+            "%(count)s pair meets again: with this many players and tables that cannot be avoided.",
+            "%(count)s pairs meet again: with this many players and tables that cannot be avoided.",
+            count,
+        ) % {"count": count}
+    return ngettext(
+        "%(count)s pair meets again (as few as the draw could find).",
+        "%(count)s pairs meet again (as few as the draw could find).",
+        count,
+    ) % {"count": count}
+
+
+def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
+    """The regulations in short (tournaments.md §4.1): label and value."""
+    tie_breaks = ", ".join(str(TIE_BREAK_LABELS[name]) for name in tournament.tie_breaks)
+    deals = tournament.deals_per_round
+    return [
+        (_("Convention"), convention_label(tournament.convention_name)),
+        (_("Players per table"), str(tournament.table_size)),
+        (_("Pulya target"), str(tournament.target)),
+        (_("Deals per round"), str(deals) if deals else _("to the target")),
+        (_("Round scores"), str(tournament.get_normalisation_display())),
+        (_("Tie-breaks"), tie_breaks or _("lot only")),
+        (_("Qualifying points in the final"), str(tournament.get_carry_display())),
+        (_("Seed of the draws"), str(tournament.seed)),
+    ]

@@ -1,0 +1,137 @@
+"""Fixtures for the tournament tests: a club with an organiser, a member and players.
+
+``tournament_world`` is a club ("cup") with an organiser, a member and nine players,
+and another club whose admin is an outsider here. ``make_tournament`` creates a
+tournament directly; ``play_round_deals`` records deals at every table of a round
+through the games service, as the players' devices would.
+
+``walk_tournament`` gives the permission walk (test_permission_walk.py) a tournament
+in its access world.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from prefscore.clubs.models import Club, Membership, Player, Role
+from prefscore.games.models import Pulka
+from prefscore.games.services import record_deal
+from prefscore.tournaments.models import Tournament, TournamentEntry
+from scoring.engine.conventions import from_options, preset
+
+PASSWORD = "pw-for-tournaments-1234"
+NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Igor", "Kira")
+
+
+@dataclass
+class TournamentWorld:
+    club: Club
+    other_club: Club
+    players: list[Player]
+    users: dict[str, Any] = field(default_factory=dict)
+
+
+def make_tournament(club: Club, name: str = "Spring cup", **fields: Any) -> Tournament:
+    """A Sochi tournament of 3-tables, 4 deals a round, standings private by default."""
+    convention = preset("sochi")
+    deals = fields.pop("deals_per_round", 4)
+    if deals:
+        convention = from_options({"end": "deals", "deal_limit": deals}, base=convention)
+    values: dict[str, Any] = {
+        "club": club,
+        "name": name,
+        "slug": fields.pop("slug", "spring-cup"),
+        "table_size": 3,
+        "convention_name": "sochi",
+        "convention_options": convention.to_options(),
+        "target": 10,
+        "deals_per_round": deals,
+        "seed": 11,
+    }
+    values.update(fields)
+    return Tournament.objects.create(**values)
+
+
+def enter(tournament: Tournament, players: list[Player]) -> None:
+    TournamentEntry.objects.bulk_create(
+        TournamentEntry(tournament=tournament, player=player) for player in players
+    )
+
+
+def table_deals(pulka: Pulka) -> list[dict[str, Any]]:
+    """Deals the table can play: a made 6♠, then (at a 3-table) an all-pass."""
+    names = list(pulka.player_names)
+    if len(names) == 4:  # the first dealer sits out of the first deal
+        names.pop(pulka.first_dealer)
+    x, y, z = names
+    deals: list[dict[str, Any]] = [
+        {
+            "contract": "6S",
+            "declarer": x,
+            "whists": {y: "whist", z: "pass"},
+            "tricks": {x: 6, y: 3, z: 1},
+        }
+    ]
+    if len(pulka.player_names) == 3:
+        deals.append({"contract": "allpass", "tricks": {x: 0, y: 4, z: 6}})
+    return deals
+
+
+def play_round_deals(tournament: Tournament, round_number: int, user: Any = None) -> None:
+    """Record a deal or two at every table of a round through the service."""
+    for pulka in Pulka.objects.filter(tournament=tournament, round_number=round_number):
+        for number, facts in enumerate(table_deals(pulka), start=1):
+            record_deal(pulka.pk, facts, user, number)
+
+
+@pytest.fixture
+def tournament_world(db: Any) -> TournamentWorld:
+    User = get_user_model()
+    users = {
+        role: User.objects.create_user(f"t-{role}", password=PASSWORD)
+        for role in ("organiser", "member", "outsider", "admin")
+    }
+    club = Club.objects.create(name="Cup club", slug="cup")
+    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    Membership.objects.create(club=club, user=users["organiser"], role=Role.ORGANISER)
+    Membership.objects.create(club=club, user=users["admin"], role=Role.ADMIN)
+    Membership.objects.create(club=club, user=users["member"], role=Role.MEMBER)
+    Membership.objects.create(club=other, user=users["outsider"], role=Role.ADMIN)
+    players = [Player.objects.create(club=club, name=name) for name in NAMES]
+    return TournamentWorld(club, other, players, users)
+
+
+# --- the permission walk's tournament ---------------------------------------------------
+
+
+def walk_tournament(world: Any) -> Tournament:
+    """A public tournament of the access world with its three players entered."""
+    tournament = Tournament.objects.filter(club=world.club, slug="walk-cup").first()
+    if tournament is None:
+        tournament = make_tournament(world.club, "Walk cup", slug="walk-cup", public=True)
+        enter(tournament, list(world.club.players.order_by("name")[:3]))
+    return tournament
+
+
+def walk_club(world: Any) -> dict[str, Any]:
+    return {"club": world.club.slug}
+
+
+def walk_kwargs(world: Any) -> dict[str, Any]:
+    return {"club": world.club.slug, "slug": walk_tournament(world).slug}
+
+
+def walk_entry(world: Any) -> dict[str, Any]:
+    tournament = walk_tournament(world)
+    return {**walk_kwargs(world), "entry": tournament.entries.first().pk}
+
+
+def walk_guest(world: Any) -> dict[str, Any]:
+    """A club player not yet entered, to register."""
+    walk_tournament(world)
+    guest, _ = Player.objects.get_or_create(club=world.club, name="Walk guest")
+    return {"players": [guest.pk]}
