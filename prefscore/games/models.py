@@ -77,16 +77,20 @@ class Pulka(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Changes with every record, so devices can ask cheaply "anything new?".
     version = models.PositiveIntegerField(_("version"), default=0)
-    # A table of a tournament round (prefscore.tournaments); None for a club game.
+    # A table of a tournament round (prefscore.tournaments); None for a club game. Set by
+    # the draw only: moving a pulka between tournaments would change their standings.
     tournament = models.ForeignKey(
         "tournaments.Tournament",
         null=True,
         blank=True,
+        editable=False,
         on_delete=models.PROTECT,
         related_name="pulkas",
         verbose_name=_("tournament"),
     )
-    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    round_number = models.PositiveSmallIntegerField(
+        _("round"), null=True, blank=True, editable=False
+    )
 
     objects = PulkaQuerySet.as_manager()
 

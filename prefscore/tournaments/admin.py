@@ -1,7 +1,8 @@
 """Django admin for tournaments: a window onto the record.
 
-The regulations (convention snapshot, table size, seed) and the drawn rounds are
-read-only here: changing them would re-seat or re-score rounds already played.
+The regulations (convention snapshot, table size, scoring, tie-breaks, seed) and the
+drawn rounds are read-only here: changing them would re-seat or re-score rounds already
+played. A tournament is never deleted (its pulkas protect it).
 """
 
 from __future__ import annotations
@@ -40,8 +41,13 @@ class TournamentAdmin(admin.ModelAdmin):
         "convention_options",
         "convention_source",
         "table_size",
+        "normalisation",
+        "tie_breaks",
         "seed",
         "created_by",
         "created_at",
     ]
     inlines = [EntryInline, RoundInline]
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False

@@ -75,7 +75,7 @@ def tournament_list(request: HttpRequest, club: str) -> HttpResponse:
 def create(request: HttpRequest, club: str) -> HttpResponse:
     """A new tournament: its regulations are fixed here (tournaments.md §4.1)."""
     club_obj, _role = club_and_role_for(request, club, roles=ORGANISERS)
-    form = TournamentForm(request.POST or None, club=club_obj)
+    form = TournamentForm(request.POST if request.method == "POST" else None, club=club_obj)
     if request.method == "POST" and form.is_valid():
         tournament = form.save(request.user)
         return _go(request, detail_url(tournament))

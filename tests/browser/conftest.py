@@ -59,9 +59,6 @@ def screenshot_dir() -> Path:
     return SCREENSHOTS
 
 
-DESKTOP = {"width": 1280, "height": 900}
-
-
 @pytest.fixture
 def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
     """Make browser contexts (each a device of its own); all are closed after the test.

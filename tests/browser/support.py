@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 NAMES = ("Anna", "Boris", "Vera")
 TARGET = 10
+DESKTOP = {"width": 1280, "height": 900}
 STAKE = "0.5"
 
 # Twelve deals of a Sochi pulka to 10 that never closes it (engine-checked): a made
@@ -224,6 +225,30 @@ def settlement_on_screen(page: Page, kind: str) -> list[Fraction]:
 # --- accessibility ---------------------------------------------------------------------
 
 
+# axe-core's violations; and text drawn in the very colour of its background, which
+# axe leaves "to review" (it could be meant to be hidden) but is a failure here where
+# it is shown: a 1:1 contrast on a visible element.
+AXE_JS = """async () => {
+  const found = await axe.run(document);
+  const node = n => ({target: n.target.join(' '), html: n.html});
+  const shown = selector => {
+    const el = document.querySelector(selector);
+    if (!el || el.closest('.visually-hidden, .skip-link, [hidden]')) return false;
+    const box = el.getBoundingClientRect();
+    return box.width > 2 && box.height > 2;
+  };
+  const violations = found.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(node)}));
+  found.incomplete.filter(v => v.id === 'color-contrast').forEach(v => {
+    const invisible = v.nodes.filter(n => n.any.some(a => /1:1 contrast/.test(a.message))
+                                          && shown(n.target.join(' ')));
+    if (invisible.length) violations.push({id: v.id, impact: 'serious',
+      help: 'text the colour of its background (1:1)', nodes: invisible.map(node)});
+  });
+  return violations;
+}"""
+
+
 def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
     """axe-core's violations of these impacts on the page, one line per element.
 
@@ -233,15 +258,7 @@ def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical"
     if not AXE.exists():
         raise AssertionError(f"{AXE} is missing: run `npm ci` (make test does)")
     page.add_script_tag(path=str(AXE))
-    result = page.evaluate(
-        """async () => {
-            const found = await axe.run(document, {resultTypes: ['violations']});
-            return found.violations.map(v => ({
-                id: v.id, impact: v.impact, help: v.help,
-                nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html,
-                                          summary: n.failureSummary}))}));
-        }"""
-    )
+    result = page.evaluate(AXE_JS)
     return [
         f"{v['impact']} {v['id']} ({v['help']}): {node['target']} {node['html'][:160]}"
         for v in result

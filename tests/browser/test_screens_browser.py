@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import DESKTOP
 from tests.browser.support import (
+    DESKTOP,
     NAMES,
     OVERFLOW_JS,
     SHEET_SIZE_JS,

@@ -24,8 +24,8 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-def client_as(world, role: str, **kwargs) -> Client:
-    client = Client(**kwargs)
+def client_as(world, role: str, language: str = "en", **kwargs) -> Client:
+    client = Client(headers={"accept-language": language}, **kwargs)
     if role != "anonymous":
         client.force_login(world.users[role])
     return client
@@ -108,7 +108,9 @@ def test_the_list_answers_only_get(tournament_world):
 
 
 def test_an_anonymous_visitor_is_sent_to_sign_in_for_the_list(tournament_world):
-    response = Client().get(reverse("tournaments:list", args=["cup"]))
+    response = client_as(tournament_world, "anonymous").get(
+        reverse("tournaments:list", args=["cup"])
+    )
 
     assert response.status_code == 302
     assert response["Location"].startswith(resolve_url(settings.LOGIN_URL))
@@ -435,7 +437,7 @@ def test_the_standings_poll_while_tables_are_playing_and_htmx_gets_the_region(
 
 
 def test_private_standings_send_an_anonymous_visitor_to_sign_in(tournament_world, cup):
-    response = Client().get(url("standings", cup))
+    response = client_as(tournament_world, "anonymous").get(url("standings", cup))
 
     assert response.status_code == 302
     assert response["Location"].startswith(resolve_url(settings.LOGIN_URL))
@@ -463,8 +465,14 @@ def test_public_standings_do_not_open_the_rest_of_the_tournament(tournament_worl
     cup.public = True
     cup.save()
 
-    assert Client().get(url("detail", cup)).status_code == 302
+    assert client_as(tournament_world, "anonymous").get(url("detail", cup)).status_code == 302
     assert client_as(tournament_world, "outsider").get(url("detail", cup)).status_code == 403
+
+
+def test_the_standings_speak_russian_by_default(tournament_world, cup):
+    html = client_as(tournament_world, "member", language="ru").get(url("standings", cup))
+
+    assert "Турнирная таблица" in html.content.decode()
 
 
 def test_unknown_standings_are_not_found_and_only_get_is_allowed(tournament_world, cup):
@@ -472,7 +480,7 @@ def test_unknown_standings_are_not_found_and_only_get_is_allowed(tournament_worl
     missing = reverse("tournaments:standings", kwargs={"club": "cup", "slug": "nope"})
 
     assert client.get(missing).status_code == 404
-    assert Client().get(missing).status_code == 404
+    assert client_as(tournament_world, "anonymous").get(missing).status_code == 404
     assert client.post(url("standings", cup)).status_code == 405
 
 
@@ -503,11 +511,11 @@ def test_an_organiser_makes_the_standings_public_and_private_again(tournament_wo
     client = client_as(tournament_world, "organiser")
 
     client.post(url("publish", cup), {"public": "on"})
-    assert Client().get(url("standings", cup)).status_code == 200
+    assert client_as(tournament_world, "anonymous").get(url("standings", cup)).status_code == 200
 
     response = client.post(url("publish", cup), {}, headers=HTMX)
     assert response.content.decode().lstrip().startswith('<section id="publish"')
-    assert Client().get(url("standings", cup)).status_code == 302
+    assert client_as(tournament_world, "anonymous").get(url("standings", cup)).status_code == 302
 
 
 def test_members_may_not_publish(tournament_world, cup):

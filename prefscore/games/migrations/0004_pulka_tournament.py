@@ -16,6 +16,7 @@ class Migration(migrations.Migration):
             name="tournament",
             field=models.ForeignKey(
                 blank=True,
+                editable=False,
                 null=True,
                 on_delete=django.db.models.deletion.PROTECT,
                 related_name="pulkas",
@@ -26,6 +27,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="pulka",
             name="round_number",
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="round"),
+            field=models.PositiveSmallIntegerField(
+                blank=True, editable=False, null=True, verbose_name="round"
+            ),
         ),
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -26,7 +27,6 @@ from .sheet import (
     load_deals,
     render_table,
     score_before_last,
-    signed_in,
     table_context,
 )
 
@@ -55,7 +55,7 @@ def _refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpRe
     return render_table(request, table_context(request, pulka, notice=message), status)
 
 
-@signed_in
+@login_required
 @require_POST
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     """Record the next deal from the entry form (design.md, "How a deal flows")."""
@@ -86,7 +86,7 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
     return render_table(request, context, _invalid_status(request), regions=("entry",))
 
 
-@signed_in
+@login_required
 @require_POST
 def pencil(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Undo or change the last deal while its recorder holds the pencil (Кодекс 4.2.8).

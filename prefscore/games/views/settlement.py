@@ -7,6 +7,7 @@ shortest list of payments. A running pulka is settled as if the players stopped 
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -14,7 +15,6 @@ from django.views.decorators.http import require_GET
 
 from .. import presenters, services
 from ..access import pulka_for
-from .sheet import signed_in
 
 
 def _seat(value: str, size: int) -> int:
@@ -22,7 +22,7 @@ def _seat(value: str, size: int) -> int:
     return int(value) if value.isdigit() and int(value) < size else 0
 
 
-@signed_in
+@login_required
 @require_GET
 def settlement_page(request: HttpRequest, pk: int) -> HttpResponse:
     pulka = pulka_for(request, pk)

@@ -8,11 +8,11 @@ below to answer with the same regions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import wraps
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, HttpResponseNotModified
 from django.shortcuts import redirect, render
@@ -33,7 +33,6 @@ from ..models import Correction, Deal, Pulka
 
 # Every region of the screen, in page order; the poll element carries the version.
 REGIONS = ("status", "sheet", "entry", "protocol", "poll")
-View = Callable[..., HttpResponse]
 TEMPLATE = "games/sheet.html"
 
 
@@ -161,7 +160,7 @@ def render_table(
 
 
 def signed_out(request: HttpRequest) -> HttpResponse:
-    """403 for a device no longer signed in; htmx is told to go to the sign-in page.
+    """403 for a polling device no longer signed in; htmx is sent to the sign-in page.
 
     A redirect would be followed inside the XMLHttpRequest and swap nothing; the
     ``HX-Redirect`` header takes the whole page there instead, back here afterwards.
@@ -173,26 +172,12 @@ def signed_out(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def signed_in(view: View) -> View:
-    """``login_required``, except that htmx requests get :func:`signed_out` (403)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated:
-            return view(request, *args, **kwargs)
-        if request.htmx:
-            return signed_out(request)
-        return redirect_to_login(request.get_full_path())
-
-    return wrapper
-
-
 def _change_param(request: HttpRequest) -> int | None:
     value = request.GET.get("change", "")
     return int(value) if value.isdigit() and len(value) < 8 else None
 
 
-@signed_in
+@login_required
 @require_GET
 def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The table screen of one pulka; ``?change=N`` puts deal N back in the form."""
