@@ -79,7 +79,7 @@ def test_after_a_new_deal_the_poll_answers_the_new_regions(
     html = response.content.decode()
     for region_id in ("status", "sheet", "entry", "protocol", "poll"):
         assert re.search(rf'id="{region_id}"[^>]*hx-swap-oob="true"', html)
-    assert f'?v={shown + 1}"' in re.search(r'<div id="poll"[^>]*>', html).group(0)
+    assert f"?v={shown + 1}&amp;t=" in re.search(r'<div id="poll"[^>]*>', html).group(0)
     assert '<input type="hidden" name="number" value="3">' in region(html, "entry")
     assert '<span class="protocol__number">2</span>' in region(html, "protocol")
 
@@ -153,3 +153,53 @@ def test_a_signed_out_device_is_told_to_sign_in(make_table_pulka, table_client):
 
     assert response.status_code == 403
     assert response["HX-Redirect"] == f"{reverse('login')}?next={page}"
+
+
+def ticket_for(pulka: Pulka, user) -> str:
+    from django.core.signing import TimestampSigner
+
+    from prefscore.games.views.sheet import POLL_TICKET_SALT
+
+    return TimestampSigner(salt=POLL_TICKET_SALT).sign(f"{pulka.pk}.{user.pk}")
+
+
+def test_with_its_ticket_the_unchanged_poll_costs_one_query(
+    make_table_pulka, table_client, table_world
+):
+    pulka = make_table_pulka(deals=legal_deals(NAMES, 2))
+    ticket = ticket_for(pulka, table_world.users["anna"])
+    client = table_client()
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"{poll_url(pulka, pulka.version)}&t={ticket}", headers=HTMX)
+
+    assert response.status_code == 304
+    assert len(queries) == 1
+
+
+def test_a_ticket_for_another_pulka_or_a_forged_one_is_not_trusted(
+    make_table_pulka, table_client, table_world
+):
+    pulka = make_table_pulka()
+    other = make_table_pulka()
+    ticket = ticket_for(other, table_world.users["anna"])
+    anonymous = table_client("anonymous")
+
+    for forged in (ticket, ticket[:-2] + "xx", f"{pulka.pk}.1"):
+        response = anonymous.get(f"{poll_url(pulka, pulka.version)}&t={forged}", headers=HTMX)
+        assert response.status_code == 403
+
+
+def test_a_ticket_stops_working_when_its_holder_leaves_the_club(
+    make_table_pulka, table_client, table_world
+):
+    pulka = make_table_pulka()
+    anna = table_world.users["anna"]
+    ticket = ticket_for(pulka, anna)
+    pulka.club.memberships.filter(user=anna).delete()
+
+    response = table_client("anonymous").get(
+        f"{poll_url(pulka, pulka.version)}&t={ticket}", headers=HTMX
+    )
+
+    assert response.status_code == 403

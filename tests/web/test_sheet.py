@@ -256,7 +256,7 @@ def test_the_page_polls_every_two_seconds_with_the_version_it_shows(make_table_p
     html = get(table_client(), pulka)
 
     poll = re.search(r'<div id="poll"[^>]*>', html).group(0)
-    assert f'hx-get="{reverse("games:poll", args=[pulka.pk])}?v={pulka.version}"' in poll
+    assert f'hx-get="{reverse("games:poll", args=[pulka.pk])}?v={pulka.version}&amp;t=' in poll
     assert 'hx-trigger="every 2s"' in poll and 'hx-swap="none"' in poll
 
 

@@ -598,3 +598,19 @@ def test_the_detail_page_answers_only_get_and_hides_controls_from_members(tourna
     assert url("draw", cup) not in html
     assert member.post(url("detail", cup)).status_code == 405
     assert TournamentEntry.objects.filter(tournament=cup).count() == 9
+
+
+def test_the_admin_shows_a_tournament_read_only_and_never_deletes_it(tournament_world, cup):
+    from django.contrib.auth import get_user_model
+
+    root = get_user_model().objects.create_superuser("t-root", password="pw-root-12345")
+    client = Client()
+    client.force_login(root)
+    draw(tournament_world, cup)
+
+    change = client.get(reverse("admin:tournaments_tournament_change", args=[cup.pk]))
+    delete = client.get(reverse("admin:tournaments_tournament_delete", args=[cup.pk]))
+
+    assert change.status_code == 200
+    assert "seed" not in change.context["adminform"].form.fields
+    assert delete.status_code == 403
