@@ -97,6 +97,15 @@ def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
         # Keep connections open between requests; several app servers share one PostgreSQL.
         config["CONN_MAX_AGE"] = 60
         config["CONN_HEALTH_CHECKS"] = True
+    elif config["ENGINE"] == "django.db.backends.sqlite3":
+        # Several app-server workers write at once when tables record together:
+        # take the write lock at BEGIN and wait for it instead of failing with
+        # "database is locked"; WAL lets readers go on while one writes.
+        config["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     return config
 
 

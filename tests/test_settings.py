@@ -90,6 +90,14 @@ def test_without_database_url_the_database_is_sqlite_in_the_data_folder(tmp_path
     assert (tmp_path / "data").is_dir()
 
 
+def test_sqlite_waits_for_the_write_lock_instead_of_failing(tmp_path: Path):
+    config = database_config({}, tmp_path)
+
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert config["OPTIONS"]["timeout"] >= 10
+    assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
+
+
 def test_database_url_selects_postgresql_with_persistent_connections(tmp_path: Path):
     url = "postgres://pref:s3cret@db.example:6543/prefscore"
 

@@ -40,8 +40,11 @@ def seats_of(pulka: Pulka, user: Any) -> list[int]:
 
 
 def may_arbitrate(pulka: Pulka, user: Any) -> bool:
-    """Organisers and admins of the club apply arbiters' decisions (Кодекс 4.2.16)."""
-    return pulka.club.role_of(user) in (Role.ORGANISER, Role.ADMIN)
+    """In tournament pulkas organisers and admins apply arbiters' decisions (4.2.16)."""
+    return pulka.tournament_id is not None and pulka.club.role_of(user) in (
+        Role.ORGANISER,
+        Role.ADMIN,
+    )
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,8 @@ def _kind(
     arbiter_reason: str | None,
 ) -> tuple[str, bool]:
     if arbiter_reason is not None:
+        if pulka.tournament_id is None:
+            raise NotAllowed(_("Arbiters' decisions are for tournament pulkas only."))
         if not may_arbitrate(pulka, user):
             raise NotAllowed(_("Only an organiser of the club applies an arbiter's decision."))
         if not arbiter_reason.strip():

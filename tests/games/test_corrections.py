@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from prefscore.games.corrections import answer_forgotten, correct_deal, propose_forgotten
-from prefscore.games.models import AuditEvent, Correction, Deal, ForgottenDeal
+from prefscore.games.models import AuditEvent, Correction, Deal, ForgottenDeal, Pulka
 from prefscore.games.services import NotAllowed, record_deal, score
 from scoring.engine.errors import DealError
+from tests.web.fixtures_tournaments import make_tournament
 
 from .conftest import six
 
@@ -144,6 +145,11 @@ def test_an_organiser_applies_an_arbiters_decision_with_a_reason(table: dict[str
     record(table, WRONG)
     record(table, OTHER, by="Boris")
     organiser = table["users"]["Organiser"]
+    with pytest.raises(NotAllowed, match="tournament"):
+        correct_deal(table["pulka"].pk, organiser, 1, RIGHT, arbiter_reason="Judges' panel")
+    Pulka.objects.filter(pk=table["pulka"].pk).update(
+        tournament=make_tournament(table["club"]), round_number=1
+    )
     with pytest.raises(NotAllowed, match="reason"):
         correct_deal(table["pulka"].pk, organiser, 1, RIGHT, arbiter_reason=" ")
     with pytest.raises(NotAllowed):
