@@ -608,6 +608,28 @@ def print_capacity(rows: list[dict[str, Any]]) -> None:
         )
 
 
+def print_demand(tally: Tally, seconds: float, rows: list[dict[str, Any]], workers: int) -> None:
+    """What the evening asked of the workers, from each request's cost when measured alone.
+
+    A worker's cost of one request is ``workers / capacity``; the evening's demand is the
+    sum over requests of rate × cost, in worker-seconds per second: above ``workers``
+    the requests queue, and latency grows with the queue whatever the code does.
+    """
+    cost = {row["name"]: workers / row["rate"] for row in rows if row["rate"]}
+    cost["record again (409)"] = cost.get("record", 0.0)
+    asked = {
+        kind.name: len(kind.latencies) / seconds * cost[kind.name]
+        for kind in tally.kinds.values()
+        if kind.name in cost
+    }
+    parts = ", ".join(f"{name} {value:.2f}" for name, value in asked.items())
+    total = sum(asked.values())
+    print(
+        f"demand: {total:.2f} worker-seconds per second of {workers} available "
+        f"({total / workers:.0%}): {parts}"
+    )
+
+
 def print_evening(tally: Tally, seconds: float, tables: int) -> None:
     bare = tally.kinds["bare view"]
     b50, b95 = bare.percentile(50), bare.percentile(95)
@@ -680,6 +702,7 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
         print(f"\nthe evening runs for {args.seconds:.0f} s …", flush=True)
         seconds = evening(port, tables, args.seconds, tally)
         print_evening(tally, seconds, len(tables))
+        print_demand(tally, seconds, rows, args.workers)
     acknowledged = {str(t.pulka): t.acknowledged for t in tables}
     checked = in_child(env, "--check", stdin=json.dumps(acknowledged))
     print(

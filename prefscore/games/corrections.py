@@ -177,6 +177,7 @@ def propose_forgotten(pulka_id: int, user: Any, facts: Mapping[str, Any]) -> For
         for seat in seats:
             _answer(proposal, pulka, user, seat, True)
         _settle_proposal(proposal, pulka, user)
+        _seen_by_the_table(proposal, pulka)
     return proposal
 
 
@@ -202,7 +203,18 @@ def answer_forgotten(proposal_id: int, user: Any, seat: int, agreed: bool) -> Fo
             raise NotAllowed(_("This seat has already answered."))
         _answer(proposal, pulka, user, seat, agreed)
         _settle_proposal(proposal, pulka, user)
+        _seen_by_the_table(proposal, pulka)
     return proposal
+
+
+def _seen_by_the_table(proposal: ForgottenDeal, pulka: Pulka) -> None:
+    """A new version, so every device's poll shows the proposal and its answers.
+
+    An added deal has had its version from ``_after_change`` already.
+    """
+    if proposal.status != ForgottenDeal.Status.ADDED:
+        pulka.version += 1
+        pulka.save(update_fields=["version"])
 
 
 def _answer(proposal: ForgottenDeal, pulka: Pulka, user: Any, seat: int, agreed: bool) -> None:
