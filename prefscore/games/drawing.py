@@ -12,6 +12,7 @@ paper; text stays upright so that a phone held upright reads every sector.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -407,11 +408,22 @@ def _whist_fields(
 
 
 @dataclass(frozen=True, slots=True)
+class TextPart:
+    """A piece of a line: figures and dots, or one figure struck out by a correction."""
+
+    text: str
+    struck: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TextLine:
     """One line of a field: the running totals on it; the last of a field is the total now."""
 
     text: str
     current: str  # the figure standing now, set in bold, when it ends this line
+    # ``text`` in pieces when a figure on the line is struck out (Кодекс 4.2.7: the
+    # corrected figure stays legible, crossed out, as on paper); empty otherwise.
+    parts: tuple[TextPart, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,27 +436,31 @@ class FittedText:
     shortened: bool
 
 
-def fit_totals(tokens: list[str], box: Box) -> FittedText | None:
+def fit_totals(
+    tokens: list[str], box: Box, struck: Collection[int] = ()
+) -> FittedText | None:
     """Running totals ``2.6.10.12`` wrapped at the dots, as large as the box allows.
 
     Long series first shrink; when even the smallest size cannot hold them, the
     oldest totals give way to an ellipsis, as the newest ones matter at the table.
+    ``struck`` holds the positions of figures struck out by a correction.
     """
     if not tokens or box.w <= 0 or box.h <= 0:
         return None
+    marks = frozenset(struck)
     for size in FONT_SIZES:
         lines = _wrap(tokens, _chars(box.w, size))
         if lines and len(lines) <= _rows(box.h, size):
-            return _fitted(box, size, lines, False)
+            return _fitted(box, size, tokens, lines, "", False, marks)
     size = FONT_SIZES[-1]
     chars, rows = _chars(box.w, size), _rows(box.h, size)
-    kept = list(tokens)
-    while len(kept) > 1:
-        kept.pop(0)
-        lines = _wrap(kept, chars, prefix=ELLIPSIS)
+    start = 0
+    while start < len(tokens) - 1:
+        start += 1
+        lines = _wrap(tokens, chars, prefix=ELLIPSIS, start=start)
         if lines and len(lines) <= rows:
-            return _fitted(box, size, lines, True)
-    return _fitted(box, size, [tokens[-1]], True)
+            return _fitted(box, size, tokens, lines, ELLIPSIS, True, marks)
+    return _fitted(box, size, tokens, [[len(tokens) - 1]], "", True, marks)
 
 
 def _chars(width: float, size: float) -> int:
@@ -455,31 +471,57 @@ def _rows(height: float, size: float) -> int:
     return max(1, int((height - size) / (LINE_HEIGHT * size)) + 1) if height >= size else 0
 
 
-def _wrap(tokens: list[str], chars: int, prefix: str = "") -> list[str]:
+def _piece(tokens: list[str], i: int) -> str:
+    return tokens[i] + ("." if i < len(tokens) - 1 else "")
+
+
+def _wrap(tokens: list[str], chars: int, prefix: str = "", start: int = 0) -> list[list[int]]:
     """Greedy wrap, breaking only after a dot; a line never splits a figure.
 
-    Returns no lines when a single figure is wider than the box.
+    Lines are given as the positions of their figures. Returns no lines when a single
+    figure is wider than the box.
     """
-    lines: list[str] = []
-    line = prefix
-    for i, token in enumerate(tokens):
-        piece = token + ("." if i < len(tokens) - 1 else "")
-        if len(line) + len(piece) > chars:
-            if line and line != prefix:
+    lines: list[list[int]] = []
+    line: list[int] = []
+    width = len(prefix)
+    for i in range(start, len(tokens)):
+        piece = len(_piece(tokens, i))
+        if width + piece > chars:
+            if line:
                 lines.append(line)
-                line = ""
-            if len(line) + len(piece) > chars:
+                line, width = [], 0
+            if width + piece > chars:
                 return []
-        line += piece
+        line.append(i)
+        width += piece
     lines.append(line)
     return lines
 
 
-def _fitted(box: Box, size: float, lines: list[str], shortened: bool) -> FittedText:
-    *first, last = lines
-    # The figure standing now ends the last line: it is drawn bold.
-    head, dot, current = last.rpartition(".")
-    text_lines = [TextLine(line, "") for line in first] + [TextLine(head + dot, current)]
+def _fitted(
+    box: Box,
+    size: float,
+    tokens: list[str],
+    lines: list[list[int]],
+    prefix: str,
+    shortened: bool,
+    struck: frozenset[int],
+) -> FittedText:
+    text_lines = []
+    for k, line in enumerate(lines):
+        last_line = k == len(lines) - 1
+        # The figure standing now ends the last line: it is drawn bold.
+        now = line[-1] if last_line and line[-1] not in struck else None
+        head = [i for i in line if i != now]
+        parts = [TextPart(prefix)] if k == 0 and prefix else []
+        for i in head:
+            parts.append(TextPart(tokens[i], True) if i in struck else TextPart(tokens[i]))
+            if i < len(tokens) - 1:
+                parts.append(TextPart("."))
+        text = "".join(part.text for part in parts)
+        marked = any(part.struck for part in parts)
+        current = tokens[now] if now is not None else ""
+        text_lines.append(TextLine(text, current, _merged(parts) if marked else ()))
     return FittedText(
         box.x,
         box.y + size * 0.85,
@@ -488,6 +530,17 @@ def _fitted(box: Box, size: float, lines: list[str], shortened: bool) -> FittedT
         tuple(text_lines),
         shortened,
     )
+
+
+def _merged(parts: list[TextPart]) -> tuple[TextPart, ...]:
+    """Neighbouring plain pieces as one, so the SVG has a span per struck figure only."""
+    merged: list[TextPart] = []
+    for part in parts:
+        if merged and not part.struck and not merged[-1].struck:
+            merged[-1] = TextPart(merged[-1].text + part.text)
+        else:
+            merged.append(part)
+    return tuple(merged)
 
 
 def fit_name(name: str, spot: NameSpot) -> str:

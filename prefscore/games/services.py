@@ -40,7 +40,7 @@ def engine_pulka_of(
     when it was made (protocol.md ``correct`` items).
     """
     deals = list(deals)
-    pending = sorted(corrections, key=lambda c: (c.after_deal, c.created_at, c.pk))
+    pending = in_log_order(corrections)
     log: list[EngineDeal | engine_pulka.Correction] = []
     for deal in deals:
         log.append(parse_deal(deal.facts))
@@ -55,6 +55,11 @@ def engine_pulka_of(
         pulka.stake_decimal,
         tuple(log),
     )
+
+
+def in_log_order(corrections: Iterable[Correction]) -> list[Correction]:
+    """Corrections in the order the engine folds them: by the deal they followed, then time."""
+    return sorted(corrections, key=lambda c: (c.after_deal, c.created_at, c.pk))
 
 
 def _engine_correction(correction: Correction) -> engine_pulka.Correction:
@@ -223,6 +228,7 @@ __all__ = [
     "NotAllowed",
     "Recorded",
     "engine_pulka_of",
+    "in_log_order",
     "pencil_change",
     "pencil_deal",
     "record_deal",

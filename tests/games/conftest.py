@@ -39,3 +39,12 @@ def table(db: Any) -> dict[str, Any]:
 
 def six(declarer: str, tricks: dict[str, int], whists: dict[str, str]) -> dict[str, Any]:
     return {"contract": "6S", "declarer": declarer, "whists": whists, "tricks": tricks}
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Any:
+    """The messages asserted here are the English source texts."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield

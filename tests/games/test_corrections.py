@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from prefscore.games.corrections import answer_forgotten, correct_deal, propose_forgotten
 from prefscore.games.models import AuditEvent, Correction, Deal, ForgottenDeal, Pulka
@@ -19,6 +21,13 @@ from .conftest import six
 WRONG = six("Anna", {"Anna": 6, "Boris": 4, "Vera": 0}, {"Boris": "whist", "Vera": "pass"})
 RIGHT = six("Anna", {"Anna": 7, "Boris": 3, "Vera": 0}, {"Boris": "whist", "Vera": "pass"})
 OTHER = {"contract": "allpass", "tricks": {"Anna": 3, "Boris": 3, "Vera": 4}}
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """The refusals are matched by their English wording: the site's default is Russian."""
+    with translation.override("en"):
+        yield
 
 
 def record(table: dict[str, Any], facts: dict[str, Any], by: str = "Anna") -> None:

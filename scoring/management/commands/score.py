@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandParser, no_translations
 from django.utils.translation import gettext as _
 
 from scoring.engine.errors import ScoringError
@@ -25,6 +25,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="a pulka file, or - for standard input")
 
+    # English, like the engine's own messages that it passes on (as import_pulka).
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             text = _read(options["file"])
