@@ -136,7 +136,12 @@ def _audit_correction(
     pulka: Pulka, user: Any, correction: Correction, outcome: CorrectionOutcome
 ) -> None:
     names = pulka.player_names
-    details = {"kind": correction.kind, "facts": correction.facts, "reason": correction.reason}
+    details = {
+        "kind": correction.kind,
+        "facts": correction.facts,
+        "reason": correction.reason,
+        "penalise": correction.penalise,
+    }
     action = (
         AuditEvent.Action.ARBITER
         if correction.kind == Correction.Kind.ARBITER

@@ -436,9 +436,7 @@ class FittedText:
     shortened: bool
 
 
-def fit_totals(
-    tokens: list[str], box: Box, struck: Collection[int] = ()
-) -> FittedText | None:
+def fit_totals(tokens: list[str], box: Box, struck: Collection[int] = ()) -> FittedText | None:
     """Running totals ``2.6.10.12`` wrapped at the dots, as large as the box allows.
 
     Long series first shrink; when even the smallest size cannot hold them, the

@@ -22,7 +22,7 @@ CONTRACTS = ("6", "7", "8", "9", "10", "misere", "allpass")
 SUIT_CODES = ("", "S", "C", "D", "H", "NT")
 WORDS = ("", "whist", "pass", "half")
 # Form areas an error is shown beside; the engine's DealError.field names the same facts.
-GROUPS = ("number", "contract", "declarer", "whists", "tricks", "prikup")
+GROUPS = ("number", "contract", "declarer", "whists", "tricks", "prikup", "reason")
 NON_FIELD = "__all__"
 _TRICKS = re.compile(r"\d{1,2}")
 
@@ -176,6 +176,21 @@ class DealForm(forms.Form):
         if not self.is_bound:
             return {}
         return {name: str(self.data.get(name, "")) for name in self.fields}
+
+
+class ArbiterForm(DealForm):
+    """An arbiter's decision on a deal (Кодекс 4.2.16): the right facts, why, and whether
+    the 4.2.7 penalty applies."""
+
+    reason = forms.CharField(
+        max_length=2000,
+        strip=True,
+        error_messages={
+            "required": gettext_lazy("State the reason for the arbiter's decision."),
+            "max_length": gettext_lazy("Keep the reason under 2000 characters."),
+        },
+    )
+    penalty = forms.BooleanField(required=False)
 
 
 def _group_of(name: str) -> str:

@@ -13,21 +13,31 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.utils.formats import number_format
+from django.utils.formats import number_format, time_format
 from django.utils.functional import Promise
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.engine import settlement as engine_settlement
 from scoring.engine.contracts import Contract, Kind
-from scoring.engine.deals import GORA, PULYA, Entry
+from scoring.engine.deals import GORA, PULYA, WHISTS, Entry
+from scoring.engine.deals import Deal as EngineDeal
 from scoring.engine.numbers import Points
-from scoring.engine.pulka import ScoredPulka
+from scoring.engine.penalties import CorrectionOutcome
+from scoring.engine.pulka import ScoredPulka, fold
 from scoring.engine.seats import seating
-from scoring.engine.sheet import RunningTotals, SheetState, running_totals
+from scoring.engine.sheet import (
+    DealRecord,
+    RunningTotals,
+    SheetState,
+    apply,
+    running_totals,
+    start,
+)
 
 from . import drawing
-from .models import Deal, Pulka
+from .models import Correction, Deal, Pulka
 
 MINUS = "\u2212"
 _FRACTIONS = {
@@ -139,25 +149,44 @@ class DrawnSheet:
 
 
 @dataclass(frozen=True, slots=True)
+class Figure:
+    """A running total as written on the sheet.
+
+    A correction (Кодекс 4.2.7) strikes the figure it makes wrong and writes the right
+    one after it, as on paper: the struck figure stays legible.
+    """
+
+    text: str
+    struck: bool = False  # written, then struck out by a correction
+    inserted: bool = False  # written by a correction, in place of a struck figure
+
+
+Series = tuple[Figure, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SheetRow:
     """One player's figures for the plain table beside the drawing."""
 
     name: str
-    pulya: str
-    gora: str
-    whists: tuple[str, ...]  # one per seat; empty on the player's own column
+    pulya: Series
+    gora: Series
+    whists: tuple[Series | None, ...]  # one per seat; None on the player's own column
 
 
 LABEL_FONT = 19.0
 
 
-def _series(values: Sequence[Points]) -> list[str]:
-    return [format_points(v) for v in values]
+def _written(series: Series) -> str:
+    """A series as the sheet writes it, for tooltips: ``2.6.10``, struck figures crossed."""
+    if not series:
+        return "—"
+    return ".".join(_crossed(f.text) if f.struck else f.text for f in series)
 
 
-def _written(values: Sequence[Points]) -> str:
-    """A series as the sheet writes it, for tooltips and the plain table: ``2.6.10``."""
-    return ".".join(_series(values)) if values else "—"
+def _crossed(text: str) -> str:
+    # U+0336 strikes each character through in a tooltip, where no markup goes.
+    return "".join(character + "\u0336" for character in text)
 
 
 def totals_of(scored: ScoredPulka) -> tuple[RunningTotals, ...]:
@@ -168,17 +197,157 @@ def totals_of(scored: ScoredPulka) -> tuple[RunningTotals, ...]:
     return running_totals(size, groups)
 
 
-def draw_sheet(scored: ScoredPulka) -> DrawnSheet:
+# --- the sheet as written, corrections and all ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionStep:
+    """One correction where the fold met it: the deal before and after, the judgement."""
+
+    number: int
+    after_deal: int
+    wrong: DealRecord
+    right: DealRecord
+    outcome: CorrectionOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFigures:
+    pulya: Series
+    gora: Series
+    whists: tuple[Series, ...]  # on each seat; empty on his own
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """The sheet as the players wrote it: every figure, struck ones too, per player."""
+
+    players: tuple[PlayerFigures, ...]
+    steps: tuple[CorrectionStep, ...]  # one per correction, in the log's order
+
+
+Key = tuple[str, int, int]
+
+
+class _Pen:
+    """Writes running totals field by field, and strikes those a correction makes wrong."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.written: dict[Key, list[list[Any]]] = {}  # key -> [[value, struck, inserted]]
+        self.now: dict[Key, Points] = {}
+
+    @staticmethod
+    def key(entry: Entry) -> Key:
+        if entry.section == WHISTS:
+            return (WHISTS, entry.player, entry.on if entry.on is not None else 0)
+        return (entry.section, entry.player, 0)
+
+    def write(self, entries: Iterable[Entry]) -> None:
+        """One group of entries (a deal, a correction's penalties): a total per field."""
+        touched: set[Key] = set()
+        for entry in entries:
+            key = self.key(entry)
+            self.now[key] = self.now.get(key, 0) + entry.points
+            touched.add(key)
+        for key in sorted(touched):
+            self.written.setdefault(key, []).append([self.now[key], False, False])
+
+    def rewrite(self, right: dict[Key, Points]) -> None:
+        """After a correction: strike each field's figure that is now wrong, write the right one."""
+        for key in sorted(set(right) | set(self.now)):
+            value = right.get(key, 0)
+            if self.now.get(key, 0) == value:
+                continue
+            figures = self.written.setdefault(key, [])
+            if figures:
+                figures[-1][1] = True
+            figures.append([value, False, True])
+            self.now[key] = value
+
+    def series(self, key: Key) -> Series:
+        return tuple(
+            Figure(format_points(value), struck, inserted)
+            for value, struck, inserted in self.written.get(key, ())
+        )
+
+
+def _standing(state: SheetState, penalties: Iterable[Entry]) -> dict[Key, Points]:
+    """Every field's figure: the fold's state and the penalties written so far."""
+    size = state.size
+    values: dict[Key, Points] = {}
+    for p in range(size):
+        values[(PULYA, p, 0)] = state.pulya[p]
+        values[(GORA, p, 0)] = state.gora[p]
+        for q in range(size):
+            if q != p:
+                values[(WHISTS, p, q)] = state.whists[p][q]
+    for entry in penalties:
+        key = _Pen.key(entry)
+        values[key] = values.get(key, 0) + entry.points
+    return {k: v for k, v in values.items() if v}
+
+
+def paper_of(scored: ScoredPulka) -> Paper:
+    """The sheet as written at the table, with each correction where it was made.
+
+    Deals write their running totals; a correction (Кодекс 4.2.7) refolds the log with
+    the deal replaced, strikes every figure that changed and writes the right one after
+    it, then writes its penalties. The figures standing at the end are the engine's.
+    """
+    pulka = scored.pulka
+    size = len(pulka.names)
+    pen = _Pen(size)
+    steps: list[CorrectionStep] = []
+    if not scored.corrections:
+        for record in scored.records:
+            pen.write(record.entries)
+    else:
+        state = start(pulka.names, pulka.convention, pulka.target, pulka.first_dealer)
+        deals: list[EngineDeal] = []
+        records: list[DealRecord] = []
+        penalties: list[Entry] = []
+        judged = iter(scored.corrections)
+        for item in pulka.log:
+            if isinstance(item, EngineDeal):
+                state, record = apply(state, item)
+                deals.append(item)
+                records.append(record)
+                pen.write(record.entries)
+                continue
+            outcome = next(judged)
+            wrong = records[item.number - 1]
+            deals[item.number - 1] = item.deal
+            state, records = fold(pulka, deals)
+            pen.rewrite(_standing(state, penalties))
+            pen.write(outcome.penalties)
+            penalties.extend(outcome.penalties)
+            steps.append(
+                CorrectionStep(item.number, len(deals), wrong, records[item.number - 1], outcome)
+            )
+    players = tuple(
+        PlayerFigures(
+            pen.series((PULYA, p, 0)),
+            pen.series((GORA, p, 0)),
+            tuple(() if q == p else pen.series((WHISTS, p, q)) for q in range(size)),
+        )
+        for p in range(size)
+    )
+    return Paper(players, tuple(steps))
+
+
+def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
     """The score sheet as paper players know it, laid out for the pulka's size."""
     names = scored.pulka.names
     size = len(names)
     geometry = drawing.layout(size)
-    totals = totals_of(scored)
+    if paper is None:
+        paper = paper_of(scored)
     fields: list[FieldText] = []
     labels: list[FieldLabel] = []
     num = drawing.num
     for seat, area in enumerate(geometry.seats):
-        own = totals[seat]
+        own = paper.players[seat]
         fields += _field("gora", _("%(name)s: gora") % {"name": names[seat]}, own.gora, area.gora)
         fields += _field(
             "pulya", _("%(name)s: pulya") % {"name": names[seat]}, own.pulya, area.pulya
@@ -211,15 +380,16 @@ def draw_sheet(scored: ScoredPulka) -> DrawnSheet:
     )
 
 
-def _field(kind: str, title: str, values: Sequence[Points], box: drawing.Box) -> list[FieldText]:
-    fitted = drawing.fit_totals(_series(values), box)
+def _field(kind: str, title: str, series: Series, box: drawing.Box) -> list[FieldText]:
+    struck = [i for i, figure in enumerate(series) if figure.struck]
+    fitted = drawing.fit_totals([figure.text for figure in series], box, struck)
     if fitted is None:
         return []
     num = drawing.num
     return [
         FieldText(
             kind,
-            f"{title}: {_written(values)}",
+            f"{title}: {_written(series)}",
             num(fitted.x),
             num(fitted.y),
             num(fitted.font_size),
@@ -258,15 +428,15 @@ def _names(names: Sequence[str], geometry: drawing.Layout, state: SheetState) ->
     return found
 
 
-def sheet_rows(scored: ScoredPulka) -> tuple[SheetRow, ...]:
+def sheet_rows(scored: ScoredPulka, paper: Paper | None = None) -> tuple[SheetRow, ...]:
     """The same figures as the drawing, as running totals in a plain table."""
     names = scored.pulka.names
+    if paper is None:
+        paper = paper_of(scored)
     rows = []
-    for seat, own in enumerate(totals_of(scored)):
-        whists = tuple(
-            "" if other == seat else _written(own.whists[other]) for other in range(len(names))
-        )
-        rows.append(SheetRow(names[seat], _written(own.pulya), _written(own.gora), whists))
+    for seat, own in enumerate(paper.players):
+        whists = tuple(None if other == seat else own.whists[other] for other in range(len(names)))
+        rows.append(SheetRow(names[seat], own.pulya, own.gora, whists))
     return tuple(rows)
 
 
@@ -368,33 +538,168 @@ class ProtocolLine:
     entries: tuple[str, ...]
     recorded_by: str  # "Recorded by anna.", or empty
     pencil: bool  # the viewer holds the pencil on this deal (Кодекс 4.2.8)
+    struck: tuple[str, ...] = ()  # the notations this deal had before its corrections
+    corrected_by: tuple[str, ...] = ()  # who corrected it and when, one per correction
+    correct: bool = False  # the viewer may ask to correct it (Кодекс 4.2.7, 4.2.9)
+    arbiter: bool = False  # the viewer may apply an arbiter's decision (Кодекс 4.2.16)
+    held: str = ""  # someone else holds the pencil on it: why it cannot be corrected yet
+    kind: str = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolEvent:
+    """A line of the protocol between deals: a correction, a warning or a penalty."""
+
+    kind: str  # correction, warning or penalty
+    text: str
+    number: int  # the deal it is about
+    old: str = ""  # a correction: the deal's notation before…
+    new: str = ""  # …and after
+    note: str = ""  # a correction: who and when, and an arbiter's reason
+
+
+@dataclass(frozen=True, slots=True)
+class LineActions:
+    """What the viewer may do on the protocol's deal lines."""
+
+    correctable: frozenset[int] = frozenset()
+    arbiter: bool = False
+    held: int | None = None  # the deal whose recorder still holds the pencil
+    held_text: str = ""
 
 
 def protocol_lines(
-    scored: ScoredPulka, deals: Sequence[Deal], pencil: Deal | None
-) -> tuple[ProtocolLine, ...]:
-    """One line per deal in the 4.2.11 notation, newest first, with every entry explained."""
+    scored: ScoredPulka,
+    deals: Sequence[Deal],
+    pencil: Deal | None,
+    *,
+    paper: Paper | None = None,
+    corrections: Sequence[Correction] = (),
+    actions: LineActions | None = None,
+) -> tuple[ProtocolLine | ProtocolEvent, ...]:
+    """One line per deal in the 4.2.11 notation, newest first, with every entry explained.
+
+    Each correction follows the deal that was the last one when it was made, with a
+    line of its own for every warning and penalty (Кодекс 4.2.7); the corrected deal's
+    line shows its old notation struck out. ``corrections`` are the stored rows in the
+    log's order (``services.in_log_order``), matching ``paper.steps`` one to one.
+    """
     # The words are looked up once here, not per line in the template: a pulka of a
     # hundred deals would otherwise spend most of its page in translation tags.
     names = scored.pulka.names
+    actions = actions or LineActions()
+    if paper is None:
+        paper = paper_of(scored) if scored.corrections else Paper((), ())
     dealer_label, recorded_label = _("dealer %(dealer)s"), _("Recorded by %(user)s.")
     nothing = (_("Nothing is written for this deal."),)
     words: dict[object, str] = {}
-    lines = []
+    steps = list(zip(paper.steps, corrections, strict=True))
+    struck: dict[int, list[str]] = {}
+    notes: dict[int, list[str]] = {}
+    events: dict[int, list[ProtocolEvent]] = {}
+    for step, row in steps:
+        struck.setdefault(step.number, []).append(step.wrong.notation)
+        notes.setdefault(step.number, []).append(_corrected_by(row))
+        events.setdefault(step.after_deal, []).extend(_correction_events(step, row, names))
+    lines: list[ProtocolLine | ProtocolEvent] = []
     for record, row in zip(scored.records, deals, strict=True):
         user = row.entered_by
+        number = record.number
         lines.append(
             ProtocolLine(
-                record.number,
+                number,
                 record.notation,
                 dealer_label % {"dealer": names[record.dealer]},
                 record.deal.declarer or "",
                 tuple(explain(e, names, words) for e in record.entries) or nothing,
                 recorded_label % {"user": user.get_username()} if user is not None else "",
                 pencil is not None and row.pk == pencil.pk,
+                tuple(struck.get(number, ())),
+                tuple(notes.get(number, ())),
+                number in actions.correctable,
+                actions.arbiter,
+                actions.held_text if actions.held == number else "",
             )
         )
+        lines.extend(events.get(number, ()))
     return tuple(reversed(lines))
+
+
+_CORRECTED_BY = {
+    "correction": gettext_lazy("Corrected by %(user)s at %(time)s (Кодекс 4.2.7)."),
+    "voluntary": gettext_lazy(
+        "Corrected by %(user)s at %(time)s, of his own will and without penalty (Кодекс 4.2.9)."
+    ),
+    "arbiter": gettext_lazy("Arbiter's decision by %(user)s at %(time)s (Кодекс 4.2.16)."),
+}
+
+
+def _who(user: Any) -> str:
+    return user.get_username() if user is not None else "—"
+
+
+def _at(moment: datetime) -> str:
+    return time_format(localtime(moment), "H:i")
+
+
+def _corrected_by(row: Correction) -> str:
+    template = _CORRECTED_BY.get(row.kind, _CORRECTED_BY["correction"])
+    return str(template) % {"user": _who(row.asked_by), "time": _at(row.created_at)}
+
+
+def _correction_events(
+    step: CorrectionStep, row: Correction, names: Sequence[str]
+) -> list[ProtocolEvent]:
+    """A correction's own line, then one line per warning and per penalty (Кодекс 4.2.7).
+
+    Given in reverse, as the protocol is turned newest first at the end: there the
+    correction's line heads its warnings and penalties.
+    """
+    values = {"number": step.number}
+    if row.kind == "arbiter":
+        text = (
+            _("Arbiter's decision on deal %(number)s (Кодекс 4.2.16)")
+            if row.penalise
+            else _("Arbiter's decision on deal %(number)s, without penalty (Кодекс 4.2.16)")
+        )
+    elif row.penalise:
+        text = _("Correction of deal %(number)s (Кодекс 4.2.7)")
+    else:
+        text = _(
+            "Correction of deal %(number)s by the player it favoured, without penalty "
+            "(Кодекс 4.2.9)"
+        )
+    note = _("by %(user)s at %(time)s") % {"user": _who(row.asked_by), "time": _at(row.created_at)}
+    if row.reason and row.kind == "arbiter":
+        note = _("%(who)s. Reason: %(reason)s") % {"who": note, "reason": row.reason}
+    found = [
+        ProtocolEvent(
+            "correction", text % values, step.number, step.wrong.notation, step.right.notation, note
+        )
+    ]
+    for seat in step.outcome.warned:
+        found.append(
+            ProtocolEvent(
+                "warning",
+                _("Warning, Кодекс 4.2.7: %(player)s (first correction)") % {"player": names[seat]},
+                step.number,
+            )
+        )
+    for entry in step.outcome.penalties:
+        found.append(ProtocolEvent("penalty", penalty_text(entry, names), step.number))
+    return list(reversed(found))
+
+
+def penalty_text(entry: Entry, names: Sequence[str]) -> str:
+    """One penalty entry of Кодекс 4.2.7 as the protocol writes it."""
+    values = {
+        "player": names[entry.player],
+        "points": format_points(entry.points),
+        "on": names[entry.on] if entry.on is not None else "",
+    }
+    if entry.section == WHISTS:
+        return _("Penalty, Кодекс 4.2.7: %(player)s writes %(points)s whists on %(on)s") % values
+    return _("Penalty, Кодекс 4.2.7: %(player)s: %(points)s into the gora") % values
 
 
 # --- the entry form ------------------------------------------------------------------
@@ -429,10 +734,15 @@ class PlayerTricks:
 
 @dataclass(frozen=True, slots=True)
 class EntryForm:
-    """The entry form for the next deal (or, in change mode, for the last one again)."""
+    """The entry form for the next deal, or for a recorded deal again.
+
+    ``mode``: ``record`` the next deal; ``change`` the last one under the pencil rule
+    (Кодекс 4.2.8); ``correct`` a recorded deal (4.2.7, 4.2.9); ``arbiter`` an
+    arbiter's decision on one (4.2.16); ``propose`` a forgotten deal (4.2.10).
+    """
 
     action: str
-    mode: str  # "record" or "change"
+    mode: str
     number: int
     dealer: str
     sitting_out: tuple[str, ...]
@@ -447,6 +757,10 @@ class EntryForm:
     half_levels: str
     errors: dict[str, list[str]] = field(default_factory=dict)  # by form area
     general_errors: tuple[str, ...] = ()  # not about one area: shown above the form
+    notes: tuple[str, ...] = ()  # what the rules say about this mode, above the form
+    reason: str | None = None  # an arbiter's decision: the reason typed so far
+    penalty: bool = False  # an arbiter's decision: with the 4.2.7 penalty
+    subject: str = ""  # the deal as it stands, when the form corrects it
 
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
@@ -461,6 +775,9 @@ def entry_form(
     values: dict[str, Any],
     errors: dict[str, list[str]] | None = None,
     mode: str = "record",
+    *,
+    notes: Sequence[str] = (),
+    subject: str = "",
 ) -> EntryForm:
     """The form for a deal dealt in ``state``: only what that deal may be.
 
@@ -521,6 +838,10 @@ def entry_form(
         general_errors=tuple(
             [*(errors or {}).get("__all__", []), *(errors or {}).get("number", [])]
         ),
+        notes=tuple(notes),
+        reason=values.get("reason", "") if mode == "arbiter" else None,
+        penalty=values.get("penalty", "") in ("on", "true", "1", "True"),
+        subject=subject,
     )
 
 

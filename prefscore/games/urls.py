@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import entry, io, settlement, sheet
+from .views import corrections, entry, io, settlement, sheet
 
 app_name = "games"
 
@@ -10,6 +10,13 @@ urlpatterns = [
     path("pulkas/<int:pk>/poll/", sheet.poll, name="poll"),
     path("pulkas/<int:pk>/deals/", entry.record, name="record"),
     path("pulkas/<int:pk>/deals/<int:number>/pencil/", entry.pencil, name="pencil"),
+    path("pulkas/<int:pk>/deals/<int:number>/correct/", corrections.correct, name="correct"),
+    path("pulkas/<int:pk>/deals/<int:number>/arbiter/", corrections.arbiter, name="arbiter"),
+    path("pulkas/<int:pk>/forgotten/", corrections.propose, name="propose"),
+    path(
+        "pulkas/<int:pk>/forgotten/<int:proposal>/answer/", corrections.answer, name="answer"
+    ),
+    path("pulkas/<int:pk>/audit/", corrections.audit_page, name="audit"),
     path("pulkas/<int:pk>/settlement/", settlement.settlement_page, name="settlement"),
     path("pulkas/<int:pk>/export.json", io.export, name="export"),
     path("clubs/<slug:slug>/pulkas/new/", io.new_pulka, name="new"),

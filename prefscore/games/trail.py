@@ -1,0 +1,424 @@
+"""Corrections at the table in words: the forgotten-deal banner and the audit trail.
+
+Like ``presenters``, this only formats what the models and the engine hold; the rules
+are ``corrections.py``'s (Кодекс 4.2.7–4.2.10, 4.2.16) and the figures the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils.formats import date_format, time_format
+from django.utils.functional import Promise
+from django.utils.timezone import localtime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.engine.contracts import Contract, Kind
+from scoring.engine.deals import parse_deal
+from scoring.engine.errors import ScoringError
+from scoring.engine.sheet import SheetState, apply
+
+from .models import AuditEvent, Consent, Deal, ForgottenDeal, Pulka, PulkaSeat
+from .presenters import explain, format_points
+
+# --- who sits where -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """The pulka's seats with their players' accounts: one query, read many times."""
+
+    seats: tuple[PulkaSeat, ...]
+
+    @classmethod
+    def of(cls, pulka: Pulka) -> Seating:
+        return cls(tuple(PulkaSeat.objects.filter(pulka=pulka).select_related("player")))
+
+    def of_user(self, user: Any) -> list[int]:
+        """The seats the user's linked players hold (``corrections.seats_of``, no query)."""
+        if not getattr(user, "is_authenticated", False):
+            return []
+        return [row.seat for row in self.seats if row.player.user_id == user.pk]
+
+    def guests(self) -> list[int]:
+        """Seats of players without an account: a seated member answers for them."""
+        return [row.seat for row in self.seats if row.player.user_id is None]
+
+    def user_of(self, name: str) -> int | None:
+        for row in self.seats:
+            if row.player.name == name:
+                return row.player.user_id
+        return None
+
+
+# --- facts in words -------------------------------------------------------------------
+
+_WORDS = {
+    "whist": gettext_lazy("whist"),
+    "pass": gettext_lazy("pass"),
+    "half": gettext_lazy("half"),
+}
+
+
+def describe_facts(facts: Mapping[str, Any]) -> str:
+    """A deal's facts as a line a player reads: ``6♠ Anna · Boris whist, Vera pass · …``."""
+    try:
+        contract = Contract.parse(str(facts.get("contract", "")))
+    except (ScoringError, ValueError):
+        return str(facts.get("contract", "?"))
+    if contract.kind is Kind.ALLPASS:
+        parts = [_("all-pass")]
+    elif contract.kind is Kind.MISERE:
+        parts = [_("misère")]
+    else:
+        parts = [contract.symbol]
+    if facts.get("declarer"):
+        parts[0] = f"{parts[0]} {facts['declarer']}"
+    words = facts.get("whists") or {}
+    if words:
+        parts.append(", ".join(f"{name} {_WORDS.get(word, word)}" for name, word in words.items()))
+    tricks = facts.get("tricks") or {}
+    if tricks:
+        listed = ", ".join(f"{name} {count}" for name, count in tricks.items())
+        parts.append(_("tricks: %(tricks)s") % {"tricks": listed})
+    if facts.get("prikup"):
+        parts.append(_("talon fast tricks: %(count)s") % {"count": facts["prikup"]})
+    return " · ".join(parts)
+
+
+def when(moment: datetime) -> str:
+    """A moment of the trail in the page's language, to the second."""
+    local = localtime(moment)
+    return f"{date_format(local, 'SHORT_DATE_FORMAT')} {time_format(local, 'H:i:s')}"
+
+
+# --- the forgotten-deal banner (Кодекс 4.2.10) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAnswer:
+    name: str
+    answer: str  # agreed, refused or waiting
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerButtons:
+    """Agree and Refuse for one seat the viewer may answer for."""
+
+    seat: int
+    agree: str
+    refuse: str
+    guest: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ForgottenBanner:
+    status: str  # ForgottenDeal.Status
+    headline: str
+    deal: str  # notation and facts in words
+    entries: tuple[str, ...]
+    answers: tuple[SeatAnswer, ...]
+    buttons: tuple[AnswerButtons, ...]
+    action: str  # where the answers are posted
+    outcome: str  # once resolved: what became of it
+
+
+def latest_proposal(pulka: Pulka) -> ForgottenDeal | None:
+    """The pulka's latest forgotten deal with its answers: two queries at most."""
+    answers = Consent.objects.select_related("player")
+    return (
+        pulka.forgotten_deals.select_related("proposed_by")
+        .prefetch_related(Prefetch("consents", queryset=answers))
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def forgotten_banner(
+    pulka: Pulka,
+    proposal: ForgottenDeal | None,
+    seating: Seating,
+    user: Any,
+    state: SheetState,
+    last_deal: Deal | None,
+) -> ForgottenBanner | None:
+    """What the table sees of the latest forgotten deal, or None when there is nothing.
+
+    A pending proposal shows with Agree and Refuse for each seat the viewer answers
+    for: his own, and guests' seats (no account) when he sits at the table. A resolved
+    one stays, saying what became of it, until the next deal is recorded.
+    """
+    if proposal is None:
+        return None
+    pending = proposal.status == ForgottenDeal.Status.PENDING
+    if not pending and last_deal is not None and proposal.resolved_at is not None:
+        if proposal.resolved_at < last_deal.entered_at:
+            return None
+    names = pulka.player_names
+    values = {"user": _who(proposal.proposed_by), "number": proposal.number}
+    headline = _("%(user)s proposes a forgotten deal, to be deal %(number)s (Кодекс 4.2.10)")
+    deal, entries = _proposed_deal(proposal, state, names) if pending else ("", ())
+    if not deal:
+        deal = describe_facts(proposal.facts)
+    answered = {consent.player.name: consent.agreed for consent in proposal.consents.all()}
+    answers = tuple(_seat_answer(name, answered) for name in names)
+    buttons: tuple[AnswerButtons, ...] = ()
+    if pending:
+        buttons = _buttons(seating, user, answered, names)
+    return ForgottenBanner(
+        status=proposal.status,
+        headline=headline % values,
+        deal=deal,
+        entries=entries,
+        answers=answers,
+        buttons=buttons,
+        action=reverse("games:answer", args=[pulka.pk, proposal.pk]),
+        outcome=_outcome(proposal, answered),
+    )
+
+
+def _proposed_deal(
+    proposal: ForgottenDeal, state: SheetState, names: Sequence[str]
+) -> tuple[str, tuple[str, ...]]:
+    """The proposed deal as the sheet would write it now: notation and every entry."""
+    try:
+        _state, record = apply(state, parse_deal(proposal.facts))
+    except ScoringError:
+        return "", ()
+    words: dict[object, str] = {}
+    text = f"{record.notation} · {describe_facts(proposal.facts)}"
+    return text, tuple(explain(entry, names, words) for entry in record.entries)
+
+
+def _seat_answer(name: str, answered: Mapping[str, bool]) -> SeatAnswer:
+    values = {"name": name}
+    if name not in answered:
+        return SeatAnswer(name, "waiting", _("%(name)s: waiting") % values)
+    if answered[name]:
+        return SeatAnswer(name, "agreed", _("%(name)s: agreed") % values)
+    return SeatAnswer(name, "refused", _("%(name)s: refused") % values)
+
+
+def _buttons(
+    seating: Seating, user: Any, answered: Mapping[str, bool], names: Sequence[str]
+) -> tuple[AnswerButtons, ...]:
+    own = seating.of_user(user)
+    if not own:
+        return ()
+    found = [
+        AnswerButtons(seat, _("Agree"), _("Refuse"), False)
+        for seat in own
+        if names[seat] not in answered
+    ]
+    for seat in seating.guests():
+        if names[seat] in answered:
+            continue
+        values = {"name": names[seat]}
+        found.append(
+            AnswerButtons(
+                seat,
+                _("Agree on behalf of %(name)s") % values,
+                _("Refuse on behalf of %(name)s") % values,
+                True,
+            )
+        )
+    return tuple(found)
+
+
+def _outcome(proposal: ForgottenDeal, answered: Mapping[str, bool]) -> str:
+    values = {"number": proposal.number}
+    if proposal.status == ForgottenDeal.Status.ADDED:
+        return _("Everyone agreed: the forgotten deal is now deal %(number)s.") % values
+    if proposal.status == ForgottenDeal.Status.REFUSED:
+        refused = ", ".join(name for name, agreed in answered.items() if not agreed)
+        values["names"] = refused
+        return _("%(names)s refused: the forgotten deal is dropped (Кодекс 4.2.10).") % values
+    if proposal.status == ForgottenDeal.Status.LAPSED:
+        return _(
+            "The forgotten deal lapsed: the next deal was recorded before everyone agreed "
+            "(Кодекс 4.2.10)."
+        )
+    return ""
+
+
+def _who(user: Any) -> str:
+    return user.get_username() if user is not None else "—"
+
+
+# --- the audit trail ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AuditLine:
+    action: str
+    label: str  # the action's name
+    at: datetime
+    when: str
+    who: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawnRow:
+    number: int
+    facts: str
+    entered: str  # who recorded it, and when
+    withdrawn: str  # who withdrew it, and when
+
+
+_SENTENCES: dict[str, Promise] = {
+    AuditEvent.Action.RECORDED: gettext_lazy("Recorded deal %(number)s: %(facts)s."),
+    AuditEvent.Action.CHANGED: gettext_lazy(
+        "Changed deal %(number)s under the pencil rule (Кодекс 4.2.8): %(before)s → %(after)s."
+    ),
+    AuditEvent.Action.UNDONE: gettext_lazy(
+        "Undid deal %(number)s under the pencil rule (Кодекс 4.2.8): %(facts)s."
+    ),
+    AuditEvent.Action.PROPOSED: gettext_lazy(
+        "Proposed a forgotten deal, to be deal %(number)s (Кодекс 4.2.10): %(facts)s."
+    ),
+    AuditEvent.Action.ADDED: gettext_lazy(
+        "Everyone agreed: the forgotten deal was added as deal %(number)s."
+    ),
+    AuditEvent.Action.LAPSED: gettext_lazy(
+        "The forgotten deal %(number)s lapsed: the next deal was recorded first (Кодекс 4.2.10)."
+    ),
+    AuditEvent.Action.WARNED: gettext_lazy(
+        "Warning to %(player)s for deal %(number)s: his first correction (Кодекс 4.2.7)."
+    ),
+    AuditEvent.Action.FINISHED: gettext_lazy("The pulka is over: the sheet is frozen."),
+}
+_CORRECTED = {
+    "correction": gettext_lazy("Corrected deal %(number)s (Кодекс 4.2.7): %(facts)s."),
+    "voluntary": gettext_lazy(
+        "Corrected deal %(number)s of his own will, after the next deal, without penalty "
+        "(Кодекс 4.2.9): %(facts)s."
+    ),
+}
+_ARBITER = {
+    True: gettext_lazy(
+        "Arbiter's decision on deal %(number)s, with the 4.2.7 penalty (Кодекс 4.2.16): "
+        "%(facts)s. Reason: %(reason)s"
+    ),
+    False: gettext_lazy(
+        "Arbiter's decision on deal %(number)s, without penalty (Кодекс 4.2.16): "
+        "%(facts)s. Reason: %(reason)s"
+    ),
+}
+_ANSWERS = {
+    (AuditEvent.Action.CONSENTED, True): gettext_lazy(
+        "%(player)s agreed to the forgotten deal %(number)s."
+    ),
+    (AuditEvent.Action.CONSENTED, False): gettext_lazy(
+        "Agreed to the forgotten deal %(number)s on behalf of %(player)s, a guest."
+    ),
+    (AuditEvent.Action.REFUSED, True): gettext_lazy(
+        "%(player)s refused the forgotten deal %(number)s: it is dropped."
+    ),
+    (AuditEvent.Action.REFUSED, False): gettext_lazy(
+        "Refused the forgotten deal %(number)s on behalf of %(player)s, a guest: it is dropped."
+    ),
+}
+
+
+def audit_lines(events: Sequence[AuditEvent], seating: Seating) -> tuple[AuditLine, ...]:
+    """Every event of the trail in order, each as a sentence with who and when."""
+    labels = dict(AuditEvent.Action.choices)
+    return tuple(
+        AuditLine(
+            event.action,
+            str(labels.get(event.action, event.action)),
+            event.at,
+            when(event.at),
+            _who(event.user),
+            sentence(event, seating),
+        )
+        for event in events
+    )
+
+
+def sentence(event: AuditEvent, seating: Seating) -> str:
+    """What one audit event says, in the page's language."""
+    details = event.details or {}
+    values: dict[str, Any] = {
+        "number": event.deal_number or "",
+        "facts": describe_facts(details.get("facts") or {}),
+        "player": details.get("player") or "",
+    }
+    action = event.action
+    if action == AuditEvent.Action.CHANGED:
+        values["before"] = describe_facts(details.get("before") or {})
+        values["after"] = describe_facts(details.get("after") or {})
+    if action == AuditEvent.Action.CORRECTED:
+        template = _CORRECTED.get(details.get("kind", ""), _CORRECTED["correction"])
+    elif action == AuditEvent.Action.ARBITER:
+        values["reason"] = details.get("reason") or "—"
+        template = _ARBITER[_arbiter_penalised(details)]
+    elif action == AuditEvent.Action.PENALISED:
+        return _penalty_sentence(event.deal_number, details)
+    elif action in (AuditEvent.Action.CONSENTED, AuditEvent.Action.REFUSED):
+        own = event.user_id is not None and seating.user_of(values["player"]) == event.user_id
+        template = _ANSWERS[(action, own)]
+    else:
+        template = _SENTENCES.get(action, gettext_lazy("%(number)s"))
+    return str(template) % values
+
+
+def _arbiter_penalised(details: Mapping[str, Any]) -> bool:
+    # The audit detail of an arbiter's decision predates the penalty flag in some rows.
+    return bool(details.get("penalise", True))
+
+
+def _penalty_sentence(number: int | None, details: Mapping[str, Any]) -> str:
+    try:
+        points = format_points(Fraction(str(details.get("points", "0"))))
+    except (ValueError, ZeroDivisionError):
+        points = str(details.get("points"))
+    values = {
+        "number": number or "",
+        "player": details.get("player") or "",
+        "points": points,
+        "on": details.get("on") or "",
+    }
+    if details.get("section") == "whists":
+        return (
+            _(
+                "Penalty for deal %(number)s (Кодекс 4.2.7): %(player)s writes %(points)s whists "
+                "on %(on)s."
+            )
+            % values
+        )
+    return (
+        _("Penalty for deal %(number)s (Кодекс 4.2.7): %(player)s: %(points)s into the gora.")
+        % values
+    )
+
+
+def withdrawn_rows(pulka: Pulka) -> tuple[WithdrawnRow, ...]:
+    """Deal rows a pencil change or undo withdrew (Кодекс 4.2.8): kept, never deleted."""
+    rows = (
+        pulka.deals.filter(withdrawn_at__isnull=False)
+        .select_related("entered_by", "withdrawn_by")
+        .order_by("number", "entered_at")
+    )
+    return tuple(
+        WithdrawnRow(
+            row.number,
+            describe_facts(row.facts),
+            _("%(user)s at %(when)s")
+            % {"user": _who(row.entered_by), "when": when(row.entered_at)},
+            _("%(user)s at %(when)s")
+            % {"user": _who(row.withdrawn_by), "when": when(row.withdrawn_at)}
+            if row.withdrawn_at
+            else "",
+        )
+        for row in rows
+    )
