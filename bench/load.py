@@ -270,6 +270,14 @@ class Device:
 
 
 VERSION = re.compile(rb"/poll/\?v=(\d+)")
+TICKET = re.compile(rb"/poll/\?v=\d+&amp;t=([^\"&]+)")
+
+
+def poll_ticket(device: Device, pulka: int) -> str:
+    """The signed poll ticket a phone gets with the sheet page, as a real phone polls."""
+    _, payload, _ = device.request("GET", f"/pulkas/{pulka}/")
+    found = TICKET.search(payload)
+    return found.group(1).decode() if found else ""
 
 
 def shown_version(payload: bytes) -> int | None:
@@ -330,7 +338,8 @@ def capacity(port: int, data: dict[str, Any], workers: int) -> list[dict[str, An
 
     def poll_304(i: int) -> Callable[[], float | None]:
         device = Device(port, table["sessions"][i % 3])
-        return lambda: expect(device, 304, "GET", f"{poll}?v={table['version']}")
+        ticket = poll_ticket(device, table["pulka"])
+        return lambda: expect(device, 304, "GET", f"{poll}?v={table['version']}&t={ticket}")
 
     def poll_200(i: int) -> Callable[[], float | None]:
         device = Device(port, table["sessions"][i % 3])
@@ -379,11 +388,15 @@ def evening(port: int, tables: list[Table], seconds: float, tally: Tally) -> flo
         device = Device(port, table.sessions[seat])
         shown = table.version
         path = f"/pulkas/{table.pulka}/poll/"
+        try:
+            ticket = poll_ticket(device, table.pulka)
+        except (http.client.HTTPException, OSError):
+            ticket = ""
         next_poll = time.perf_counter() + offset
         while not stop.wait(max(0.0, next_poll - time.perf_counter())):
             next_poll += POLL_SECONDS
             try:
-                status, payload, spent = device.request("GET", f"{path}?v={shown}")
+                status, payload, spent = device.request("GET", f"{path}?v={shown}&t={ticket}")
             except (http.client.HTTPException, OSError) as error:
                 tally.error("poll 200", type(error).__name__)
                 continue

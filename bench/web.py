@@ -370,6 +370,15 @@ def csrf_token(port: int, cookies: str, pk: int) -> str:
     raise SystemExit("the sheet page set no CSRF cookie")
 
 
+def poll_ticket(port: int, cookies: str, pk: int) -> str:
+    """The signed poll ticket the sheet page hands a device (its poll URL carries it)."""
+    payload = Client(port, cookies).request("GET", f"/pulkas/{pk}/")[1]
+    found = re.search(rb"/poll/\?v=\d+&amp;t=([^\"&]+)", payload)
+    if not found:
+        raise SystemExit("the sheet page shows no poll ticket")
+    return found.group(1).decode()
+
+
 # --- report ----------------------------------------------------------------------------
 
 
@@ -479,7 +488,10 @@ def run(args: argparse.Namespace, port: int, data: dict[str, Any]) -> None:
     poll = hammer(
         "poll, nothing new (304)",
         port,
-        get(f"/pulkas/{big}/poll/?v={BIG_DEALS}", **{"HX-Request": "true"}),
+        get(
+            f"/pulkas/{big}/poll/?v={BIG_DEALS}&t={poll_ticket(port, cookies, big)}",
+            **{"HX-Request": "true"},
+        ),
         304,
         concurrency,
         seconds,

@@ -101,6 +101,8 @@ def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
         # Several app-server workers write at once when tables record together:
         # take the write lock at BEGIN and wait for it instead of failing with
         # "database is locked"; WAL lets readers go on while one writes.
+        # Each request would otherwise open the file and run the PRAGMAs again.
+        config["CONN_MAX_AGE"] = 600
         config["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,

@@ -10,11 +10,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connections, models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from prefscore.clubs.models import Club, Player
+from prefscore.clubs.models import Club, Membership, Player
 from scoring.engine.conventions import Convention, from_options
 
 
@@ -24,6 +24,27 @@ class PulkaQuerySet(models.QuerySet["Pulka"]):
 
     def finished(self) -> PulkaQuerySet:
         return self.filter(status=Pulka.Status.FINISHED)
+
+    def version_for_member(self, pk: int, user_id: Any) -> int | None:
+        """The pulka's version if ``user_id`` belongs to its club, else None.
+
+        Every device at every table asks this every 2 s (the poll), so it is one
+        hand-written query rather than the ORM's join, which costs several times more
+        to build than to run.
+        """
+        try:
+            params = [int(pk), int(user_id)]
+        except (TypeError, ValueError):
+            return None
+        pulka, membership = Pulka._meta.db_table, Membership._meta.db_table
+        sql = (
+            f"SELECT p.version FROM {pulka} p JOIN {membership} m ON m.club_id = p.club_id "
+            "WHERE p.id = %s AND m.user_id = %s"
+        )
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        return None if row is None else int(row[0])
 
     def visible_to(self, user: Any) -> PulkaQuerySet:
         """Pulkas of the clubs the user belongs to: every lookup goes through this."""

@@ -51,6 +51,12 @@ class Seating:
         """Seats of players without an account: a seated member answers for them."""
         return [row.seat for row in self.seats if row.player.user_id is None]
 
+    def seat_of_player(self, player_id: int) -> int | None:
+        for row in self.seats:
+            if row.player_id == player_id:
+                return row.seat
+        return None
+
     def user_of(self, name: str) -> int | None:
         for row in self.seats:
             if row.player.name == name:
@@ -168,7 +174,7 @@ def forgotten_banner(
     deal, entries = _proposed_deal(proposal, state, names) if pending else ("", ())
     if not deal:
         deal = describe_facts(proposal.facts)
-    answered = {consent.player.name: consent.agreed for consent in proposal.consents.all()}
+    answered = _answered(proposal, seating, names)
     answers = tuple(_seat_answer(name, answered) for name in names)
     buttons: tuple[AnswerButtons, ...] = ()
     if pending:
@@ -183,6 +189,17 @@ def forgotten_banner(
         action=reverse("games:answer", args=[pulka.pk, proposal.pk]),
         outcome=_outcome(proposal, answered),
     )
+
+
+def _answered(
+    proposal: ForgottenDeal, seating: Seating, names: Sequence[str]
+) -> dict[str, bool]:
+    """Each answer so far by the name the sheet gives the seat."""
+    found = {}
+    for consent in proposal.consents.all():
+        seat = seating.seat_of_player(consent.player_id)
+        found[names[seat] if seat is not None else consent.player.name] = consent.agreed
+    return found
 
 
 def _proposed_deal(

@@ -25,6 +25,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scoring.engine.deals import Deal as EngineDeal
 from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
 from scoring.engine.pulka import ScoredPulka
@@ -168,7 +169,7 @@ def _apply(
     except DealError as error:
         form.add_engine_error(error)
         return _invalid_status(request)
-    if corrected == _parsed(standing):
+    if _same(corrected, _parsed(standing)):
         form.add_notice(_("These are the facts that stand: change what was wrong, or cancel."))
         return _invalid_status(request)
     extra: dict[str, Any] = {}
@@ -188,11 +189,24 @@ def _apply(
     return None
 
 
-def _parsed(facts: dict[str, Any]) -> Any:
+def _parsed(facts: dict[str, Any]) -> EngineDeal | None:
     try:
         return parse_deal(facts)
     except DealError:
         return None
+
+
+def _same(a: EngineDeal, b: EngineDeal | None) -> bool:
+    """The same facts, whatever order the players were named in."""
+    if b is None:
+        return False
+    return (a.contract, a.declarer, sorted(a.whists), sorted(a.tricks or ()), a.prikup) == (
+        b.contract,
+        b.declarer,
+        sorted(b.whists),
+        sorted(b.tricks or ()),
+        b.prikup,
+    )
 
 
 _WHERE = re.compile(r"correction of deal \d+: (?:deal (?P<deal>\d+): )?(?P<message>.*)", re.S)

@@ -357,12 +357,7 @@ def poll(request: HttpRequest, pk: int) -> HttpResponse:
     user_id = _ticket_user(request, pk) or request.session.get(SESSION_KEY)
     if user_id is None:
         return signed_out(request)
-    version = (
-        Pulka.objects.filter(pk=pk, club__memberships__user_id=user_id)
-        .order_by()
-        .values_list("version", flat=True)
-        .first()
-    )
+    version = Pulka.objects.version_for_member(pk, user_id)
     shown = request.GET.get("v", "")
     if version is not None and shown.isdigit() and int(shown) == version:
         response: HttpResponse = HttpResponseNotModified()
