@@ -262,7 +262,9 @@ class _Pen:
             figures = self.written.setdefault(key, [])
             if figures:
                 figures[-1][1] = True
-            figures.append([value, False, True])
+            # A field left with nothing standing is empty again, as on paper: no 0.
+            if value or any(not struck for _value, struck, _inserted in figures):
+                figures.append([value, False, True])
             self.now[key] = value
 
     def series(self, key: Key) -> Series:

@@ -258,7 +258,9 @@ def test_the_first_correction_warns_and_the_sheet_strikes_the_old_figure(
         '<tspan class="sheet__struck" text-decoration="line-through">8</tspan>.'
         '<tspan class="sheet__now">6</tspan>'
     ) in svg
-    assert re.search(r'<th scope="row">Boris</th>\s*<td>—</td>\s*<td>—</td>\s*<td><del>8</del>\.<ins>6</ins></td>', svg)
+    # With 3 tricks Boris is one short of the 4 a whister owes on a 6: 2 into his gora.
+    boris = r'<th scope="row">Boris</th>\s*<td>—</td>\s*<td><ins>2</ins></td>\s*<td><del>8</del>\.<ins>6</ins></td>'
+    assert re.search(boris, svg)
     protocol = region(html, "protocol")
     assert "Warning, Кодекс 4.2.7: Boris (first correction)" in protocol
     assert "Penalty" not in protocol
@@ -287,9 +289,10 @@ def test_the_second_correction_favouring_a_player_costs_him_the_over_entry(
     svg = region(html, "sheet")
     assert re.search(r'<th scope="row">Vera</th>\s*<td>2</td>\s*<td>—</td>\s*<td>—</td>\s*<td>2</td>', svg)
     assert "<title>Boris: whists on Vera: 8\u0336.6</title>" in svg
-    assert "<title>Boris: gora: 2</title>" in svg
+    # Deal 1's shortfall wrote 2; deal 2's makes it 4 (the 2 struck); the penalty 6.
+    assert "<title>Boris: gora: 2\u0336.4.6</title>" in svg
     state = score(pulka).state
-    assert state.whists[2][1] == 2 and state.gora[1] == 2 and state.whists[1][2] == 6
+    assert state.whists[2][1] == 2 and state.gora[1] == 6 and state.whists[1][2] == 6
 
 
 def test_penalties_are_listed_where_the_correction_was_made(seated_world, seated_client):
@@ -338,7 +341,8 @@ def test_a_penalty_for_gora_under_written_goes_into_the_gora(seated_world, seate
 
     # Anna wrote 2 pulya instead of 2 gora: 2 pulya over + 2 gora under = 4 into her gora.
     assert "Penalty, Кодекс 4.2.7: Anna: 4 into the gora" in region(html, "protocol")
-    assert "<title>Anna: gora: 2.4\u0336.8</title>" in region(html, "sheet")
+    # The first correction wrote 2, the second made it 4 (the 2 struck), the penalty 8.
+    assert "<title>Anna: gora: 2\u0336.4.8</title>" in region(html, "sheet")
 
 
 # --- the deadline (4.2.9) ---------------------------------------------------------------------

@@ -37,11 +37,18 @@ from django.shortcuts import resolve_url
 from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from prefscore.games.models import Deal, Pulka
+from prefscore.clubs.models import Player
+from prefscore.games.models import Deal, ForgottenDeal, Pulka
 from scoring.engine.conventions import preset
 from scoring.models import Convention
 from tests.web.fixtures_access import ROLES, World
-from tests.web.fixtures_tournaments import walk_club, walk_entry, walk_guest, walk_kwargs
+from tests.web.fixtures_tournaments import (
+    make_tournament,
+    walk_club,
+    walk_entry,
+    walk_guest,
+    walk_kwargs,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -106,6 +113,39 @@ def deal_kwargs(world: World) -> dict[str, Any]:
     return {"pk": world.pulka.pk, "number": 2}
 
 
+def seat_the_member(world: World) -> None:
+    """The member becomes the player Anna: corrections are for the players at the table."""
+    Player.objects.filter(club=world.club, name="Anna").update(user=world.users["member"])
+
+
+def seated_deal_kwargs(world: World) -> dict[str, Any]:
+    seat_the_member(world)
+    return {"pk": world.pulka.pk, "number": 1}
+
+
+def tournament_deal_kwargs(world: World) -> dict[str, Any]:
+    """Arbiters' decisions are for tournament pulkas (Кодекс 4.2.16)."""
+    if not Pulka.objects.filter(pk=world.pulka.pk, tournament__isnull=False).exists():
+        tournament = make_tournament(world.club, slug="arbiter-cup")
+        Pulka.objects.filter(pk=world.pulka.pk).update(tournament=tournament, round_number=1)
+    return {"pk": world.pulka.pk, "number": 1}
+
+
+def seated_pulka_kwargs(world: World) -> dict[str, Any]:
+    seat_the_member(world)
+    return {"pk": world.pulka.pk}
+
+
+def proposal_kwargs(world: World) -> dict[str, Any]:
+    """A forgotten deal waiting for the table (Кодекс 4.2.10); Boris is a guest."""
+    seat_the_member(world)
+    facts = {"contract": "allpass", "tricks": {"Anna": 3, "Boris": 3, "Vera": 4}}
+    proposal, _ = ForgottenDeal.objects.get_or_create(
+        pulka=world.pulka, number=3, defaults={"facts": facts, "proposed_by": world.users["member"]}
+    )
+    return {"pk": world.pulka.pk, "proposal": proposal.pk}
+
+
 def member_row(world: World) -> dict[str, Any]:
     return {"slug": world.club.slug, "pk": world.memberships["member"].pk}
 
@@ -159,6 +199,19 @@ EXPECTATIONS: dict[str, Expect] = {
     # The pencil belongs to whoever recorded the last deal (Кодекс 4.2.8): in the world,
     # the member recorded them; an organiser or an admin is refused like anyone else.
     "games:pencil": club_roles("member", method="post", kwargs=deal_kwargs),
+    # Corrections (Кодекс 4.2.7-4.2.10) are for the players at the table: the member sits
+    # as Anna, the organiser and the admin do not; arbiters' decisions (4.2.16) are for
+    # organisers and admins, in tournament pulkas.
+    "games:correct": club_roles("member", kwargs=seated_deal_kwargs),
+    "games:arbiter": club_roles(*ORGANISERS, kwargs=tournament_deal_kwargs),
+    "games:propose": club_roles("member", method="post", kwargs=seated_pulka_kwargs),
+    "games:answer": club_roles(
+        "member",
+        method="post",
+        kwargs=proposal_kwargs,
+        data=lambda w: {"seat": "1", "answer": "agree"},
+    ),
+    "games:audit": club_roles(*MEMBERS),
     "games:settlement": club_roles(*MEMBERS),
     "games:export": club_roles(*MEMBERS),
     "games:new": club_roles(*MEMBERS),
