@@ -147,10 +147,18 @@ def _audit_correction(
         if correction.kind == Correction.Kind.ARBITER
         else AuditEvent.Action.CORRECTED
     )
-    audit(pulka, action, user, correction.deal_number, details)
+    who = user if getattr(user, "is_authenticated", False) else None
+    number = correction.deal_number
+    rows = [AuditEvent(pulka=pulka, action=action, user=who, deal_number=number, details=details)]
     for seat in outcome.warned:
-        audit(
-            pulka, AuditEvent.Action.WARNED, user, correction.deal_number, {"player": names[seat]}
+        rows.append(
+            AuditEvent(
+                pulka=pulka,
+                action=AuditEvent.Action.WARNED,
+                user=who,
+                deal_number=number,
+                details={"player": names[seat]},
+            )
         )
     for entry in outcome.penalties:
         penalty = {
@@ -159,7 +167,17 @@ def _audit_correction(
             "points": str(entry.points),
             "on": names[entry.on] if entry.on is not None else None,
         }
-        audit(pulka, AuditEvent.Action.PENALISED, user, correction.deal_number, penalty)
+        rows.append(
+            AuditEvent(
+                pulka=pulka,
+                action=AuditEvent.Action.PENALISED,
+                user=who,
+                deal_number=number,
+                details=penalty,
+            )
+        )
+    # One statement however many warnings and penalties: a correction's cost stays flat.
+    AuditEvent.objects.bulk_create(rows)
 
 
 def propose_forgotten(pulka_id: int, user: Any, facts: Mapping[str, Any]) -> ForgottenDeal:

@@ -599,10 +599,10 @@ def protocol_lines(
     struck: dict[int, list[str]] = {}
     notes: dict[int, list[str]] = {}
     events: dict[int, list[ProtocolEvent]] = {}
-    for step, row in steps:
+    for step, correction in steps:
         struck.setdefault(step.number, []).append(step.wrong.notation)
-        notes.setdefault(step.number, []).append(_corrected_by(row))
-        events.setdefault(step.after_deal, []).extend(_correction_events(step, row, names))
+        notes.setdefault(step.number, []).append(_corrected_by(correction))
+        events.setdefault(step.after_deal, []).extend(_correction_events(step, correction, names))
     lines: list[ProtocolLine | ProtocolEvent] = []
     for record, row in zip(scored.records, deals, strict=True):
         user = row.entered_by

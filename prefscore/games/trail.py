@@ -73,8 +73,11 @@ _WORDS = {
 }
 
 
-def describe_facts(facts: Mapping[str, Any]) -> str:
-    """A deal's facts as a line a player reads: ``6♠ Anna · Boris whist, Vera pass · …``."""
+def describe_facts(facts: Mapping[str, Any], names: Sequence[str] = ()) -> str:
+    """A deal's facts as a line a player reads: ``6♠ Anna · Boris whist, Vera pass · …``.
+
+    ``names`` (the seats in order) orders the players as they sit.
+    """
     try:
         contract = Contract.parse(str(facts.get("contract", "")))
     except (ScoringError, ValueError):
@@ -87,16 +90,21 @@ def describe_facts(facts: Mapping[str, Any]) -> str:
         parts = [contract.symbol]
     if facts.get("declarer"):
         parts[0] = f"{parts[0]} {facts['declarer']}"
-    words = facts.get("whists") or {}
+    words = _seated(facts.get("whists") or {}, names)
     if words:
-        parts.append(", ".join(f"{name} {_WORDS.get(word, word)}" for name, word in words.items()))
-    tricks = facts.get("tricks") or {}
+        parts.append(", ".join(f"{name} {_WORDS.get(word, word)}" for name, word in words))
+    tricks = _seated(facts.get("tricks") or {}, names)
     if tricks:
-        listed = ", ".join(f"{name} {count}" for name, count in tricks.items())
+        listed = ", ".join(f"{name} {count}" for name, count in tricks)
         parts.append(_("tricks: %(tricks)s") % {"tricks": listed})
     if facts.get("prikup"):
         parts.append(_("talon fast tricks: %(count)s") % {"count": facts["prikup"]})
     return " · ".join(parts)
+
+
+def _seated(by_name: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, Any]]:
+    order = {name: seat for seat, name in enumerate(names)}
+    return sorted(by_name.items(), key=lambda item: order.get(item[0], len(order)))
 
 
 def when(moment: datetime) -> str:
@@ -173,7 +181,7 @@ def forgotten_banner(
     headline = _("%(user)s proposes a forgotten deal, to be deal %(number)s (Кодекс 4.2.10)")
     deal, entries = _proposed_deal(proposal, state, names) if pending else ("", ())
     if not deal:
-        deal = describe_facts(proposal.facts)
+        deal = describe_facts(proposal.facts, names)
     answered = _answered(proposal, seating, names)
     answers = tuple(_seat_answer(name, answered) for name in names)
     buttons: tuple[AnswerButtons, ...] = ()
@@ -191,9 +199,7 @@ def forgotten_banner(
     )
 
 
-def _answered(
-    proposal: ForgottenDeal, seating: Seating, names: Sequence[str]
-) -> dict[str, bool]:
+def _answered(proposal: ForgottenDeal, seating: Seating, names: Sequence[str]) -> dict[str, bool]:
     """Each answer so far by the name the sheet gives the seat."""
     found = {}
     for consent in proposal.consents.all():
@@ -211,7 +217,7 @@ def _proposed_deal(
     except ScoringError:
         return "", ()
     words: dict[object, str] = {}
-    text = f"{record.notation} · {describe_facts(proposal.facts)}"
+    text = describe_facts(proposal.facts, names)
     return text, tuple(explain(entry, names, words) for entry in record.entries)
 
 
@@ -346,7 +352,9 @@ _ANSWERS = {
 }
 
 
-def audit_lines(events: Sequence[AuditEvent], seating: Seating) -> tuple[AuditLine, ...]:
+def audit_lines(
+    events: Sequence[AuditEvent], seating: Seating, names: Sequence[str] = ()
+) -> tuple[AuditLine, ...]:
     """Every event of the trail in order, each as a sentence with who and when."""
     labels = dict(AuditEvent.Action.choices)
     return tuple(
@@ -356,24 +364,25 @@ def audit_lines(events: Sequence[AuditEvent], seating: Seating) -> tuple[AuditLi
             event.at,
             when(event.at),
             _who(event.user),
-            sentence(event, seating),
+            sentence(event, seating, names),
         )
         for event in events
     )
 
 
-def sentence(event: AuditEvent, seating: Seating) -> str:
+def sentence(event: AuditEvent, seating: Seating, names: Sequence[str] = ()) -> str:
     """What one audit event says, in the page's language."""
     details = event.details or {}
     values: dict[str, Any] = {
         "number": event.deal_number or "",
-        "facts": describe_facts(details.get("facts") or {}),
+        "facts": describe_facts(details.get("facts") or {}, names),
         "player": details.get("player") or "",
     }
     action = event.action
     if action == AuditEvent.Action.CHANGED:
-        values["before"] = describe_facts(details.get("before") or {})
-        values["after"] = describe_facts(details.get("after") or {})
+        values["before"] = describe_facts(details.get("before") or {}, names)
+        values["after"] = describe_facts(details.get("after") or {}, names)
+    template: Promise
     if action == AuditEvent.Action.CORRECTED:
         template = _CORRECTED.get(details.get("kind", ""), _CORRECTED["correction"])
     elif action == AuditEvent.Action.ARBITER:
@@ -429,7 +438,7 @@ def withdrawn_rows(pulka: Pulka) -> tuple[WithdrawnRow, ...]:
     return tuple(
         WithdrawnRow(
             row.number,
-            describe_facts(row.facts),
+            describe_facts(row.facts, pulka.player_names),
             _("%(user)s at %(when)s")
             % {"user": _who(row.entered_by), "when": when(row.entered_at)},
             _("%(user)s at %(when)s")

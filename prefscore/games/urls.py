@@ -13,9 +13,7 @@ urlpatterns = [
     path("pulkas/<int:pk>/deals/<int:number>/correct/", corrections.correct, name="correct"),
     path("pulkas/<int:pk>/deals/<int:number>/arbiter/", corrections.arbiter, name="arbiter"),
     path("pulkas/<int:pk>/forgotten/", corrections.propose, name="propose"),
-    path(
-        "pulkas/<int:pk>/forgotten/<int:proposal>/answer/", corrections.answer, name="answer"
-    ),
+    path("pulkas/<int:pk>/forgotten/<int:proposal>/answer/", corrections.answer, name="answer"),
     path("pulkas/<int:pk>/audit/", corrections.audit_page, name="audit"),
     path("pulkas/<int:pk>/settlement/", settlement.settlement_page, name="settlement"),
     path("pulkas/<int:pk>/export.json", io.export, name="export"),

@@ -3,10 +3,10 @@
 from tests.web.fixtures_access import access_world, client_as  # noqa: F401
 from tests.web.fixtures_club import club_client, club_world  # noqa: F401
 from tests.web.fixtures_conventions import conventions_client, conventions_world  # noqa: F401
-from tests.web.fixtures_table import make_table_pulka, table_client, table_world  # noqa: F401
-from tests.web.fixtures_tournaments import tournament_world  # noqa: F401
 from tests.web.fixtures_corrections import (  # noqa: F401
     make_seated_pulka,
     seated_client,
     seated_world,
 )
+from tests.web.fixtures_table import make_table_pulka, table_client, table_world  # noqa: F401
+from tests.web.fixtures_tournaments import tournament_world  # noqa: F401

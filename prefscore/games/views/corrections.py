@@ -96,7 +96,9 @@ def _correction(request: HttpRequest, pk: int, number: int, *, arbiter: bool) ->
         form = (ArbiterForm if arbiter else DealForm)(before, request.POST)
         status = _invalid_status(request)
         if form.is_valid():
-            outcome = _apply(request, pulka, number, form, before, facts[number - 1], arbiter)
+            outcome = _apply(
+                request, pulka, number, len(deals), form, before, facts[number - 1], arbiter
+            )
             if outcome is None:
                 return _saved(request, pulka.pk)
             status = outcome
@@ -154,6 +156,7 @@ def _apply(
     request: HttpRequest,
     pulka: Pulka,
     number: int,
+    count: int,
     form: DealForm,
     before: SheetState,
     standing: dict[str, Any],
@@ -181,12 +184,20 @@ def _apply(
     try:
         correct_deal(pulka.pk, request.user, number, facts, **extra)
     except services.NotAllowed as error:
-        form.add_notice(str(error))
+        late = not arbiter and number < count
+        form.add_notice(_past_deadline() if late else str(error))
         return 403
     except DealError as error:
         form.add_notice(later_deal_error(error, number))
         return _invalid_status(request)
     return None
+
+
+def _past_deadline() -> str:
+    return _(
+        "Refused: the wrong record did not favour you, and after the next deal only the "
+        "player it favoured may correct it (Кодекс 4.2.9). An organiser can ask the judges."
+    )
 
 
 def _parsed(facts: dict[str, Any]) -> EngineDeal | None:
@@ -245,8 +256,8 @@ def _correction_form(
         values, errors = form.typed(), form.grouped_errors()
     else:
         values, errors = presenters.values_from_facts(standing, before.names), {}
-    record = scored.records[number - 1]
-    subject = f"{record.notation} · {trail.describe_facts(standing)}"
+    subject = trail.describe_facts(standing, before.names)
+    notes: tuple[str, ...]
     if arbiter:
         notes = (
             _(
@@ -355,7 +366,7 @@ def audit_page(request: HttpRequest, pk: int) -> HttpResponse:
     events = list(pulka.audit_events.select_related("user").order_by("at", "pk"))
     context = {
         "pulka": pulka,
-        "lines": trail.audit_lines(events, trail.Seating.of(pulka)),
+        "lines": trail.audit_lines(events, trail.Seating.of(pulka), pulka.player_names),
         "withdrawn": trail.withdrawn_rows(pulka),
     }
     template = "games/audit.html#trail" if request.htmx else "games/audit.html"
