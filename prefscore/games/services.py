@@ -204,6 +204,9 @@ def pencil_change(
             raise NotAllowed(
                 _("Only whoever recorded the last deal may change it, within the pencil window.")
             )
+        if pulka.corrections.filter(deal_number=number).exists():
+            # The pencil is down once the table corrected the deal (Кодекс 4.2.8).
+            raise NotAllowed(_("This deal has been corrected: the pencil rule no longer applies."))
         deals.pop()
         if facts is not None:
             _check_new_deal(pulka, deals, facts)

@@ -10,7 +10,7 @@ from django.utils import translation
 
 from prefscore.games.corrections import answer_forgotten, correct_deal, propose_forgotten
 from prefscore.games.models import AuditEvent, Correction, Deal, ForgottenDeal, Pulka
-from prefscore.games.services import NotAllowed, record_deal, score
+from prefscore.games.services import NotAllowed, pencil_change, record_deal, score
 from scoring.engine.errors import DealError
 from tests.web.fixtures_tournaments import make_tournament
 
@@ -235,3 +235,13 @@ def test_the_audit_trail_holds_every_record_correction_penalty_and_consent(
         ("consented", "boris"),
         ("refused", "vera"),
     ]
+
+
+def test_the_pencil_no_longer_applies_to_a_corrected_deal(table: dict[str, Any]) -> None:
+    record(table, WRONG)
+    Correction.objects.create(
+        pulka=table["pulka"], deal_number=1, after_deal=1, facts=RIGHT, kind="correction"
+    )
+    with pytest.raises(NotAllowed, match="corrected"):
+        pencil_change(table["pulka"].pk, table["users"]["Anna"], 1, None)
+    assert Deal.objects.current().filter(pulka=table["pulka"]).count() == 1
