@@ -47,3 +47,13 @@ def test_the_engine_gives_the_published_answer(path: Path) -> None:
     example = json.loads(path.read_text(encoding="utf-8"))
     output = score_text(json.dumps(example["input"]))
     assert_subset(example["expect"], output)
+
+
+def test_the_protocol_example_prints_exactly_what_protocol_md_shows() -> None:
+    """protocol.md's output block is the whole output, not a subset: nothing more."""
+    example = json.loads((EXAMPLES / "001-protocol-example.json").read_text(encoding="utf-8"))
+    output = score_text(json.dumps(example["input"]))
+    assert output == {"players": ["A", "B", "C"], **example["expect"]}
+    assert list(output) == [
+        "players", "closed", "deals", "sheet", "result", "result_whole", "money", "next"
+    ]  # fmt: skip
