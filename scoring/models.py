@@ -270,7 +270,7 @@ def sochi_exit_ladder() -> list[int]:
 class Convention(models.Model):
     """A named set of every scoring option; a pulka keeps a copy of it (design.md)."""
 
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(
         _("short name for links"),
         max_length=60,

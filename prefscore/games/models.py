@@ -63,7 +63,7 @@ class Pulka(models.Model):
         Club, on_delete=models.PROTECT, related_name="pulkas", verbose_name=_("club")
     )
     title = models.CharField(_("title"), max_length=120, blank=True)
-    convention_name = models.CharField(_("convention"), max_length=120)
+    convention_name = models.CharField(_("convention"), max_length=200)
     # The convention's every option at the start: editing a convention never re-scores
     # a pulka that started under it (design.md).
     convention_options = models.JSONField(_("convention options (snapshot)"))

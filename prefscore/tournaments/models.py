@@ -59,7 +59,7 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(
         _("players per table"), choices=[(3, "3"), (4, "4")], default=4
     )
-    convention_name = models.CharField(_("convention"), max_length=120)
+    convention_name = models.CharField(_("convention"), max_length=200)
     # Every table plays under this snapshot, taken when the tournament was created.
     convention_options = models.JSONField(_("convention options (snapshot)"))
     convention_source = models.ForeignKey(
