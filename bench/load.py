@@ -49,6 +49,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# Run as a script, so bench/ is on the path: the forms are shared with the other bench.
+from webapp.forms import entry_form  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -85,17 +88,7 @@ def deal_facts(number: int) -> dict[str, Any]:
 
 def deal_form(number: int) -> dict[str, str]:
     """The deal as the entry form posts it (prefscore/games/forms.py), by seat."""
-    facts = deal_facts(number)
-    seat = {name: str(i) for i, name in enumerate(NAMES)}
-    level = re.match(r"\d+", facts["contract"])
-    form = {"number": str(number), "contract": level.group(0) if level else facts["contract"]}
-    if level:
-        form["suit"] = facts["contract"][level.end() :]
-    if "declarer" in facts:
-        form["declarer"] = seat[facts["declarer"]]
-    form.update({f"word_{seat[n]}": w for n, w in facts.get("whists", {}).items()})
-    form.update({f"tricks_{seat[n]}": str(t) for n, t in facts.get("tricks", {}).items()})
-    return form
+    return entry_form(deal_facts(number), NAMES, number)
 
 
 # --- in a child process with the bench settings: prepare, then check ------------------

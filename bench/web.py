@@ -49,6 +49,9 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+# Run as a script, so bench/ is on the path: the forms are shared with the other bench.
+from webapp.forms import entry_form  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 NAMES = ("Anna", "Boris", "Vera")
@@ -83,16 +86,7 @@ def deal_facts(number: int) -> dict[str, Any]:
 
 def deal_form(number: int) -> dict[str, str]:
     """The same deal as the entry form posts it, by seat."""
-    facts = deal_facts(number)
-    seat = {name: str(i) for i, name in enumerate(NAMES)}
-    level = re.match(r"\d+", facts["contract"])
-    form = {"number": str(number), "contract": level.group(0) if level else facts["contract"]}
-    if level:
-        form["suit"] = facts["contract"][level.end() :]
-        form["declarer"] = seat[facts["declarer"]]
-        form.update({f"word_{seat[n]}": w for n, w in facts["whists"].items()})
-    form.update({f"tricks_{seat[n]}": str(t) for n, t in facts.get("tricks", {}).items()})
-    return form
+    return entry_form(deal_facts(number), NAMES, number)
 
 
 # --- preparing the database (runs in a child process with the bench settings) ---------
