@@ -53,7 +53,34 @@ class PulkaQuerySet(models.QuerySet["Pulka"]):
         return self.filter(club__memberships__user=user)
 
 
-class Pulka(models.Model):
+class ConventionSnapshot(models.Model):
+    """A convention's every option, copied when a pulka or tournament starts.
+
+    Editing a convention never re-scores a game that started under it (design.md).
+    """
+
+    convention_name = models.CharField(_("convention"), max_length=200)
+    convention_options = models.JSONField(_("convention options (snapshot)"))
+    # Where the snapshot came from, for "pulkas using it"; never read back for scoring.
+    convention_source = models.ForeignKey(
+        "scoring.Convention",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="%(class)ss",
+        verbose_name=_("started from convention"),
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def convention(self) -> Convention:
+        """The engine's convention from the snapshot."""
+        return from_options(self.convention_options)
+
+
+class Pulka(ConventionSnapshot):
     class Status(models.TextChoices):
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
@@ -63,19 +90,6 @@ class Pulka(models.Model):
         Club, on_delete=models.PROTECT, related_name="pulkas", verbose_name=_("club")
     )
     title = models.CharField(_("title"), max_length=120, blank=True)
-    convention_name = models.CharField(_("convention"), max_length=200)
-    # The convention's every option at the start: editing a convention never re-scores
-    # a pulka that started under it (design.md).
-    convention_options = models.JSONField(_("convention options (snapshot)"))
-    # Where the snapshot came from, for "pulkas using it"; never read back for scoring.
-    convention_source = models.ForeignKey(
-        "scoring.Convention",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="pulkas",
-        verbose_name=_("started from convention"),
-    )
     player_names = models.JSONField(
         _("players in seat order"),
         help_text=_("Names as the deal log spells them, clockwise from the first seat."),
@@ -122,11 +136,6 @@ class Pulka(models.Model):
 
     def __str__(self) -> str:
         return self.title or ", ".join(self.player_names)
-
-    @property
-    def convention(self) -> Convention:
-        """The engine's convention from the snapshot."""
-        return from_options(self.convention_options)
 
     @property
     def is_frozen(self) -> bool:

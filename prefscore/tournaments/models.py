@@ -14,8 +14,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Player
+from prefscore.games.models import ConventionSnapshot
 from scoring.engine import ranking
-from scoring.engine.conventions import Convention, from_options
 
 
 def _new_seed() -> int:
@@ -27,7 +27,7 @@ def _default_tie_breaks() -> list[str]:
     return list(ranking.DEFAULT_TIE_BREAKS)
 
 
-class Tournament(models.Model):
+class Tournament(ConventionSnapshot):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration")
         RUNNING = "running", _("rounds in play")
@@ -58,17 +58,6 @@ class Tournament(models.Model):
     )
     table_size = models.PositiveSmallIntegerField(
         _("players per table"), choices=[(3, "3"), (4, "4")], default=4
-    )
-    convention_name = models.CharField(_("convention"), max_length=200)
-    # Every table plays under this snapshot, taken when the tournament was created.
-    convention_options = models.JSONField(_("convention options (snapshot)"))
-    convention_source = models.ForeignKey(
-        "scoring.Convention",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="tournaments",
-        verbose_name=_("started from convention"),
     )
     target = models.PositiveIntegerField(_("pulya target"))
     deals_per_round = models.PositiveSmallIntegerField(_("deals per round"), null=True, blank=True)
@@ -105,10 +94,6 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def convention(self) -> Convention:
-        return from_options(self.convention_options)
 
     @property
     def rules(self) -> ranking.Rules:
