@@ -1,4 +1,5 @@
-/* prefscore table screen: −/+ steppers for trick counts, a running sum of the tricks,
+/* prefscore table screen: −/+ steppers for trick counts that keep the total at 10 (the
+   last count left is filled with the rest), a running sum of the tricks,
    and htmx swaps for the table's refusals. Without this file the page still works:
    the number inputs as they are, and every form posts and redirects.
    Event delegation, so that forms swapped in by htmx need nothing re-bound. */
@@ -42,9 +43,40 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
 
+  function visibleTrickInputs(form) {
+    return Array.prototype.filter.call(
+      form.querySelectorAll(".entry__tricks .stepper__input"),
+      function (input) {
+        var stepper = input.closest(".stepper");
+        return !(stepper && stepper.offsetParent === null);
+      }
+    );
+  }
+
+  // Keep the total at 10: once every count but one is given, the last one is the rest.
+  // A count filled in this way follows the others until the player types it himself.
+  function fillTheRest(form, changed) {
+    var inputs = visibleTrickInputs(form);
+    if (inputs.indexOf(changed) < 0) return;
+    delete changed.dataset.auto;
+    var open = inputs.filter(function (input) {
+      return input !== changed && (input.value === "" || input.dataset.auto === "1");
+    });
+    if (open.length !== 1) return;
+    var given = 0;
+    inputs.forEach(function (input) {
+      if (input !== open[0] && input.value !== "") given += Number(input.value) || 0;
+    });
+    var rest = Math.max(Number(open[0].min || 0), Math.min(Number(open[0].max || 10), 10 - given));
+    open[0].value = String(rest);
+    open[0].dataset.auto = "1";
+  }
+
   document.addEventListener("input", function (event) {
     var form = event.target.closest && event.target.closest("form.entry");
-    if (form) updateSum(form);
+    if (!form) return;
+    fillTheRest(form, event.target);
+    updateSum(form);
   });
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("form.entry");
