@@ -6,3 +6,6 @@ class ClubsConfig(AppConfig):
     name = "prefscore.clubs"
     label = "clubs"
     verbose_name = _("Clubs")
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (connects the receivers)

@@ -139,6 +139,6 @@ def test_the_deal_list_takes_as_many_queries_for_many_deals(
 
 
 def test_a_club_member_who_is_not_staff_cannot_open_the_admin(club_world, club_client):
-    response = club_client("olga").get(reverse("admin:games_pulka_changelist"))
+    response = club_client("ivan").get(reverse("admin:games_pulka_changelist"))
 
     assert response.status_code == 302
