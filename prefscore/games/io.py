@@ -8,8 +8,9 @@ file can be imported again, followed by the engine's *output* for it:
   of the standing deals, as the players reported them;
 - output, exactly as ``scoring.engine.protocol.score_text`` prints it for that input:
   ``closed``, ``sheet``, ``result``, ``result_whole``, ``money`` (with a stake) and
-  ``next``, except the engine's per-deal output (number, dealer, notation, entries),
-  which goes under ``scored_deals`` because ``deals`` already holds the input.
+  ``next``; each deal item carries the engine's per-deal output beside its facts
+  (``number``, ``dealer``, ``notation``, ``entries``). The engine ignores those on
+  reading, and the dealer it names is the one the rotation gives anyway.
 
 **Import** reads such a file, or any pulka file of protocol.md. When a file has
 ``deals``, the output fields above are ignored (they are recomputed from the deals), so
@@ -292,12 +293,18 @@ def export_data(pulka: Pulka) -> dict[str, Any]:
     }
     if pulka.stake is not None:
         data["stake"] = json_number(pulka.stake_decimal)
-    data["deals"] = log_items(deals, corrections)
     output = protocol.scored_json(services.score(pulka, deals, corrections))
     output.pop("players")
-    data["scored_deals"] = output.pop("deals")
+    data["deals"] = with_output(log_items(deals, corrections), output.pop("deals"))
     data.update(output)
     return data
+
+
+def with_output(items: list[dict[str, Any]], scored: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each deal's facts followed by what the engine wrote for it (number, dealer,
+    notation, entries); correction items stay as they are."""
+    scored_deals = iter(scored)
+    return [item if "correct" in item else {**item, **next(scored_deals)} for item in items]
 
 
 def log_items(deals: Sequence[Deal], corrections: Sequence[Correction]) -> list[dict[str, Any]]:

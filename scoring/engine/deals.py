@@ -582,7 +582,12 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     return Deal(contract, declarer, whists, tricks, int(prikup), dealer)
 
 
-_DEAL_FIELDS = frozenset({"contract", "declarer", "whists", "tricks", "prikup", "dealer"})
+# A deal item of an exported file also carries what scoring wrote for it (protocol.md
+# output ``deals``): it is recomputed, never read.
+_DEAL_OUTPUT_FIELDS = ("number", "notation", "entries")
+_DEAL_FIELDS = frozenset(
+    {"contract", "declarer", "whists", "tricks", "prikup", "dealer", *_DEAL_OUTPUT_FIELDS}
+)
 
 
 def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, Any], ...]:

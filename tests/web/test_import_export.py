@@ -246,6 +246,16 @@ def exported(client, pulka: Pulka) -> dict:
     return json.loads(response.content.decode("utf-8"))
 
 
+FACT_FIELDS = {"contract", "declarer", "whists", "tricks", "prikup"}
+
+
+def test_an_export_is_scored_by_the_command_as_it_is(club_world, club_client):
+    client = club_client("ivan")
+    export = exported(client, imported(client, protocol_example()))
+
+    assert score_text(json.dumps(export))["result"] == export["result"]
+
+
 def test_export_gives_the_input_and_the_engine_output(club_world, club_client):
     client = club_client("ivan")
     data = protocol_example()
@@ -256,8 +266,11 @@ def test_export_gives_the_input_and_the_engine_output(club_world, club_client):
     engine = score_text(json.dumps(data))
     for field in ENGINE_FIELDS:
         assert export[field] == engine[field], field
-    assert export["scored_deals"] == engine["deals"]
-    assert export["deals"] == data["deals"]
+    # Each deal item: the facts as recorded, then the engine's output for that deal.
+    assert export["deals"] == [
+        {**facts, **scored} for facts, scored in zip(data["deals"], engine["deals"], strict=True)
+    ]
+    assert [deal["notation"] for deal in export["deals"]] == ["6♠/=", "P"]
     assert export["players"] == data["players"]
     assert (export["target"], export["first_dealer"], export["stake"]) == (10, "A", 0.1)
     assert export["convention"]["whist_style"] == "gentleman"
@@ -296,8 +309,9 @@ def test_export_writes_the_recorded_deals_of_a_club_pulka(club_world, club_clien
 
     export = exported(club_client("ivan"), pulka)
 
-    assert export["deals"] == three_deals(names)
-    assert len(export["scored_deals"]) == 3
+    facts = [{k: v for k, v in deal.items() if k in FACT_FIELDS} for deal in export["deals"]]
+    assert facts == three_deals(names)
+    assert [deal["number"] for deal in export["deals"]] == [1, 2, 3]
     assert "stake" not in export and "money" not in export
 
 
