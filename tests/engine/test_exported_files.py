@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scoring.engine.protocol import score_text
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "shared" / "examples" / "001-protocol-example.json"
+EXAMPLE = Path(__file__).resolve().parent / "examples" / "001-protocol-example.json"
 
 
 def test_a_file_carrying_its_own_output_is_rescored_from_its_deals() -> None:

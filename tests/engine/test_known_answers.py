@@ -1,7 +1,7 @@
 """Known answers: the worked examples of rules.md §6 and protocol.md, kept as data.
 
-Each file in ../shared/examples holds a pulka and a subset of the output the engine
-must print for it (numbers to two decimals).
+Each file in tests/engine/examples holds a pulka, the source of its figures, and a
+subset of the output the engine must print for it (numbers to two decimals).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from scoring.engine.protocol import score_text
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "examples"
 FILES = sorted(EXAMPLES.glob("*.json"))
 
 
@@ -38,8 +38,13 @@ def assert_subset(expected: Any, actual: Any, where: str = "") -> None:
         assert actual == expected, f"{where}: expected {expected!r}, got {actual!r}"
 
 
-def test_the_shared_examples_are_there() -> None:
+def test_the_examples_are_there() -> None:
     assert len(FILES) >= 20
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_each_example_names_its_source(path: Path) -> None:
+    assert json.loads(path.read_text(encoding="utf-8"))["source"].strip()
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

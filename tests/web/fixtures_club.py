@@ -23,8 +23,8 @@ from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.games.services import record_deal
 from scoring.engine.conventions import preset
 
-# ../shared/examples beside the repository, as tests/engine/test_known_answers.py finds it.
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
+# The known-answer examples, as tests/engine/test_known_answers.py reads them.
+EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"
 CLUB_PASSWORD = "pw-club-tests-5678"
 
 
@@ -37,7 +37,7 @@ class ClubWorld:
 
 
 def example_input(name: str) -> dict[str, Any]:
-    """The ``input`` of a known-answer example of /work/shared/examples."""
+    """The ``input`` of a known-answer example of tests/engine/examples."""
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))["input"]
 
 
