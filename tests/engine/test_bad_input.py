@@ -2,24 +2,26 @@
 
 protocol.md: "Bad input: exit status 2 and one line on standard error that names the
 deal and the problem". Most cases go through ``score_text`` (what the command calls);
-a handful run the real ``manage.py score -`` in a subprocess.
+a handful run the ``score`` command itself through ``call_command``, with its exit
+status, standard output and standard error; the one subprocess smoke test of the real
+``manage.py score`` is tests/test_score_command.py.
 """
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from scoring.engine.errors import ScoringError
 from scoring.engine.protocol import score_text
 
-ROOT = Path(__file__).resolve().parents[2]
 ABC = ["A", "B", "C"]
 SIX = {
     "contract": "6S",
@@ -393,17 +395,32 @@ def test_a_pulka_of_too_many_deals_is_refused() -> None:
 # --- the real command ---------------------------------------------------------------------
 
 
-def run_command(stdin: bytes) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "DEBUG": "1"}
-    return subprocess.run(
-        [sys.executable, "manage.py", "score", "-"],
-        input=stdin,
-        capture_output=True,
-        cwd=ROOT,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+@dataclass(frozen=True)
+class Done:
+    """What a run of the command gave, as a process would: exit status and both streams."""
+
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+
+def call_score(*args: str, stdin: bytes = b"") -> Done:
+    """``manage.py score ARGS`` in this process: ``sys.exit(2)`` becomes returncode 2."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        call_command("score", *args, stdout=out, stderr=err)
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return Done(code, out.getvalue().encode("utf-8"), err.getvalue().encode("utf-8"))
+
+
+def run_command(stdin: bytes) -> Done:
+    return call_score("-", stdin=stdin)
 
 
 COMMAND_CASES = [
@@ -458,15 +475,9 @@ def test_the_command_scores_a_good_file_with_exit_0() -> None:
 def test_the_command_reads_a_file_and_names_a_missing_one(tmp_path: Path) -> None:
     good = tmp_path / "pulka.json"
     good.write_text(text([ALLPASS]), encoding="utf-8")
-    env = {**os.environ, "DEBUG": "1"}
-    args = [sys.executable, "manage.py", "score"]
-    done = subprocess.run(
-        [*args, str(good)], capture_output=True, cwd=ROOT, env=env, timeout=60, check=False
-    )
+    done = call_score(str(good))
     assert done.returncode == 0 and json.loads(done.stdout)["deals"][0]["notation"] == "P"
     missing = tmp_path / "nowhere.json"
-    done = subprocess.run(
-        [*args, str(missing)], capture_output=True, cwd=ROOT, env=env, timeout=60, check=False
-    )
+    done = call_score(str(missing))
     assert done.returncode == 2
     assert done.stderr.decode() == f"cannot read {missing}: No such file or directory\n"
