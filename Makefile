@@ -1,12 +1,17 @@
 # prefscore: make run · make test · make lint · make bench
 # GNU make. Everything runs in .venv, which `make install` creates from pyproject.toml.
+# `make run PORT=8123` serves on another port.
 
 PYTHON ?= python3
 PY := .venv/bin/python
 # Reinstall only when pyproject.toml changes.
 STAMP := .venv/.installed
+PORT ?= 8000
+# Where the browser tests look for them (tests/browser/conftest.py).
+CHROMIUM := /usr/bin/chromium
+CHROMEDRIVER := /usr/bin/chromedriver
 
-.PHONY: .venv install node_modules run test lint typecheck bench messages
+.PHONY: .venv install node_modules run test check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
 
@@ -31,12 +36,40 @@ run: export DEBUG = 1
 run: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py load_demo
-	@echo "prefscore is at http://127.0.0.1:8000 — sign in as demo / demo-pulka"
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@echo "prefscore is at http://127.0.0.1:$(PORT) — sign in as demo / demo-pulka"
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install node_modules
+# check-tools first, before anything is installed or run; then the rest in order.
+test: check-tools
+	@$(MAKE) --no-print-directory install node_modules
 	$(PY) -m pytest
 	$(MAKE) --no-print-directory lint typecheck
+
+# What the tests need from the machine: Debian's Chromium and its driver (browser tests),
+# npm (axe-core, for their accessibility checks) and gettext (the catalogue test). As root
+# with CI=true the missing Debian packages are installed (npm only where there is no
+# Node.js: Debian's npm conflicts with a Node.js from elsewhere, as in .ci/run);
+# otherwise one line says what to install, and nothing runs.
+check-tools:
+	@need=""; packages=""; own_node=""; \
+	if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ]; then \
+		need="$$need, Chromium"; packages="$$packages chromium chromium-driver"; fi; \
+	if ! command -v npm >/dev/null; then \
+		need="$$need, npm (for axe-core)"; \
+		if command -v node >/dev/null; then own_node="; npm with the Node.js you have"; \
+		else packages="$$packages nodejs npm"; fi; fi; \
+	if ! command -v xgettext >/dev/null || ! command -v msgmerge >/dev/null; then \
+		need="$$need, gettext"; packages="$$packages gettext"; fi; \
+	[ -z "$$need" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ] && [ "$${CI:-}" = true ] && [ -z "$$own_node" ] \
+		&& command -v apt-get >/dev/null; then \
+		echo "installing:$$packages"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -q \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$packages; \
+	else \
+		echo "make test needs $${need#, }: apt-get install$$packages$$own_node" >&2; \
+		exit 1; \
+	fi
 
 lint: install
 	$(PY) -m ruff check .
