@@ -1,13 +1,12 @@
 """Sign-in attempts limited per username and address together, with growing waits, so that
 nobody can lock another person out (prefscore/clubs/ratelimit.py)."""
 
+import threading
 from datetime import timedelta
 
-import threading
-
 import pytest
-from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth import authenticate
+from django.contrib.auth.backends import ModelBackend
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
