@@ -108,6 +108,10 @@ def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
             "timeout": 20,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
+        # Tests run on a file too, not Django's shared in-memory database: its table
+        # locks fail at once where a file's writers wait (the concurrent sign-in test).
+        database = Path(config["NAME"])
+        config["TEST"] = {"NAME": str(database.with_name(f"test-{database.name}"))}
     return config
 
 
@@ -252,6 +256,8 @@ AUTHENTICATION_BACKENDS = ["prefscore.clubs.ratelimit.RateLimitedModelBackend"]
 SIGNIN_FAILURE_WINDOW_MINUTES = env_int("SIGNIN_FAILURE_WINDOW_MINUTES", 15)
 SIGNIN_FAILURES_PER_USERNAME = env_int("SIGNIN_FAILURES_PER_USERNAME", 5)
 SIGNIN_FAILURES_PER_ADDRESS = env_int("SIGNIN_FAILURES_PER_ADDRESS", 20)
+SIGNIN_FAILURES_PER_USERNAME_ANYWHERE = env_int("SIGNIN_FAILURES_PER_USERNAME_ANYWHERE", 50)
+SIGNIN_LOCK_MAX_HOURS = env_int("SIGNIN_LOCK_MAX_HOURS", 24)
 # How many proxies in front of the app append to X-Forwarded-For; 0 trusts REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 INVITATION_DAYS = env_int("INVITATION_DAYS", 7)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from . import ratelimit
+from . import accounts, ratelimit
 
 TOO_MANY = "too_many_attempts"
 
@@ -67,13 +67,9 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_email(self) -> str:
-        email = get_user_model().objects.normalize_email(self.cleaned_data["email"])
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise ValidationError(
-                _("An account with this email already exists: sign in, or reset its password."),
-                code="duplicate_email",
-            )
-        return email
+        # A registered address is not refused here: that would tell anyone who plays
+        # here. accounts.create_account keeps it from the new account and mails its owner.
+        return get_user_model().objects.normalize_email(self.cleaned_data["email"])
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -94,7 +90,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         return HttpResponseRedirect(safe_next(request))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-        return redirect(safe_next(request))
+        user = accounts.create_account(form, request)
+        if user is not None:
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+            return redirect(safe_next(request))
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request)})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import Club, Invitation, Membership, Player, SignInAttempt
+from .models import Club, Invitation, Membership, Player, SignInCounter
 
 
 class MembershipInline(admin.TabularInline):
@@ -59,12 +59,13 @@ class InvitationAdmin(admin.ModelAdmin):
     readonly_fields = ["token"]
 
 
-@admin.register(SignInAttempt)
-class SignInAttemptAdmin(admin.ModelAdmin):
-    """Read-only: the record the sign-in limit is computed from."""
+@admin.register(SignInCounter)
+class SignInCounterAdmin(admin.ModelAdmin):
+    """Read-only but for deletion: deleting a counter lifts its lock at once."""
 
-    list_display = ["username", "address", "attempted_at"]
-    search_fields = ["username", "address"]
+    list_display = ["scope", "key", "failures", "strikes", "locked_until", "trusted"]
+    list_filter = ["scope", "trusted"]
+    search_fields = ["key"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

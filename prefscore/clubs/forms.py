@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -26,8 +26,11 @@ from prefscore.games.models import Pulka
 from scoring.engine.seats import MAX_PLAYERS, MIN_PLAYERS
 
 from .models import Club, Membership, Player, Role
+from .names import normalise_name
 
 MAX_TARGET = 10_000
+# Clubs created at the same instant from the same name each get the next free slug.
+SLUG_ATTEMPTS = 5
 
 # Russian letters for links (ГОСТ 7.79-2000, system B, simplified): "Демо-клуб" -> demo-klub.
 _TRANSLIT = str.maketrans(
@@ -71,7 +74,7 @@ class ClubForm(forms.Form):
     )
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name = normalise_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("Give the club a name."))
         return name
@@ -82,14 +85,26 @@ class ClubForm(forms.Form):
             raise forms.ValidationError(_("Another club already uses this short name."))
         return slug
 
-    def save(self, user: Any) -> Club:
-        """The club, with its creator as its admin and as one of its players."""
-        with transaction.atomic():
+    def save(self, user: Any) -> Club | None:
+        """The club, with its creator as its admin and as one of its players.
+
+        None, with the reason on the form, when a club created at the same instant took
+        the short name asked for; a short name made from the name just moves on to the
+        next free one.
+        """
+        for _attempt in range(SLUG_ATTEMPTS):
             slug = self.cleaned_data["slug"] or free_slug(slug_from_name(self.cleaned_data["name"]))
-            club = Club.objects.create(name=self.cleaned_data["name"], slug=slug)
-            Membership.objects.create(club=club, user=user, role=Role.ADMIN)
-            Player.objects.create(club=club, name=user.get_username()[:60], user=user)
-        return club
+            try:
+                with transaction.atomic():
+                    club = Club.objects.create(name=self.cleaned_data["name"], slug=slug)
+                    Membership.objects.create(club=club, user=user, role=Role.ADMIN)
+                    Player.objects.create(club=club, name=user.get_username()[:60], user=user)
+                return club
+            except IntegrityError:
+                if self.cleaned_data["slug"]:
+                    break
+        self.add_error("slug", _("Another club already uses this short name."))
+        return None
 
 
 class GuestForm(forms.Form):
@@ -100,15 +115,23 @@ class GuestForm(forms.Form):
         self.club = club
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name = normalise_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("Type the guest's name."))
         if self.club.players.filter(name__iexact=name).exists():
             raise forms.ValidationError(_("%(name)s already plays in this club.") % {"name": name})
         return name
 
-    def save(self) -> Player:
-        return Player.objects.create(club=self.club, name=self.cleaned_data["name"])
+    def save(self) -> Player | None:
+        """The guest; None, with the reason on the form, if the same name was added at the
+        same instant from another phone."""
+        name = self.cleaned_data["name"]
+        try:
+            with transaction.atomic():
+                return Player.objects.create(club=self.club, name=name)
+        except IntegrityError:
+            self.add_error("name", _("%(name)s already plays in this club.") % {"name": name})
+            return None
 
 
 @dataclass(frozen=True)

@@ -172,20 +172,37 @@ class Invitation(models.Model):
         return self.expires_at <= timezone.now()
 
 
-class SignInAttempt(models.Model):
-    """A failed sign-in, kept for the rate limit window (prefscore/clubs/ratelimit.py).
+class SignInCounter(models.Model):
+    """Failed sign-ins counted under one key, for the limits of prefscore/clubs/ratelimit.py.
 
-    In the database rather than a per-process cache, so that several app servers
-    count the same failures.
+    One row per key, updated under a row lock, so that concurrent attempts are counted
+    one after another and the limit is never overshot. In the database rather than a
+    per-process cache, so that several app servers count the same failures.
     """
 
-    username = models.CharField(_("username"), max_length=150, db_index=True)
-    address = models.GenericIPAddressField(_("address"), null=True, blank=True, db_index=True)
-    attempted_at = models.DateTimeField(_("attempted"), auto_now_add=True, db_index=True)
+    class Scope(models.TextChoices):
+        PAIR = "pair", _("username from one address")
+        USERNAME = "username", _("username from unknown addresses")
+        ADDRESS = "address", _("address, any username")
+
+    scope = models.CharField(_("counted per"), max_length=8, choices=Scope.choices)
+    key = models.CharField(_("key"), max_length=200)
+    failures = models.PositiveIntegerField(_("failures in the window"), default=0)
+    window_started_at = models.DateTimeField(_("window started"), default=timezone.now)
+    strikes = models.PositiveIntegerField(_("times locked"), default=0)
+    locked_until = models.DateTimeField(_("locked until"), null=True, blank=True)
+    trusted = models.BooleanField(
+        _("trusted"),
+        default=False,
+        help_text=_("The account has signed in from this address: other keys do not lock it."),
+    )
 
     class Meta:
-        verbose_name = _("failed sign-in")
-        verbose_name_plural = _("failed sign-ins")
+        verbose_name = _("sign-in counter")
+        verbose_name_plural = _("sign-in counters")
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "key"], name="signin_counter_scope_key")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.username} from {self.address} at {self.attempted_at:%Y-%m-%d %H:%M}"
+        return f"{self.scope} {self.key}: {self.failures}"

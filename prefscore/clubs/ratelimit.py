@@ -1,11 +1,25 @@
-"""Sign-in attempts limited per account and per address.
+"""Sign-in attempts limited so that a guesser is slowed and nobody else is locked out.
 
-After ``SIGNIN_FAILURES_PER_USERNAME`` failed sign-ins for one username (5), or
-``SIGNIN_FAILURES_PER_ADDRESS`` from one address (20), within
-``SIGNIN_FAILURE_WINDOW_MINUTES`` (15), further attempts are refused without even
-checking the password until the window has moved on. Failures live in the database
-(:class:`~prefscore.clubs.models.SignInAttempt`) so that every app server counts the
-same ones.
+Failures are counted under three keys (:class:`~prefscore.clubs.models.SignInCounter`):
+
+- a username from one address: ``SIGNIN_FAILURES_PER_USERNAME`` (5);
+- a username from every address it has never signed in from:
+  ``SIGNIN_FAILURES_PER_USERNAME_ANYWHERE`` (50), against guessing from many addresses;
+- an address, on usernames that have never signed in from it:
+  ``SIGNIN_FAILURES_PER_ADDRESS`` (20), against one address trying many accounts.
+
+Once a key reaches its limit within ``SIGNIN_FAILURE_WINDOW_MINUTES`` (15), it is locked
+for that long, and each further lock of the same key lasts twice the one before, up to
+``SIGNIN_LOCK_MAX_HOURS`` (24). An address the account has signed in from is *trusted*
+for that account: only its own pair counter can lock it, so a stranger's failures
+(from elsewhere, or from other accounts behind the same address) never lock the owner
+out of his own address.
+
+Counting is atomic. Each attempt first reserves its place on every counter under a row
+lock, and only then is the password checked; a success gives the reservation back. So
+thirty concurrent wrong passwords check exactly as many passwords as the limit allows.
+django-axes checks the lock before the password and counts after it, so concurrent
+attempts overshoot its limit; that is why this is our own code (README, dependencies).
 
 The limit is enforced by :class:`RateLimitedModelBackend`, so it guards every way in
 (our sign-in page, the Django admin's, any ``authenticate()``); the sign-in form asks
@@ -16,6 +30,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,10 +38,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from .models import SignInAttempt
+from .models import SignInCounter
+
+Scope = SignInCounter.Scope
+# Strikes are forgotten once a key has gone this long without a failure.
+STRIKES_KEPT = timedelta(days=1)
 
 
 def _window() -> timedelta:
@@ -60,53 +80,129 @@ def client_address(request: HttpRequest | None) -> str | None:
         return None
 
 
-def _lifted_at(times: list[datetime], limit: int) -> datetime | None:
-    """When the oldest failure that keeps the count at the limit leaves the window."""
-    if len(times) < limit:
-        return None
-    return sorted(times)[len(times) - limit] + _window()
+@dataclass(frozen=True)
+class Key:
+    """One counter's identity and its limit."""
+
+    scope: str
+    key: str
+
+    @property
+    def limit(self) -> int:
+        return {
+            Scope.PAIR: settings.SIGNIN_FAILURES_PER_USERNAME,
+            Scope.USERNAME: settings.SIGNIN_FAILURES_PER_USERNAME_ANYWHERE,
+            Scope.ADDRESS: settings.SIGNIN_FAILURES_PER_ADDRESS,
+        }[Scope(self.scope)]
+
+
+def pair_key(username: str | None, address: str | None) -> Key:
+    return Key(Scope.PAIR, f"{normalise(username)}|{address or '-'}")
+
+
+def keys_for(username: str | None, address: str | None) -> list[Key]:
+    """The counters an attempt is charged to: the pair's alone once the pair is trusted."""
+    pair = pair_key(username, address)
+    if SignInCounter.objects.filter(scope=pair.scope, key=pair.key, trusted=True).exists():
+        return [pair]
+    keys = [pair, Key(Scope.USERNAME, normalise(username))]
+    if address:
+        keys.append(Key(Scope.ADDRESS, address))
+    return keys
+
+
+def lock_length(strikes: int) -> timedelta:
+    """The wait after a key's ``strikes``-th lock: the window, doubling, capped."""
+    cap = timedelta(hours=settings.SIGNIN_LOCK_MAX_HOURS)
+    return min(cap, _window() * 2 ** min(strikes - 1, 32))
 
 
 def wait_minutes(username: str | None, address: str | None) -> int:
     """Whole minutes until this username and address may try again; 0 when they may now."""
     now = timezone.now()
-    recent = SignInAttempt.objects.filter(attempted_at__gt=now - _window())
-    lifts = [
-        _lifted_at(
-            list(
-                recent.filter(username=normalise(username)).values_list("attempted_at", flat=True)
-            ),
-            settings.SIGNIN_FAILURES_PER_USERNAME,
-        )
-    ]
-    if address:
-        lifts.append(
-            _lifted_at(
-                list(recent.filter(address=address).values_list("attempted_at", flat=True)),
-                settings.SIGNIN_FAILURES_PER_ADDRESS,
-            )
-        )
-    latest = max((lift for lift in lifts if lift is not None), default=None)
-    if latest is None or latest <= now:
+    keys = keys_for(username, address)
+    locks = SignInCounter.objects.filter(
+        scope__in={k.scope for k in keys}, key__in={k.key for k in keys}, locked_until__gt=now
+    )
+    wanted = {(k.scope, k.key) for k in keys}
+    latest = max((c.locked_until for c in locks if (c.scope, c.key) in wanted), default=None)
+    if latest is None:
         return 0
     return max(1, math.ceil((latest - now).total_seconds() / 60))
 
 
-def record_failure(username: str | None, address: str | None) -> None:
-    """Count one failed sign-in, and forget failures older than the window."""
+def _locked_rows(keys: list[Key]) -> list[SignInCounter]:
+    """The counters of ``keys``, created if missing, locked for this transaction."""
+    SignInCounter.objects.bulk_create(
+        [SignInCounter(scope=k.scope, key=k.key) for k in keys], ignore_conflicts=True
+    )
+    rows = []
+    for k in keys:  # one at a time and in a fixed order, so two attempts never deadlock
+        rows.append(SignInCounter.objects.select_for_update().get(scope=k.scope, key=k.key))
+    return rows
+
+
+def _age(row: SignInCounter, now: datetime) -> None:
+    """Start a new window once the old one is over; forget strikes after a quiet day."""
+    if row.window_started_at <= now - _window():
+        if row.window_started_at <= now - STRIKES_KEPT:
+            row.strikes = 0
+        row.failures = 0
+        row.window_started_at = now
+
+
+@dataclass
+class Reservation:
+    """An attempt's place on its counters, given back if the password was right."""
+
+    keys: list[Key]
+    locked_by_it: list[Key]
+
+
+def reserve(username: str | None, address: str | None) -> Reservation | None:
+    """Count this attempt on every counter, before its password is checked.
+
+    None when a counter is locked: the attempt is refused and counted nowhere, so a
+    lock does not extend itself.
+    """
     now = timezone.now()
-    SignInAttempt.objects.filter(attempted_at__lte=now - _window()).delete()
-    SignInAttempt.objects.create(username=normalise(username), address=address)
+    keys = keys_for(username, address)
+    with transaction.atomic():
+        rows = _locked_rows(keys)
+        if any(row.locked_until and row.locked_until > now for row in rows):
+            return None
+        locked_by_it = []
+        for key, row in zip(keys, rows, strict=True):
+            _age(row, now)
+            row.failures += 1
+            if row.failures >= key.limit:
+                # Locked; after the wait, a fresh window of ``limit`` tries begins.
+                row.strikes += 1
+                row.locked_until = now + lock_length(row.strikes)
+                row.failures, row.window_started_at = 0, row.locked_until
+                locked_by_it.append(key)
+            row.save()
+    return Reservation(keys, locked_by_it)
 
 
-def forget_failures(username: str | None) -> None:
-    """A successful sign-in clears the account's failures (not the address's: a guesser
-    must not reset his count by signing in to an account of his own)."""
-    SignInAttempt.objects.filter(username=normalise(username)).delete()
+def give_back(reservation: Reservation, username: str | None, address: str | None) -> None:
+    """A right password: clear the pair, trust it, and undo the attempt elsewhere."""
+    pair = pair_key(username, address)
+    with transaction.atomic():
+        for key, row in zip(reservation.keys, _locked_rows(reservation.keys), strict=True):
+            if key == pair:
+                row.failures, row.strikes, row.locked_until = 0, 0, None
+                row.trusted = address is not None
+            elif key in reservation.locked_by_it:  # this very attempt locked it: undo
+                row.strikes, row.locked_until = max(0, row.strikes - 1), None
+                row.failures, row.window_started_at = key.limit - 1, timezone.now()
+            else:
+                row.failures = max(0, row.failures - 1)
+            row.save()
 
 
 class RateLimitedModelBackend(ModelBackend):
-    """Django's username and password check, refused while the limit holds."""
+    """Django's username and password check, refused while a limit holds."""
 
     def authenticate(
         self,
@@ -118,12 +214,11 @@ class RateLimitedModelBackend(ModelBackend):
         if username is None:
             username = kwargs.get(get_user_model().USERNAME_FIELD, "")
         address = client_address(request)
-        if wait_minutes(username, address):
+        reservation = reserve(username, address)
+        if reservation is None:
             # PermissionDenied stops authenticate() from trying any other backend.
             raise PermissionDenied
         user = super().authenticate(request, username=username, password=password, **kwargs)
-        if user is None:
-            record_failure(username, address)
-        else:
-            forget_failures(username)
+        if user is not None:
+            give_back(reservation, username, address)
         return user

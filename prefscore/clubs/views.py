@@ -60,8 +60,8 @@ def _home_lists(request: HttpRequest) -> dict[str, object]:
 def create_club(request: HttpRequest) -> HttpResponse:
     """Create a club; its creator becomes its admin and one of its players."""
     form = ClubForm(request.POST)
-    if form.is_valid():
-        club = form.save(request.user)
+    club = form.save(request.user) if form.is_valid() else None
+    if club is not None:
         url = club_url(club)
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if request.htmx:
@@ -86,8 +86,7 @@ def add_guest(request: HttpRequest, slug: str) -> HttpResponse:
     """Add a guest player by name; any member may (see the module docstring)."""
     club = club_for(request, slug)
     form = GuestForm(request.POST, club=club)
-    if form.is_valid():
-        form.save()
+    if form.is_valid() and form.save() is not None:
         if not request.htmx:
             return redirect(club_url(club))
         form = GuestForm(club=club)

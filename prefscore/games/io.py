@@ -29,6 +29,7 @@ a :class:`FileRefused` whose message a person can act on, and nothing is saved.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ from scoring.engine.pulka import ScoredPulka, score_pulka
 
 from . import services
 from .conventions import name_of
-from .models import Correction, Deal, Pulka, PulkaSeat
+from .models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
 
 MAX_FILE_BYTES = 1024 * 1024
 # What an export adds to the input: recomputed on import, never trusted.
@@ -70,6 +71,7 @@ class PulkaFile:
 
     parsed: EnginePulka | protocol.PaperSheet
     raw_deals: tuple[Mapping[str, Any], ...] = ()
+    sha256: str = ""  # of the file's text, for the audit trail of an import
 
     @property
     def is_paper(self) -> bool:
@@ -106,9 +108,10 @@ def read_text(text: str) -> PulkaFile:
         raise engine_refused(error) from None
     except RecursionError:
         raise FileRefused(_("The file is nested too deeply.")) from None
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     if isinstance(parsed, protocol.PaperSheet):
-        return PulkaFile(parsed)
-    return PulkaFile(parsed, tuple(data.get("deals", [])))
+        return PulkaFile(parsed, sha256=digest)
+    return PulkaFile(parsed, tuple(data.get("deals", [])), digest)
 
 
 def engine_refused(error: ScoringError) -> FileRefused:
@@ -218,14 +221,33 @@ def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
             first_dealer=parsed.first_dealer,
             user=user,
         )
-        _store_log(pulka, file.raw_deals, user)
+        corrections = _store_log(pulka, file.raw_deals, user)
+        _audit_import(pulka, file, corrections, user)
         pulka.version = len(file.raw_deals)
         pulka.status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
         pulka.save(update_fields=["version", "status"])
     return pulka
 
 
-def _store_log(pulka: Pulka, items: Sequence[Mapping[str, Any]], user: Any) -> None:
+def _audit_import(
+    pulka: Pulka, file: PulkaFile, corrections: Sequence[Correction], user: Any
+) -> None:
+    """The import itself, with the file's hash, then each correction the file brings."""
+    Action = AuditEvent.Action
+    details = {"sha256": file.sha256, "deals": pulka.deals.count(), "corrections": len(corrections)}
+    services.audit(pulka, Action.IMPORTED, user, None, details)
+    for correction in corrections:
+        kind = "imported" if correction.penalise else "imported-no-penalty"
+        services.audit(
+            pulka,
+            Action.CORRECTED,
+            user,
+            correction.deal_number,
+            {"facts": correction.facts, "kind": kind, "after_deal": correction.after_deal},
+        )
+
+
+def _store_log(pulka: Pulka, items: Sequence[Mapping[str, Any]], user: Any) -> list[Correction]:
     """Deal rows for the deals, correction rows for ``correct`` items, in log order."""
     entered_by = user if getattr(user, "is_authenticated", False) else None
     deals: list[Deal] = []
@@ -252,6 +274,7 @@ def _store_log(pulka: Pulka, items: Sequence[Mapping[str, Any]], user: Any) -> N
     # One by one: rows made in the same instant keep their order by primary key.
     for correction in corrections:
         correction.save()
+    return corrections
 
 
 def _check_importable(parsed: EnginePulka) -> None:

@@ -326,6 +326,7 @@ class AuditEvent(models.Model):
         LAPSED = "lapsed", _("forgotten deal lapsed")
         ARBITER = "arbiter", _("arbiter's decision")
         FINISHED = "finished", _("pulka finished")
+        IMPORTED = "imported", _("imported from a file")
 
     pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="audit_events")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)

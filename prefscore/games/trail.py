@@ -318,12 +318,22 @@ _SENTENCES: dict[str, Promise] = {
         "Warning to %(player)s for deal %(number)s: his first correction (Кодекс 4.2.7)."
     ),
     AuditEvent.Action.FINISHED: gettext_lazy("The pulka is over: the sheet is frozen."),
+    AuditEvent.Action.IMPORTED: gettext_lazy(
+        "Imported the pulka from a file (SHA-256 %(sha256)s). Deals: %(deals)s; "
+        "corrections: %(corrections)s."
+    ),
 }
 _CORRECTED = {
     "correction": gettext_lazy("Corrected deal %(number)s (Кодекс 4.2.7): %(facts)s."),
     "voluntary": gettext_lazy(
         "Corrected deal %(number)s of his own will, after the next deal, without penalty "
         "(Кодекс 4.2.9): %(facts)s."
+    ),
+    "imported": gettext_lazy(
+        "Corrected deal %(number)s, as the imported file records it: %(facts)s."
+    ),
+    "imported-no-penalty": gettext_lazy(
+        "Corrected deal %(number)s without penalty, as the imported file records it: %(facts)s."
     ),
 }
 _ARBITER = {
@@ -379,6 +389,8 @@ def sentence(event: AuditEvent, seating: Seating, names: Sequence[str] = ()) -> 
         "player": details.get("player") or "",
     }
     action = event.action
+    if action == AuditEvent.Action.IMPORTED:
+        values.update({key: details.get(key, "") for key in ("sha256", "deals", "corrections")})
     if action == AuditEvent.Action.CHANGED:
         values["before"] = describe_facts(details.get("before") or {}, names)
         values["after"] = describe_facts(details.get("after") or {}, names)

@@ -1,15 +1,18 @@
-"""Sign-in attempts limited per account and per address (prefscore/clubs/ratelimit.py)."""
+"""Sign-in attempts limited per username and address together, with growing waits, so that
+nobody can lock another person out (prefscore/clubs/ratelimit.py)."""
 
+import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import authenticate
+from django.contrib.auth.backends import ModelBackend
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
 from prefscore.clubs import ratelimit
-from prefscore.clubs.models import SignInAttempt
+from prefscore.clubs.models import SignInCounter
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +37,17 @@ def fail_times(client, count, **kwargs):
         assert response.status_code == 200
 
 
-def test_five_failures_lock_the_account_even_against_the_right_password(client, olga):
+def pair(username="olga", address="10.0.0.1"):
+    return SignInCounter.objects.get(scope="pair", key=f"{username}|{address}")
+
+
+def lift_locks():
+    SignInCounter.objects.update(locked_until=timezone.now() - timedelta(seconds=1))
+
+
+def test_five_failures_lock_the_username_from_that_address_even_against_the_right_password(
+    client, olga
+):
     fail_times(client, 5)
 
     response = sign_in(client, password=PASSWORD)
@@ -60,7 +73,7 @@ def test_four_failures_then_the_right_password_signs_in_and_clears_the_count(cli
     response = sign_in(client, password=PASSWORD)
 
     assert response.status_code == 302
-    assert not SignInAttempt.objects.filter(username="olga").exists()
+    assert pair().failures == 0
     client.logout()
     fail_times(client, 4)
     assert sign_in(client, password=PASSWORD).status_code == 302
@@ -73,23 +86,63 @@ def test_changing_the_case_of_the_username_does_not_dodge_the_limit(client, olga
     assert sign_in(client, password=PASSWORD).status_code == 429
 
 
-def test_the_lock_lifts_when_the_window_has_passed(client, olga):
+def test_the_lock_lifts_when_its_time_has_passed(client, olga):
     fail_times(client, 5)
-    SignInAttempt.objects.update(attempted_at=timezone.now() - timedelta(minutes=16))
+    lift_locks()
 
     assert sign_in(client, password=PASSWORD).status_code == 302
 
 
-def test_the_wait_counts_from_the_oldest_failure_that_keeps_the_lock(client, olga):
-    fail_times(client, 5)
-    SignInAttempt.objects.filter(pk=SignInAttempt.objects.order_by("pk").first().pk).update(
-        attempted_at=timezone.now() - timedelta(minutes=10)
-    )
+def test_each_further_lock_waits_twice_as_long(client, olga):
+    waits = []
+    for _ in range(3):
+        fail_times(client, 5)
+        waits.append(ratelimit.wait_minutes("olga", "10.0.0.1"))
+        lift_locks()
 
-    assert ratelimit.wait_minutes("olga", "10.0.0.1") == 5
+    assert waits == [15, 30, 60]
 
 
-def test_one_address_is_locked_after_twenty_failures_on_any_accounts(client, olga):
+def test_the_growing_wait_is_capped(settings):
+    settings.SIGNIN_LOCK_MAX_HOURS = 24
+
+    assert ratelimit.lock_length(1) == timedelta(minutes=15)
+    assert ratelimit.lock_length(40) == timedelta(hours=24)
+
+
+def test_a_stranger_elsewhere_cannot_lock_the_owner_out_of_her_own_address(client, olga):
+    assert sign_in(client, password=PASSWORD).status_code == 302  # her address, now trusted
+    stranger = Client()
+    fail_times(stranger, 5, address="192.0.2.7")
+
+    assert sign_in(stranger, password=PASSWORD, address="192.0.2.7").status_code == 429
+    assert sign_in(Client(), password=PASSWORD).status_code == 302
+
+
+def test_guessing_from_many_addresses_locks_new_addresses_but_not_the_owners(
+    client, olga, settings
+):
+    settings.SIGNIN_FAILURES_PER_USERNAME_ANYWHERE = 10
+    assert sign_in(client, password=PASSWORD).status_code == 302
+    for i in range(10):
+        sign_in(Client(), address=f"198.51.100.{i}")
+
+    assert sign_in(Client(), password=PASSWORD, address="203.0.113.9").status_code == 429
+    assert sign_in(Client(), password=PASSWORD).status_code == 302
+
+
+def test_nobody_locks_the_superuser_out_of_his_own_address(client, django_user_model):
+    django_user_model.objects.create_superuser("root", password=PASSWORD)
+    admin_login = reverse("admin:login")
+    form = {"username": "root", "password": PASSWORD, "next": "/admin/"}
+    assert Client().post(admin_login, form, REMOTE_ADDR="10.0.0.9").status_code == 302
+    for i in range(60):
+        sign_in(Client(), username="root", address=f"198.51.100.{i % 12}")
+
+    assert Client().post(admin_login, form, REMOTE_ADDR="10.0.0.9").status_code == 302
+
+
+def test_one_address_is_locked_after_twenty_failures_on_accounts_new_to_it(client, olga):
     for i in range(20):
         sign_in(client, username=f"guess{i}")
 
@@ -97,10 +150,12 @@ def test_one_address_is_locked_after_twenty_failures_on_any_accounts(client, olg
     assert sign_in(Client(), password=PASSWORD, address="10.0.0.2").status_code == 302
 
 
-def test_a_locked_account_is_locked_from_every_address(client, olga):
-    fail_times(client, 5)
+def test_a_member_who_signed_in_from_an_address_is_not_locked_by_others_behind_it(client, olga):
+    assert sign_in(client, password=PASSWORD).status_code == 302
+    for i in range(20):
+        sign_in(Client(), username=f"guess{i}")
 
-    assert sign_in(Client(), password=PASSWORD, address="192.0.2.7").status_code == 429
+    assert sign_in(Client(), password=PASSWORD).status_code == 302
 
 
 def test_x_forwarded_for_is_ignored_without_a_trusted_proxy(client, olga):
@@ -121,6 +176,20 @@ def test_behind_a_trusted_proxy_the_address_comes_from_x_forwarded_for(settings)
     assert ratelimit.client_address(request) == "198.51.100.7"
 
 
+def test_behind_a_trusted_proxy_people_are_counted_apart(client, olga, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    proxy = {"address": "10.0.0.254"}
+    for i in range(20):
+        sign_in(client, username=f"guess{i}", HTTP_X_FORWARDED_FOR="198.51.100.1", **proxy)
+
+    assert (
+        sign_in(client, password=PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.1", **proxy).status_code
+        == 429
+    )
+    other = sign_in(Client(), password=PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.2", **proxy)
+    assert other.status_code == 302
+
+
 def test_a_garbage_address_counts_as_none():
     request = RequestFactory().post(LOGIN, REMOTE_ADDR="not an address")
 
@@ -139,9 +208,12 @@ def test_the_limit_guards_every_way_in_including_the_admin(client, olga, django_
     django_user_model.objects.create_superuser("root", password=PASSWORD)
     fail_times(client, 5, username="root")
 
-    assert authenticate(RequestFactory().get("/"), username="root", password=PASSWORD) is None
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1")
+    assert authenticate(request, username="root", password=PASSWORD) is None
     admin = Client().post(
-        reverse("admin:login"), {"username": "root", "password": PASSWORD, "next": "/admin/"}
+        reverse("admin:login"),
+        {"username": "root", "password": PASSWORD, "next": "/admin/"},
+        REMOTE_ADDR="10.0.0.1",
     )
     assert admin.status_code == 200  # the form again, not the admin
     assert not admin.wsgi_request.user.is_authenticated
@@ -149,16 +221,54 @@ def test_the_limit_guards_every_way_in_including_the_admin(client, olga, django_
 
 def test_locked_attempts_are_not_counted_so_the_lock_does_not_extend_itself(client, olga):
     fail_times(client, 5)
+    locked_until = pair().locked_until
     for _ in range(10):
         sign_in(client)
 
-    assert SignInAttempt.objects.filter(username="olga").count() == 5
+    assert pair().failures == 0  # the lock started a fresh window at its end
+    assert pair().locked_until == locked_until
 
 
 def test_failures_older_than_the_window_are_forgotten(client, olga):
     fail_times(client, 3)
-    SignInAttempt.objects.update(attempted_at=timezone.now() - timedelta(hours=1))
+    SignInCounter.objects.update(window_started_at=timezone.now() - timedelta(hours=1))
 
     sign_in(client)
 
-    assert SignInAttempt.objects.count() == 1
+    assert pair().failures == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_wrong_passwords_check_no_more_passwords_than_the_limit(olga, monkeypatch):
+    checked = []
+    real_check = ModelBackend.authenticate
+
+    def counting_check(self, *args, **kwargs):
+        checked.append(1)
+        return real_check(self, *args, **kwargs)
+
+    monkeypatch.setattr(ModelBackend, "authenticate", counting_check)
+    start = threading.Barrier(30)
+    errors = []
+
+    def attempt():
+        start.wait()
+        try:
+            request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1")
+            authenticate(request, username="olga", password="wrong")
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            from django.db import connection
+
+            connection.close()
+
+    threads = [threading.Thread(target=attempt) for _ in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert len(checked) == 5
+    assert pair().strikes == 1

@@ -3,7 +3,9 @@
 SQLite: the online backup API (``sqlite3.Connection.backup``), safe while the site runs.
 PostgreSQL: ``pg_dump --format=custom`` (from PATH, else /usr/lib/postgresql/15/bin).
 The copy is written beside its final name and renamed when complete, so a file with
-the final name is always a whole backup. Errors go to standard error, exit status 2.
+the final name is always a whole backup. It is readable by its owner alone (mode 0600,
+in a directory created 0700): it holds password hashes and sessions. Errors go to
+standard error, exit status 2.
 README, "Backup and restore", says how to restore.
 """
 
@@ -69,6 +71,13 @@ def backup_postgresql(connection: Any, output: Path) -> None:
         raise fail(f"pg_dump failed: {result.stderr.strip()}")
 
 
+def private_file(path: Path) -> None:
+    """An empty file only its owner may read: SQLite and pg_dump write into it as it is,
+    so the backup is never readable by others, not even while it is being written."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    os.chmod(path, 0o600)  # whatever the umask
+
+
 class Command(BaseCommand):
     help = "Write a consistent copy of the database (SQLite or PostgreSQL); print its path."
 
@@ -92,12 +101,13 @@ class Command(BaseCommand):
         if output.exists():
             raise fail(f"{output} exists already: give another --output.")
         try:
-            output.parent.mkdir(parents=True, exist_ok=True)
+            output.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as error:
             raise fail(f"cannot create {output.parent}: {error.strerror}") from None
         partial = output.with_name(output.name + ".partial")
         partial.unlink(missing_ok=True)
         try:
+            private_file(partial)
             if vendor == "sqlite":
                 backup_sqlite(connection, partial)
             else:

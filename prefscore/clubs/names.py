@@ -1,0 +1,25 @@
+"""Names people type for players and clubs, made comparable.
+
+"é" typed as one character and as "e" plus a combining accent are one name (Unicode
+NFC), and characters that show nothing (zero-width spaces, bidirectional overrides and
+isolates, soft hyphens, byte-order marks) are dropped, so that two names that look
+alike are alike, and a name cannot be made of invisible characters alone. The joiners
+U+200C and U+200D stay: Persian words and emoji sequences need them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Shown as nothing, or reorder the text around them: never part of a name.
+INVISIBLE = re.compile(
+    "[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
+SPACES = re.compile(r"\s+")
+
+
+def normalise_name(text: str) -> str:
+    """The name as stored and compared: NFC, nothing invisible, single spaces, trimmed."""
+    text = INVISIBLE.sub("", unicodedata.normalize("NFC", text))
+    return SPACES.sub(" ", text).strip()

@@ -1,0 +1,137 @@
+"""`manage.py restore FILE`: refuses while the site holds the database, clears SQLite's
+stale -wal/-shm files after an unclean stop, checks integrity and prints the counts."""
+
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from prefscore.games.models import Deal
+from tests.helpers import ROOT, run_python
+from tests.web.fixtures_access import build_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+on_sqlite = pytest.mark.skipif(connection.vendor != "sqlite", reason="the database is not SQLite")
+on_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the database is SQLite: pg_restore is not used"
+)
+
+# A worker that has committed deals SQLite has not yet copied from its -wal file into
+# the database, and is killed (SIGKILL) in the middle of recording the next one.
+WORKER = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA journal_mode=WAL")
+db.execute("PRAGMA wal_autocheckpoint=0")
+db.execute("UPDATE games_deal SET number = number + 1000")
+db.execute("BEGIN IMMEDIATE")
+db.execute("DELETE FROM games_deal")
+print("recording", flush=True)
+time.sleep(60)
+"""
+
+
+def manage(database: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_python(
+        "manage.py", *args, env={"DEBUG": "1", "DATABASE_URL": f"sqlite:///{database}"}
+    )
+
+
+def deal_numbers(database: Path) -> list[int]:
+    with sqlite3.connect(database) as db:
+        return sorted(n for (n,) in db.execute("SELECT number FROM games_deal"))
+
+
+@pytest.fixture
+def site_with_backup(tmp_path):
+    """A site's SQLite database with the demo club, and a backup of it."""
+    database = tmp_path / "db.sqlite3"
+    for command in (("migrate", "--no-input"), ("load_demo",)):
+        assert manage(database, *command).returncode == 0
+    backup = tmp_path / "backup.sqlite3"
+    assert manage(database, "backup", "--output", str(backup)).returncode == 0
+    return database, backup
+
+
+@on_sqlite
+def test_after_a_worker_is_killed_mid_recording_restore_gives_back_the_backup(site_with_backup):
+    database, backup = site_with_backup
+    in_backup = deal_numbers(backup)
+    worker = subprocess.Popen(
+        [sys.executable, "-c", WORKER, str(database)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert worker.stdout.readline().strip() == "recording"
+
+        refused = manage(database, "restore", str(backup))
+
+        assert refused.returncode == 2
+        assert f"in use by process {worker.pid}" in refused.stderr
+        assert "Traceback" not in refused.stderr
+    finally:
+        worker.send_signal(signal.SIGKILL)
+        worker.wait()
+    assert Path(f"{database}-wal").exists()  # the unclean stop left its log behind
+
+    restored = manage(database, "restore", str(backup))
+
+    assert restored.returncode == 0, restored.stderr
+    assert "removed stale db.sqlite3-wal" in restored.stdout
+    assert f"restored: {len(in_backup)} deals, 0 corrections" in restored.stdout
+    assert deal_numbers(database) == in_backup
+    with sqlite3.connect(database) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+@on_sqlite
+def test_a_file_that_is_not_a_backup_is_refused_and_the_database_is_untouched(
+    site_with_backup, tmp_path
+):
+    database, _ = site_with_backup
+    before = deal_numbers(database)
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database at all" * 100)
+
+    refused = manage(database, "restore", str(junk))
+
+    assert refused.returncode == 2
+    assert "is not a prefscore SQLite backup" in refused.stderr
+    assert deal_numbers(database) == before
+
+
+def test_a_missing_file_is_an_error_with_exit_status_2(tmp_path):
+    with pytest.raises(CommandError, match="no such file") as refused:
+        call_command("restore", str(tmp_path / "nowhere.sqlite3"))
+    assert refused.value.returncode == 2
+
+
+@on_postgresql
+def test_a_postgresql_backup_restores_every_deal_through_the_command(tmp_path):
+    build_world()
+    kept = sorted(Deal.objects.values_list("pk", "number", "facts"))
+    backup = tmp_path / "backup.dump"
+    call_command("backup", "--output", str(backup), stdout=StringIO())
+    Deal.objects.all().delete()
+
+    out = StringIO()
+    call_command("restore", str(backup), stdout=out)
+
+    assert sorted(Deal.objects.values_list("pk", "number", "facts")) == kept
+    assert f"restored: {len(kept)} deals" in out.getvalue()
+
+
+def test_backups_are_readable_by_their_owner_alone(tmp_path):
+    build_world()
+    output = tmp_path / "private" / "backup"
+    call_command("backup", "--output", str(output), stdout=StringIO())
+
+    assert stat.S_IMODE(output.stat().st_mode) == 0o600
+    assert stat.S_IMODE(output.parent.stat().st_mode) == 0o700
