@@ -271,6 +271,8 @@ CONTENT_SECURITY_POLICY = (
 )
 # htmx sends the token from base.html's hx-headers, so no script needs the cookie.
 CSRF_COOKIE_HTTPONLY = True
+# A styled, translated page instead of Django's English one (prefscore/errors.py).
+CSRF_FAILURE_VIEW = "prefscore.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
 
 # Where `manage.py backup` writes when no --output is given.

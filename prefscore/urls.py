@@ -13,3 +13,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
+
+# Styled, translated error pages instead of Django's bare English ones (prefscore/errors.py).
+handler400 = "prefscore.errors.bad_request"
+handler403 = "prefscore.errors.permission_denied"
+handler404 = "prefscore.errors.page_not_found"
+handler500 = "prefscore.errors.server_error"
