@@ -1,7 +1,7 @@
 """What the table screens show, computed in Python so that templates only place it.
 
 Every figure comes from the engine (``scoring.engine``); these modules only format it
-and put it into the drawing (``drawing.py``), the protocol, the entry form, the
+and put it into the drawing (``games.drawing``), the protocol, the entry form, the
 settlement and the table screen's context. One module per part of the screen:
 
 - ``numbers``: figures as players write them;
