@@ -5,9 +5,9 @@ Views call these and nothing else for game logic; the arithmetic is the engine's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -71,6 +71,17 @@ def _engine_correction(correction: Correction) -> engine_pulka.Correction:
 def standing_deals(pulka: Pulka) -> list[Deal]:
     """The deals that stand, in order: one query whatever their number."""
     return list(pulka.deals.current().order_by("number"))
+
+
+def load_deals(pulka: Pulka) -> list[Deal]:
+    """The standing deals with who recorded them, for the screens: one query."""
+    rows = pulka.deals.current().select_related("entered_by").order_by("number")
+    return list(rows.only("pulka", "number", "facts", "entered_at", "entered_by__username"))
+
+
+def load_corrections(pulka: Pulka) -> list[Correction]:
+    """The corrections the engine folds in (Кодекс 4.2.7), with who asked: one query."""
+    return list(pulka.corrections.select_related("asked_by"))
 
 
 def score(
@@ -169,23 +180,36 @@ def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = No
         audit(pulka, AuditEvent.Action.FINISHED, user)
 
 
-def pencil_deal(pulka: Pulka, user: Any, deals: list[Deal] | None = None) -> Deal | None:
-    """The last deal if this user may still change or undo it freely (Кодекс 4.2.8).
+def pencil_until(pulka: Pulka, deal: Deal) -> datetime:
+    """When the pencil window of Кодекс 4.2.8 closes on a deal: the club's minutes after it."""
+    return deal.entered_at + timedelta(minutes=pulka.club.pencil_minutes)
 
-    Whoever recorded the last deal holds the pencil until the next deal is recorded
-    or the club's pencil window passes.
+
+def pencil_holder(pulka: Pulka, deals: Sequence[Deal]) -> Deal | None:
+    """The last deal while its recorder still holds the pencil (Кодекс 4.2.8).
+
+    Until he puts it down the error does not exist yet: he changes the deal freely,
+    and nobody corrects it. The pencil goes down when the next deal is recorded or the
+    club's pencil window passes.
     """
+    if not deals or deals[-1].entered_by_id is None:
+        return None
+    last = deals[-1]
+    if timezone.now() > pencil_until(pulka, last):
+        return None
+    return last
+
+
+def pencil_deal(pulka: Pulka, user: Any, deals: list[Deal] | None = None) -> Deal | None:
+    """The last deal if this user may still change or undo it freely (Кодекс 4.2.8):
+    he recorded it and holds the pencil on it."""
     if pulka.status == Pulka.Status.ARCHIVED or not user.is_authenticated:
         return None
     if deals is None:
         deals = standing_deals(pulka)
-    if not deals:
+    if not deals or deals[-1].entered_by_id != user.pk:
         return None
-    last = deals[-1]
-    window = timedelta(minutes=pulka.club.pencil_minutes)
-    if last.entered_by_id != user.pk or timezone.now() - last.entered_at > window:
-        return None
-    return last
+    return pencil_holder(pulka, deals)
 
 
 def pencil_change(
@@ -232,8 +256,12 @@ __all__ = [
     "Recorded",
     "engine_pulka_of",
     "in_log_order",
+    "load_corrections",
+    "load_deals",
     "pencil_change",
     "pencil_deal",
+    "pencil_holder",
+    "pencil_until",
     "record_deal",
     "score",
     "standing_deals",

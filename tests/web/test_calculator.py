@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from prefscore.games.models import Pulka
-from prefscore.games.views.io import signed
+from prefscore.games.presenters import signed
 from tests.web.fixtures_club import example_input
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,15 @@ def settle(client, data, **headers):
 
 
 def rows(response) -> dict[str, dict[str, object]]:
-    return {row["name"]: row for row in response.context["settlement"]["rows"]}
+    """Each player's results as the calculator prints them, signed."""
+    return {
+        row.name: {
+            "result": row.exact.signed,
+            "whole": row.whole.signed,
+            "money": row.money.signed if row.money else None,
+        }
+        for row in response.context["settlement"].rows
+    }
 
 
 def test_the_calculator_settles_the_codex_rounding_example(club_world, club_client):

@@ -158,7 +158,7 @@ def test_a_signed_out_device_is_told_to_sign_in(make_table_pulka, table_client):
 def ticket_for(pulka: Pulka, user) -> str:
     from django.core.signing import TimestampSigner
 
-    from prefscore.games.views.sheet import POLL_TICKET_SALT
+    from prefscore.games.tickets import POLL_TICKET_SALT
 
     return TimestampSigner(salt=POLL_TICKET_SALT).sign(f"{pulka.pk}.{user.pk}")
 

@@ -36,16 +36,11 @@ from ..access import pulka_for
 from ..corrections import answer_forgotten, correct_deal, may_arbitrate, propose_forgotten
 from ..forms import ArbiterForm, DealForm, translate_deal_error
 from ..models import Deal, ForgottenDeal, Pulka
+from ..presenters import table_context
+from ..replay import effective_facts, state_before
+from ..services import load_corrections, load_deals, pencil_holder
 from .entry import _saved
-from .sheet import (
-    effective_facts,
-    load_corrections,
-    load_deals,
-    pencil_holder,
-    render_table,
-    state_before,
-    table_context,
-)
+from .sheet import render_table
 
 
 def _invalid_status(request: HttpRequest) -> int:

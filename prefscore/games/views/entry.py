@@ -22,13 +22,10 @@ from .. import services
 from ..access import pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
-from .sheet import (
-    load_corrections,
-    load_deals,
-    render_table,
-    score_before_last,
-    table_context,
-)
+from ..presenters import table_context
+from ..replay import score_before_last
+from ..services import load_corrections, load_deals
+from .sheet import render_table
 
 
 def _invalid_status(request: HttpRequest) -> int:

@@ -13,13 +13,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.formats import number_format
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from prefscore.clubs.forms import NewPulkaForm, PulkaFileForm
 
-from .. import io
+from .. import io, presenters
 from ..access import club_for, pulka_for
 from ..models import Pulka
 
@@ -89,39 +88,12 @@ def _file_field(form: PulkaFileForm) -> str:
     return "file" if form.cleaned_data.get("file") else "text"
 
 
-def _settlement(form: PulkaFileForm, file: io.PulkaFile) -> dict[str, Any] | None:
+def _settlement(form: PulkaFileForm, file: io.PulkaFile) -> presenters.SettlementView | None:
     try:
-        output = io.settle(file)
+        return presenters.file_settlement(file)
     except io.FileRefused as error:
         form.add_error(_file_field(form), str(error))
         return None
-    return settlement_table(output)
-
-
-def settlement_table(output: dict[str, Any]) -> dict[str, Any]:
-    """Rows of the settlement for the template: figures signed as players write them."""
-    names = output["players"]
-    money = output.get("money")
-    rows = [
-        {
-            "name": name,
-            "result": signed(output["result"][name]),
-            "whole": signed(output["result_whole"][name]),
-            "money": signed(money[name]) if money else None,
-        }
-        for name in names
-    ]
-    return {"rows": rows, "closed": output["closed"], "has_money": money is not None}
-
-
-def signed(value: float | int) -> str:
-    """+29, −103 (a true minus sign), 0; the engine already rounded to two decimals."""
-    text = number_format(abs(value))
-    if value > 0:
-        return f"+{text}"
-    if value < 0:
-        return f"\u2212{text}"
-    return "0"
 
 
 @require_GET

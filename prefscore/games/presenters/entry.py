@@ -1,0 +1,193 @@
+"""The entry form: only what the next deal, or a deal again, may be.
+
+The state the deal is dealt in (``scoring.engine.sheet.SheetState``) decides the
+dealer, who sits out, the lowest contract allowed and which words the players have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring.engine.contracts import Contract, Kind
+from scoring.engine.seats import seating
+from scoring.engine.sheet import SheetState
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    value: str
+    label: str
+    checked: bool
+    extra: str = ""  # a CSS class the option's input carries
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWord:
+    seat: int
+    name: str
+    field: str
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTricks:
+    seat: int
+    name: str
+    field: str
+    value: str
+    maximum: int
+    note: str
+    extra: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryForm:
+    """The entry form for the next deal, or for a recorded deal again.
+
+    ``mode``: ``record`` the next deal; ``change`` the last one under the pencil rule
+    (Кодекс 4.2.8); ``correct`` a recorded deal (4.2.7, 4.2.9); ``arbiter`` an
+    arbiter's decision on one (4.2.16); ``propose`` a forgotten deal (4.2.10).
+    """
+
+    action: str
+    mode: str
+    number: int
+    dealer: str
+    sitting_out: tuple[str, ...]
+    allpass_price: int
+    min_contract: int
+    contracts: tuple[Option, ...]
+    suits: tuple[Option, ...]
+    declarers: tuple[Option, ...]
+    words: tuple[PlayerWord, ...]
+    tricks: tuple[PlayerTricks, ...]
+    prikup: str | None  # None: the convention writes nothing for the talon
+    half_levels: str
+    errors: dict[str, list[str]] = field(default_factory=dict)  # by form area
+    general_errors: tuple[str, ...] = ()  # not about one area: shown above the form
+    notes: tuple[str, ...] = ()  # what the rules say about this mode, above the form
+    reason: str | None = None  # an arbiter's decision: the reason typed so far
+    penalty: bool = False  # an arbiter's decision: with the 4.2.7 penalty
+    subject: str = ""  # the deal as it stands, when the form corrects it
+
+
+CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
+MISERE_RANK = 8.5  # a misère outbids 8NT and yields to a 9 (rules.md §2)
+SUITS = (("", "—"), ("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("NT", "БК"))
+
+
+def entry_form(
+    state: SheetState,
+    action: str,
+    number: int,
+    values: dict[str, Any],
+    errors: dict[str, list[str]] | None = None,
+    mode: str = "record",
+    *,
+    notes: Sequence[str] = (),
+    subject: str = "",
+) -> EntryForm:
+    """The form for a deal dealt in ``state``: only what that deal may be.
+
+    ``values`` are what the form shows: what was typed, or a deal's facts again in
+    change mode. Contracts below the exit ladder are not offered (rules.md §3.3).
+    """
+    conv = state.convention
+    names = state.names
+    seats = seating(state.size, state.dealer)
+    chosen = values.get("contract", "")
+    half_levels = {str(level) for level in conv.half_whist_levels}
+    contracts = [
+        Option(level, level, chosen == level, "half-ok" if level in half_levels else "")
+        for level in CONTRACT_LEVELS
+        if int(level) >= state.min_contract
+    ]
+    if MISERE_RANK >= state.min_contract:
+        contracts.append(Option("misere", _("misère"), chosen == "misere", "misere"))
+    contracts.append(Option("allpass", _("all-pass"), chosen == "allpass", "allpass"))
+    suit = values.get("suit", "")
+    suits = tuple(Option(v, label, suit == v) for v, label in SUITS)
+    declarer = values.get("declarer", "")
+    declarers = tuple(Option(str(s), names[s], declarer == str(s)) for s in seats.active)
+    words = tuple(_word(s, names[s], values, bool(half_levels)) for s in seats.active)
+    tricks = [
+        PlayerTricks(s, names[s], f"tricks_{s}", values.get(f"tricks_{s}", ""), 10, "")
+        for s in seats.active
+    ]
+    if state.size == 4 and conv.allpass_dealer_talon and conv.allpass_scoring == "gora":
+        dealer = seats.dealer
+        tricks.append(
+            PlayerTricks(
+                dealer,
+                names[dealer],
+                f"tricks_{dealer}",
+                values.get(f"tricks_{dealer}", ""),
+                2,
+                _("dealer: talon tricks, all-pass only"),
+                "talon",
+            )
+        )
+    return EntryForm(
+        action=action,
+        mode=mode,
+        number=number,
+        dealer=names[state.dealer],
+        sitting_out=tuple(names[s] for s in seats.sitting_out),
+        allpass_price=state.allpass_price,
+        min_contract=state.min_contract,
+        contracts=tuple(contracts),
+        suits=suits,
+        declarers=declarers,
+        words=words,
+        tricks=tuple(tricks),
+        prikup=values.get("prikup", "") if conv.prikup_whists else None,
+        half_levels=", ".join(sorted(half_levels)),
+        errors={k: v for k, v in (errors or {}).items() if k not in ("__all__", "number")},
+        general_errors=tuple(
+            [*(errors or {}).get("__all__", []), *(errors or {}).get("number", [])]
+        ),
+        notes=tuple(notes),
+        reason=values.get("reason", "") if mode == "arbiter" else None,
+        penalty=values.get("penalty", "") in ("on", "true", "1", "True"),
+        subject=subject,
+    )
+
+
+def _word(seat: int, name: str, values: dict[str, Any], half: bool) -> PlayerWord:
+    field_name = f"word_{seat}"
+    word = values.get(field_name, "")
+    choices = [("", "—"), ("whist", _("whist")), ("pass", _("pass"))]
+    if half:
+        choices.append(("half", _("half")))
+    options = tuple(
+        Option(value, label, word == value, "half" if value == "half" else "")
+        for value, label in choices
+    )
+    return PlayerWord(seat, name, field_name, options)
+
+
+def values_from_facts(facts: dict[str, Any], names: Sequence[str]) -> dict[str, str]:
+    """A recorded deal's facts as the form's values, for a change under the pencil rule."""
+    values: dict[str, str] = {}
+    contract = Contract.parse(str(facts.get("contract", "")))
+    if contract.kind is Kind.TRICKS:
+        values["contract"] = str(contract.level)
+        values["suit"] = contract.suit.value if contract.suit else ""
+    else:
+        values["contract"] = contract.kind.value
+    seat_of = {name: str(seat) for seat, name in enumerate(names)}
+    if facts.get("declarer") in seat_of:
+        values["declarer"] = seat_of[facts["declarer"]]
+    for name, word in (facts.get("whists") or {}).items():
+        if name in seat_of:
+            values[f"word_{seat_of[name]}"] = str(word)
+    for name, count in (facts.get("tricks") or {}).items():
+        if name in seat_of:
+            values[f"tricks_{seat_of[name]}"] = str(count)
+    if facts.get("prikup"):
+        values["prikup"] = str(facts["prikup"])
+    return values

@@ -1,0 +1,74 @@
+"""Figures as players write them: sheet points, settlement results, money.
+
+Every number a table screen prints goes through one of these, so that the sheet, the
+protocol and the settlement spell the same figure the same way.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from django.utils.formats import number_format
+
+from scoring.engine.numbers import Points
+
+MINUS = "\u2212"
+_FRACTIONS = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+}
+
+
+def format_points(value: Points) -> str:
+    """A sheet figure as players write it: ``12``, ``−3``, ``12½`` (never a float)."""
+    if type(value) is int:  # nearly every figure: skip the Fraction
+        return str(value) if value >= 0 else MINUS + str(-value)
+    value = Fraction(value)
+    sign = MINUS if value < 0 else ""
+    value = abs(value)
+    whole = int(value)
+    rest = value - whole
+    if not rest:
+        return f"{sign}{whole}"
+    if rest in _FRACTIONS:
+        return f"{sign}{whole or ''}{_FRACTIONS[rest]}"
+    return f"{sign}{whole} {rest.numerator}/{rest.denominator}"
+
+
+def format_result(value: Points | Decimal, places: int = 2) -> str:
+    """A settlement figure: whole as it is, else two decimals in the page's language."""
+    number = Decimal(value) if isinstance(value, int | Decimal) else _decimal(value)
+    if number == number.to_integral_value():
+        text = number_format(int(number), use_l10n=True)
+    else:
+        text = number_format(number.quantize(Decimal(1).scaleb(-places)), places, use_l10n=True)
+    return text.replace("-", MINUS)
+
+
+def _decimal(value: Points | float) -> Decimal:
+    fraction = Fraction(value)
+    return Decimal(fraction.numerator) / Decimal(fraction.denominator)
+
+
+def format_money(value: Decimal) -> str:
+    """Money at the stake: as many decimals as it has, at least none (4.6, −0.9, 12)."""
+    normal = value.normalize()
+    places = max(0, -normal.as_tuple().exponent)  # type: ignore[operator]
+    return format_result(normal, places)
+
+
+def signed(value: Points | Decimal | float, places: int | None = 2) -> str:
+    """A result beside a name: ``+29``, ``−103`` (a true minus sign), ``0``, ``+27.5``.
+
+    Rounded to ``places`` decimals (None: as it is, for money) and written without
+    trailing zeros, in the page's language.
+    """
+    number = value if isinstance(value, Decimal) else _decimal(value)
+    if places is not None:
+        number = number.quantize(Decimal(1).scaleb(-places))
+    text = format_money(number)
+    return f"+{text}" if number > 0 else text

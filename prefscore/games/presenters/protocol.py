@@ -1,0 +1,285 @@
+"""The protocol: every deal in the 4.2.11 notation, every entry explained in words.
+
+Corrections, warnings and penalties (Кодекс 4.2.7) stand as lines of their own after
+the deal that was the last one when they were made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils.formats import time_format
+from django.utils.functional import Promise
+from django.utils.timezone import localtime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.engine.deals import GORA, PULYA, WHISTS, Entry
+from scoring.engine.pulka import ScoredPulka
+
+from ..models import Correction, Deal
+from ..replay import CorrectionStep
+from .numbers import format_points
+from .sheet import Paper, paper_of
+
+# Entry.reason codes (scoring.engine.deals.Entry) in words, by section.
+_PULYA_REASONS = {
+    "contract": gettext_lazy("%(player)s: %(points)s into the pulya for the contract made"),
+    "unplayed": gettext_lazy(
+        "%(player)s: %(points)s into the pulya, the contract not played (nobody whisted)"
+    ),
+    "misere": gettext_lazy("%(player)s: %(points)s into the pulya for the misère made"),
+    "zero_bonus": gettext_lazy(
+        "%(player)s: %(points)s into the pulya for taking no trick on the all-pass"
+    ),
+    "help": gettext_lazy(
+        "%(player)s: %(points)s into the pulya as help (his pulya was not closed)"
+    ),
+}
+_GORA_REASONS = {
+    "remiz": gettext_lazy("%(player)s: %(points)s into the gora for the tricks short (remiz)"),
+    "whister_shortfall": gettext_lazy(
+        "%(player)s: %(points)s into the gora, the whisters took fewer tricks than they owed"
+    ),
+    "allpass": gettext_lazy("%(player)s: %(points)s into the gora for tricks on the all-pass"),
+    "misere": gettext_lazy("%(player)s: %(points)s into the gora for tricks on the misère"),
+    "zero_bonus": gettext_lazy(
+        "%(player)s: %(points)s off the gora for taking no trick on the all-pass"
+    ),
+    "help_writeoff": gettext_lazy(
+        "%(player)s: %(points)s off the gora, every pulya being closed (no one to help)"
+    ),
+    "penalty": gettext_lazy("%(player)s: %(points)s into the gora as a penalty (Кодекс 4.2.7)"),
+}
+_WHIST_REASONS = {
+    "trick_whists": gettext_lazy(
+        "%(player)s writes %(points)s whists on %(on)s for the defence's tricks"
+    ),
+    "consolation": gettext_lazy("%(player)s writes %(points)s whists on %(on)s as consolation"),
+    "half_whist": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the half-whist"),
+    "talon": gettext_lazy(
+        "%(player)s writes %(points)s whists on %(on)s for fast tricks in the talon"
+    ),
+    "allpass": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the all-pass"),
+    "help": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the help given"),
+    "penalty": gettext_lazy(
+        "%(player)s writes %(points)s whists on %(on)s as a penalty (Кодекс 4.2.7)"
+    ),
+}
+
+
+_FALLBACK = {
+    PULYA: gettext_lazy("%(player)s: %(points)s into the pulya"),
+    "gora_off": gettext_lazy("%(player)s: %(points)s off the gora"),
+    GORA: gettext_lazy("%(player)s: %(points)s into the gora"),
+    "whists": gettext_lazy("%(player)s writes %(points)s whists on %(on)s"),
+}
+
+
+def explain(entry: Entry, names: Sequence[str], words: dict[object, str] | None = None) -> str:
+    """One number a deal wrote, and why, as a sentence a player can check.
+
+    ``words`` caches the sentences already translated, for a protocol of many deals.
+    """
+    if entry.section == PULYA:
+        key: object = (PULYA, entry.reason) if entry.reason in _PULYA_REASONS else PULYA
+    elif entry.section == GORA:
+        if entry.reason in _GORA_REASONS:
+            key = (GORA, entry.reason)
+        else:
+            key = "gora_off" if entry.points < 0 else GORA
+    else:
+        key = ("whists", entry.reason) if entry.reason in _WHIST_REASONS else "whists"
+    words = {} if words is None else words
+    if key not in words:
+        words[key] = str(_sentence(key))
+    values = {
+        "player": names[entry.player],
+        "points": format_points(-entry.points if entry.points < 0 else entry.points),
+        "on": names[entry.on] if entry.on is not None else "",
+    }
+    return words[key] % values
+
+
+def _sentence(key: object) -> Promise:
+    if isinstance(key, tuple):
+        section, reason = key
+        table = {PULYA: _PULYA_REASONS, GORA: _GORA_REASONS}.get(section, _WHIST_REASONS)
+        return table[reason]
+    return _FALLBACK[key]  # type: ignore[index]
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolLine:
+    number: int
+    notation: str
+    dealer: str  # "dealer Anna", in the page's language
+    declarer: str
+    entries: tuple[str, ...]
+    recorded_by: str  # "Recorded by anna.", or empty
+    pencil: bool  # the viewer holds the pencil on this deal (Кодекс 4.2.8)
+    struck: tuple[str, ...] = ()  # the notations this deal had before its corrections
+    corrected_by: tuple[str, ...] = ()  # who corrected it and when, one per correction
+    correct: bool = False  # the viewer may ask to correct it (Кодекс 4.2.7, 4.2.9)
+    arbiter: bool = False  # the viewer may apply an arbiter's decision (Кодекс 4.2.16)
+    held: str = ""  # someone else holds the pencil on it: why it cannot be corrected yet
+    kind: str = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolEvent:
+    """A line of the protocol between deals: a correction, a warning or a penalty."""
+
+    kind: str  # correction, warning or penalty
+    text: str
+    number: int  # the deal it is about
+    old: str = ""  # a correction: the deal's notation before…
+    new: str = ""  # …and after
+    note: str = ""  # a correction: who and when, and an arbiter's reason
+
+
+@dataclass(frozen=True, slots=True)
+class LineActions:
+    """What the viewer may do on the protocol's deal lines."""
+
+    correctable: frozenset[int] = frozenset()
+    arbiter: bool = False
+    held: int | None = None  # the deal whose recorder still holds the pencil
+    held_text: str = ""
+
+
+def protocol_lines(
+    scored: ScoredPulka,
+    deals: Sequence[Deal],
+    pencil: Deal | None,
+    *,
+    paper: Paper | None = None,
+    corrections: Sequence[Correction] = (),
+    actions: LineActions | None = None,
+) -> tuple[ProtocolLine | ProtocolEvent, ...]:
+    """One line per deal in the 4.2.11 notation, newest first, with every entry explained.
+
+    Each correction follows the deal that was the last one when it was made, with a
+    line of its own for every warning and penalty (Кодекс 4.2.7); the corrected deal's
+    line shows its old notation struck out. ``corrections`` are the stored rows in the
+    log's order (``services.in_log_order``), matching ``paper.steps`` one to one.
+    """
+    # The words are looked up once here, not per line in the template: a pulka of a
+    # hundred deals would otherwise spend most of its page in translation tags.
+    names = scored.pulka.names
+    actions = actions or LineActions()
+    if paper is None:
+        paper = paper_of(scored) if scored.corrections else Paper((), ())
+    dealer_label, recorded_label = _("dealer %(dealer)s"), _("Recorded by %(user)s.")
+    nothing = (_("Nothing is written for this deal."),)
+    words: dict[object, str] = {}
+    steps = list(zip(paper.steps, corrections, strict=True))
+    struck: dict[int, list[str]] = {}
+    notes: dict[int, list[str]] = {}
+    events: dict[int, list[ProtocolEvent]] = {}
+    for step, correction in steps:
+        struck.setdefault(step.number, []).append(step.wrong.notation)
+        notes.setdefault(step.number, []).append(_corrected_by(correction))
+        events.setdefault(step.after_deal, []).extend(_correction_events(step, correction, names))
+    lines: list[ProtocolLine | ProtocolEvent] = []
+    for record, row in zip(scored.records, deals, strict=True):
+        user = row.entered_by
+        number = record.number
+        lines.append(
+            ProtocolLine(
+                number,
+                record.notation,
+                dealer_label % {"dealer": names[record.dealer]},
+                record.deal.declarer or "",
+                tuple(explain(e, names, words) for e in record.entries) or nothing,
+                recorded_label % {"user": user.get_username()} if user is not None else "",
+                pencil is not None and row.pk == pencil.pk,
+                tuple(struck.get(number, ())),
+                tuple(notes.get(number, ())),
+                number in actions.correctable,
+                actions.arbiter,
+                actions.held_text if actions.held == number else "",
+            )
+        )
+        lines.extend(events.get(number, ()))
+    return tuple(reversed(lines))
+
+
+_CORRECTED_BY = {
+    "correction": gettext_lazy("Corrected by %(user)s at %(time)s (Кодекс 4.2.7)."),
+    "voluntary": gettext_lazy(
+        "Corrected by %(user)s at %(time)s, of his own will and without penalty (Кодекс 4.2.9)."
+    ),
+    "arbiter": gettext_lazy("Arbiter's decision by %(user)s at %(time)s (Кодекс 4.2.16)."),
+}
+
+
+def _who(user: Any) -> str:
+    return user.get_username() if user is not None else "—"
+
+
+def _at(moment: datetime) -> str:
+    return time_format(localtime(moment), "H:i")
+
+
+def _corrected_by(row: Correction) -> str:
+    template = _CORRECTED_BY.get(row.kind, _CORRECTED_BY["correction"])
+    return str(template) % {"user": _who(row.asked_by), "time": _at(row.created_at)}
+
+
+def _correction_events(
+    step: CorrectionStep, row: Correction, names: Sequence[str]
+) -> list[ProtocolEvent]:
+    """A correction's own line, then one line per warning and per penalty (Кодекс 4.2.7).
+
+    Given in reverse, as the protocol is turned newest first at the end: there the
+    correction's line heads its warnings and penalties.
+    """
+    values = {"number": step.number}
+    if row.kind == "arbiter":
+        text = (
+            _("Arbiter's decision on deal %(number)s (Кодекс 4.2.16)")
+            if row.penalise
+            else _("Arbiter's decision on deal %(number)s, without penalty (Кодекс 4.2.16)")
+        )
+    elif row.penalise:
+        text = _("Correction of deal %(number)s (Кодекс 4.2.7)")
+    else:
+        text = _(
+            "Correction of deal %(number)s by the player it favoured, without penalty "
+            "(Кодекс 4.2.9)"
+        )
+    note = _("by %(user)s at %(time)s") % {"user": _who(row.asked_by), "time": _at(row.created_at)}
+    if row.reason and row.kind == "arbiter":
+        note = _("%(who)s. Reason: %(reason)s") % {"who": note, "reason": row.reason}
+    found = [
+        ProtocolEvent(
+            "correction", text % values, step.number, step.wrong.notation, step.right.notation, note
+        )
+    ]
+    for seat in step.outcome.warned:
+        found.append(
+            ProtocolEvent(
+                "warning",
+                _("Warning, Кодекс 4.2.7: %(player)s (first correction)") % {"player": names[seat]},
+                step.number,
+            )
+        )
+    for entry in step.outcome.penalties:
+        found.append(ProtocolEvent("penalty", penalty_text(entry, names), step.number))
+    return list(reversed(found))
+
+
+def penalty_text(entry: Entry, names: Sequence[str]) -> str:
+    """One penalty entry of Кодекс 4.2.7 as the protocol writes it."""
+    values = {
+        "player": names[entry.player],
+        "points": format_points(entry.points),
+        "on": names[entry.on] if entry.on is not None else "",
+    }
+    if entry.section == WHISTS:
+        return _("Penalty, Кодекс 4.2.7: %(player)s writes %(points)s whists on %(on)s") % values
+    return _("Penalty, Кодекс 4.2.7: %(player)s: %(points)s into the gora") % values
