@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prefscore.games.models import Deal, Pulka
-from prefscore.games.views.io import signed
+from prefscore.games.presenters import signed
 from scoring.engine.errors import ScoringError
 from scoring.engine.protocol import score_text
 from tests.web.fixtures_club import example_input
@@ -135,7 +135,7 @@ def test_the_calculator_never_fails_and_agrees_with_the_engine(club_world, club_
         assert response.context["form"].errors
         return
     assert settlement is not None, response.context["form"].errors
-    figures = {row["name"]: row["result"] for row in settlement["rows"]}
+    figures = {row.name: row.exact.signed for row in settlement.rows}
     assert figures == {name: signed(value) for name, value in expected["result"].items()}
 
 
