@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -37,7 +37,8 @@ from scoring.engine.sheet import (
 )
 
 from . import drawing
-from .models import Correction, Deal, Pulka
+from .models import Correction, Deal
+from .pencil import pencil_until as pencil_until  # the one pencil rule (Кодекс 4.2.8)
 
 MINUS = "\u2212"
 _FRACTIONS = {
@@ -881,14 +882,6 @@ def values_from_facts(facts: dict[str, Any], names: Sequence[str]) -> dict[str, 
     if facts.get("prikup"):
         values["prikup"] = str(facts["prikup"])
     return values
-
-
-# --- the pencil ----------------------------------------------------------------------
-
-
-def pencil_until(pulka: Pulka, deal: Deal) -> datetime:
-    """When the pencil window of Кодекс 4.2.8 closes on the last deal."""
-    return deal.entered_at + timedelta(minutes=pulka.club.pencil_minutes)
 
 
 # --- settlement ----------------------------------------------------------------------

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -21,6 +20,7 @@ from scoring.engine.errors import DealError
 from scoring.engine.sheet import apply
 
 from .models import AuditEvent, Correction, Deal, ForgottenDeal, Pulka
+from .pencil import pencil_deal
 
 
 class Conflict(Exception):
@@ -167,25 +167,6 @@ def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = No
     pulka.save(update_fields=["version", "status"])
     if pulka.status == Pulka.Status.FINISHED and not was_finished:
         audit(pulka, AuditEvent.Action.FINISHED, user)
-
-
-def pencil_deal(pulka: Pulka, user: Any, deals: list[Deal] | None = None) -> Deal | None:
-    """The last deal if this user may still change or undo it freely (Кодекс 4.2.8).
-
-    Whoever recorded the last deal holds the pencil until the next deal is recorded
-    or the club's pencil window passes.
-    """
-    if pulka.status == Pulka.Status.ARCHIVED or not user.is_authenticated:
-        return None
-    if deals is None:
-        deals = standing_deals(pulka)
-    if not deals:
-        return None
-    last = deals[-1]
-    window = timedelta(minutes=pulka.club.pencil_minutes)
-    if last.entered_by_id != user.pk or timezone.now() - last.entered_at > window:
-        return None
-    return last
 
 
 def pencil_change(
