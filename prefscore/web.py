@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render, resolve_url
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
@@ -89,15 +89,13 @@ def render_partials(
     return vary(HttpResponse(html, status=status))
 
 
-def redirect_to(
-    request: HtmxHttpRequest, to: Any, *args: Any, htmx_status: int = 200, **kwargs: Any
-) -> HttpResponse:
-    """Send the browser to ``to`` (a URL, a URL name with its ``args``, or a model).
+def redirect_to(request: HtmxHttpRequest, url: str, *, htmx_status: int = 200) -> HttpResponse:
+    """Send the browser to ``url``: ``HX-Redirect`` for htmx, else a plain 302.
 
-    With htmx the answer is ``HX-Redirect`` with ``htmx_status`` (204 where the caller
-    wants to say "nothing to swap"); without it a plain 302.
+    ``url`` is a URL, never guessed from a name (callers ``reverse`` theirs), so a
+    ``next`` a user typed goes where it says. ``htmx_status`` is 204 where the caller
+    wants to say that nothing is left to swap.
     """
-    url = resolve_url(to, *args, **kwargs)
     if request.htmx:
         return vary(HttpResponseClientRedirect(url, status=htmx_status))
     return vary(HttpResponseRedirect(url))

@@ -7,6 +7,10 @@
 - 4.2.10: a forgotten deal is added before the next deal is recorded, once every
   player at the table agrees on his own device; one refusal drops it.
 - 4.2.16: in tournament pulkas an organiser applies an arbiter's decision, with a reason.
+
+The ``*_refusal`` functions say, before any facts are typed, why the rules refuse a
+user an act (the views show the form only when they say nothing); the acts themselves
+check again under the row lock, since another device may have changed the pulka.
 """
 
 from __future__ import annotations

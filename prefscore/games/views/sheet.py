@@ -281,7 +281,7 @@ def changed(request: HtmxHttpRequest, pk: int, **known: Any) -> HttpResponse:
     pulka meanwhile.
     """
     if not request.htmx:
-        return redirect_to(request, "games:sheet", pk=pk)
+        return redirect_to(request, reverse("games:sheet", args=[pk]))
     pulka = reread(pk)
     if known.pop("version", None) != pulka.version:
         known = {}
@@ -376,6 +376,6 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if request.htmx:
             response = render_regions(request, table_context(request, pulka))
         else:
-            response = redirect_to(request, "games:sheet", pk=pk)
+            response = redirect_to(request, reverse("games:sheet", args=[pk]))
     add_never_cache_headers(response)
     return response
