@@ -11,13 +11,13 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from prefscore.web import HtmxHttpRequest, render_page
 from scoring.engine.conventions import Convention as EngineConvention
 from scoring.engine.errors import ConventionError
 
@@ -26,7 +26,7 @@ from .models import Convention, translated
 from .rules_text import rules
 
 
-def convention_for(request: HttpRequest, slug: str) -> Convention:
+def convention_for(request: HtmxHttpRequest, slug: str) -> Convention:
     """The convention if the user may read it, else 404 (unknown) or 403 (other club)."""
     convention = get_object_or_404(Convention.objects.select_related("owner"), slug=slug)
     user = request.user
@@ -35,19 +35,6 @@ def convention_for(request: HttpRequest, slug: str) -> Convention:
     if convention.owner.role_of(user) is None:
         raise PermissionDenied(_("This convention belongs to a club you are not a member of."))
     return convention
-
-
-def _render(
-    request: HttpRequest, template: str, partial: str, context: dict[str, Any]
-) -> HttpResponse:
-    """The page, or only its ``partial`` region for an htmx request that swaps it."""
-    htmx = getattr(request, "htmx", None)
-    swaps_region = bool(htmx) and not htmx.boosted and not htmx.history_restore_request
-    name = f"{template}#{partial}" if swaps_region else template
-    response = render(request, name, context)
-    # The same URL answers a whole page or a region: caches must tell them apart.
-    patch_vary_headers(response, ("HX-Request",))
-    return response
 
 
 def _engine(convention: Convention) -> tuple[EngineConvention | None, str]:
@@ -60,16 +47,16 @@ def _engine(convention: Convention) -> tuple[EngineConvention | None, str]:
 
 @require_GET
 @login_required
-def convention_list(request: HttpRequest) -> HttpResponse:
+def convention_list(request: HtmxHttpRequest) -> HttpResponse:
     """Presets first, then each of the user's clubs with its own conventions."""
     conventions = Convention.objects.visible_to(request.user).select_related("owner")
     context = {"groups": presenters.convention_groups(conventions)}
-    return _render(request, "scoring/convention_list.html", "conventions", context)
+    return render_page(request, "scoring/convention_list.html", context, "conventions")
 
 
 @require_GET
 @login_required
-def convention_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def convention_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """One convention: its rules in words, its game values, every option."""
     convention = convention_for(request, slug)
     engine, problem = _engine(convention)
@@ -86,12 +73,12 @@ def convention_detail(request: HttpRequest, slug: str) -> HttpResponse:
             values=presenters.value_rows(engine),
             options=presenters.option_sections(engine),
         )
-    return _render(request, "scoring/convention_detail.html", "convention", context)
+    return render_page(request, "scoring/convention_detail.html", context, "convention")
 
 
 @require_GET
 @login_required
-def compare(request: HttpRequest) -> HttpResponse:
+def compare(request: HtmxHttpRequest) -> HttpResponse:
     """Two conventions side by side, every option and game value, differences marked."""
     a_slug, b_slug = request.GET.get("a", ""), request.GET.get("b", "")
     context: dict[str, Any] = {
@@ -103,7 +90,7 @@ def compare(request: HttpRequest) -> HttpResponse:
     if a_slug and b_slug:
         a, b = convention_for(request, a_slug), convention_for(request, b_slug)
         context["comparison"] = _comparison(a, b)
-    return _render(request, "scoring/compare.html", "comparison", context)
+    return render_page(request, "scoring/compare.html", context, "comparison")
 
 
 def _comparison(a: Convention, b: Convention) -> dict[str, Any]:
@@ -119,7 +106,7 @@ def _comparison(a: Convention, b: Convention) -> dict[str, Any]:
     return comparison
 
 
-def _admin_url(request: HttpRequest, convention: Convention) -> str:
+def _admin_url(request: HtmxHttpRequest, convention: Convention) -> str:
     """Where a staff user changes (or, for a preset, duplicates) this convention."""
     if not request.user.is_staff:
         return ""

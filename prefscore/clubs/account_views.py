@@ -14,12 +14,13 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect, render
+from django.http import HttpResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
+
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from . import accounts, ratelimit
 
@@ -72,7 +73,7 @@ class SignUpForm(UserCreationForm):
         return get_user_model().objects.normalize_email(self.cleaned_data["email"])
 
 
-def safe_next(request: HttpRequest) -> str:
+def safe_next(request: HtmxHttpRequest) -> str:
     """Where to go after signing up: ``next`` when it stays on this site, else home."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(
@@ -84,14 +85,15 @@ def safe_next(request: HttpRequest) -> str:
 
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxHttpRequest) -> HttpResponse:
     """Create an account and sign in with it; then on to ``next`` (an invitation, say)."""
     if request.user.is_authenticated:
-        return HttpResponseRedirect(safe_next(request))
+        return redirect_to(request, safe_next(request))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = accounts.create_account(form, request)
         if user is not None:
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
-            return redirect(safe_next(request))
-    return render(request, "registration/signup.html", {"form": form, "next": safe_next(request)})
+            return redirect_to(request, safe_next(request))
+    context = {"form": form, "next": safe_next(request)}
+    return render_page(request, "registration/signup.html", context)

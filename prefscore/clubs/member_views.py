@@ -13,14 +13,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from prefscore.games.access import club_and_role_for
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from . import invitations
 from .models import Club, Invitation, Membership, Role
@@ -35,7 +36,7 @@ class InvitationForm(RoleForm):
     days = forms.IntegerField(label=gettext_lazy("Valid for, days"), min_value=1, max_value=30)
 
 
-def _members_context(request: HttpRequest, club: Club, role: str) -> dict[str, object]:
+def _members_context(request: HtmxHttpRequest, club: Club, role: str) -> dict[str, object]:
     is_admin = may(role, ADMINS)
     memberships = sorted(
         club.memberships.select_related("user"),
@@ -62,25 +63,24 @@ def invitation_path(invitation: Invitation) -> str:
     return reverse("members:invitation", args=[invitation.token])
 
 
-def _after_change(request: HttpRequest, club: Club, role: str, region: str) -> HttpResponse:
+def _after_change(request: HtmxHttpRequest, club: Club, role: str, region: str) -> HttpResponse:
     """The changed region for htmx, else back to the page."""
-    if request.htmx:
-        context = _members_context(request, club, role)
-        return render(request, f"clubs/members.html#{region}", context)
-    return redirect("members:list", slug=club.slug)
+    if not request.htmx:
+        return redirect_to(request, reverse("members:list", args=[club.slug]))
+    return render_page(request, "clubs/members.html", _members_context(request, club, role), region)
 
 
 @login_required
 @require_GET
-def members(request: HttpRequest, slug: str) -> HttpResponse:
+def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Who is in the club and with what role; for admins, the controls and invitations."""
     club, role = club_and_role_for(request, slug, roles=MEMBERS)
-    return render(request, "clubs/members.html", _members_context(request, club, role))
+    return render_page(request, "clubs/members.html", _members_context(request, club, role))
 
 
 @login_required
 @require_POST
-def change_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def change_role(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     club, role = club_and_role_for(request, slug, roles=ADMINS)
     membership = get_object_or_404(club.memberships.select_related("user"), pk=pk)
     form = RoleForm(request.POST)
@@ -102,7 +102,7 @@ def change_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def remove_member(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def remove_member(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     club, role = club_and_role_for(request, slug, roles=ADMINS)
     membership = get_object_or_404(club.memberships.select_related("user"), pk=pk)
     try:
@@ -119,7 +119,7 @@ def remove_member(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 def _after_change_of_self(
-    request: HttpRequest, club: Club, role: str, membership: Membership
+    request: HtmxHttpRequest, club: Club, role: str, membership: Membership
 ) -> HttpResponse:
     """An admin who demoted or removed himself can't manage the page any more: reload it
     (or go home, no longer a member)."""
@@ -127,16 +127,12 @@ def _after_change_of_self(
     if may(now, ADMINS):
         return _after_change(request, club, role, "members")
     target = reverse("members:list", args=[club.slug]) if now else reverse("clubs:home")
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = target
-        return response
-    return redirect(target)
+    return redirect_to(request, target, htmx_status=204)  # nothing to swap: the page goes
 
 
 @login_required
 @require_POST
-def invite(request: HttpRequest, slug: str) -> HttpResponse:
+def invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A new invitation link, shown in the list of pending invitations."""
     club, role = club_and_role_for(request, slug, roles=ADMINS)
     form = InvitationForm(request.POST)
@@ -152,7 +148,7 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def revoke(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     club, role = club_and_role_for(request, slug, roles=ADMINS)
     invitation = get_object_or_404(club.invitations, pk=pk)
     try:
@@ -165,7 +161,7 @@ def revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def invitation(request: HttpRequest, token: str) -> HttpResponse:
+def invitation(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The page an invitation link opens: sign up or in, then accept (POST)."""
     try:
         found = invitations.invitation_for(token)
@@ -176,14 +172,11 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         return _accept(request, found)
     is_member = request.user.is_authenticated and found.club.role_of(request.user) is not None
-    return render(
-        request,
-        "clubs/invite.html",
-        {"invitation": found, "club": found.club, "is_member": is_member},
-    )
+    context = {"invitation": found, "club": found.club, "is_member": is_member}
+    return render_page(request, "clubs/invite.html", context)
 
 
-def _accept(request: HttpRequest, found: Invitation) -> HttpResponse:
+def _accept(request: HtmxHttpRequest, found: Invitation) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     try:
@@ -192,14 +185,14 @@ def _accept(request: HttpRequest, found: Invitation) -> HttpResponse:
         return _gone(request, str(error), status=410)
     except invitations.AlreadyMember as error:
         messages.info(request, str(error))
-        return redirect("members:list", slug=found.club.slug)
+        return redirect_to(request, reverse("members:list", args=[found.club.slug]))
     messages.success(
         request,
         _("Welcome to %(club)s: you are a %(role)s.")
         % {"club": found.club.name, "role": membership.get_role_display()},
     )
-    return redirect("members:list", slug=found.club.slug)
+    return redirect_to(request, reverse("members:list", args=[found.club.slug]))
 
 
-def _gone(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    return render(request, "clubs/invite_gone.html", {"message": message}, status=status)
+def _gone(request: HtmxHttpRequest, message: str, status: int) -> HttpResponse:
+    return render_page(request, "clubs/invite_gone.html", {"message": message}, status=status)

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from prefscore.games.access import club_for
 from prefscore.games.conventions import convention_label
 from prefscore.games.models import Pulka
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page, swaps_region
 
 from .forms import ClubForm, GuestForm
 from .models import Club
@@ -39,15 +38,15 @@ def pulka_rows(pulkas: QuerySet[Pulka]) -> list[Pulka]:
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome; for a signed-in player his clubs, a new club form, running pulkas."""
     context = {}
     if request.user.is_authenticated:
         context = {"form": ClubForm(), **_home_lists(request)}
-    return render(request, "home.html", context)
+    return render_page(request, "home.html", context)
 
 
-def _home_lists(request: HttpRequest) -> dict[str, object]:
+def _home_lists(request: HtmxHttpRequest) -> dict[str, object]:
     clubs = Club.objects.for_user(request.user).annotate(
         running=Count("pulkas", filter=Q(pulkas__status=Pulka.Status.RUNNING), distinct=True)
     )
@@ -57,16 +56,16 @@ def _home_lists(request: HttpRequest) -> dict[str, object]:
 
 @require_POST
 @login_required
-def create_club(request: HttpRequest) -> HttpResponse:
+def create_club(request: HtmxHttpRequest) -> HttpResponse:
     """Create a club; its creator becomes its admin and one of its players."""
     form = ClubForm(request.POST)
     club = form.save(request.user) if form.is_valid() else None
     if club is not None:
-        url = club_url(club)
-        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    if request.htmx:
-        return render(request, "home.html#create-club", {"form": form})
-    return render(request, "home.html", {"form": form, **_home_lists(request)})
+        return redirect_to(request, club_url(club))
+    context: dict[str, object] = {"form": form}
+    if not swaps_region(request):
+        context.update(_home_lists(request))  # the whole page: its lists too
+    return render_page(request, "home.html", context, "create-club")
 
 
 def club_url(club: Club) -> str:
@@ -75,28 +74,33 @@ def club_url(club: Club) -> str:
 
 @require_GET
 @login_required
-def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+def club_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
-    return render(request, "clubs/club.html", _club_context(request, club, GuestForm(club=club)))
+    context = _club_context(request, club, GuestForm(club=club))
+    return render_page(request, "clubs/club.html", context)
 
 
 @require_POST
 @login_required
-def add_guest(request: HttpRequest, slug: str) -> HttpResponse:
-    """Add a guest player by name; any member may (see the module docstring)."""
+def add_guest(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Add a guest player by name; any member may (see the module docstring).
+
+    With htmx the players' region comes back with an empty form; without it the page,
+    after a redirect when the guest was added (POST/redirect/GET).
+    """
     club = club_for(request, slug)
     form = GuestForm(request.POST, club=club)
     if form.is_valid() and form.save() is not None:
         if not request.htmx:
-            return redirect(club_url(club))
+            return redirect_to(request, club_url(club))
         form = GuestForm(club=club)
-    elif not request.htmx:
-        return render(request, "clubs/club.html", _club_context(request, club, form))
+    if not swaps_region(request):
+        return render_page(request, "clubs/club.html", _club_context(request, club, form))
     context = {"club": club, "players": list(club.players.all()), "guest_form": form}
-    return render(request, "clubs/club.html#players", context)
+    return render_page(request, "clubs/club.html", context, "players")
 
 
-def _club_context(request: HttpRequest, club: Club, guest_form: GuestForm) -> dict[str, object]:
+def _club_context(request: HtmxHttpRequest, club: Club, guest_form: GuestForm) -> dict[str, object]:
     pulkas = Pulka.objects.filter(club=club)
     finished = pulkas.finished()
     return {

@@ -7,11 +7,15 @@
 - 4.2.10: a forgotten deal is added before the next deal is recorded, once every
   player at the table agrees on his own device; one refusal drops it.
 - 4.2.16: in tournament pulkas an organiser applies an arbiter's decision, with a reason.
+
+The ``*_refusal`` functions say, before any facts are typed, why the rules refuse a
+user an act (the views show the form only when they say nothing); the acts themselves
+check again under the row lock, since another device may have changed the pulka.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,13 +24,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Role
+from scoring.engine.deals import Deal as EngineDeal
 from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
 from scoring.engine.penalties import CorrectionOutcome, favours
 from scoring.engine.pulka import ScoredPulka
-from scoring.engine.sheet import apply
+from scoring.engine.sheet import SheetState, apply
 
 from .models import AuditEvent, Consent, Correction, Deal, ForgottenDeal, Pulka, PulkaSeat
+from .pencil import pencil_holder
 from .services import NotAllowed, _after_change, audit, score, standing_deals
 
 
@@ -44,6 +50,133 @@ def may_arbitrate(pulka: Pulka, user: Any) -> bool:
     return pulka.tournament_id is not None and pulka.club.role_of(user) in (
         Role.ORGANISER,
         Role.ADMIN,
+    )
+
+
+# --- who may, before any facts are typed -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the rules refuse a user an act at the table, whatever facts he would type."""
+
+    message: str
+    forbidden: bool  # it is not his to do (403), rather than not now (409)
+
+
+def past_deadline(number: int, count: int) -> bool:
+    """Deal ``number`` of ``count`` is past the 4.2.9 deadline: a later deal is recorded.
+
+    Until then anyone at the table corrects it, and the engine warns or penalises whoever
+    the wrong record favoured (4.2.7); after it, only that player may, without penalty.
+    """
+    return number < count
+
+
+def correction_refusal(
+    pulka: Pulka, user: Any, deals: Sequence[Deal], number: int
+) -> Refusal | None:
+    """Why ``user`` may not correct deal ``number`` now, or None (Кодекс 4.2.7-4.2.9).
+
+    A player at the table corrects any deal of a running pulka and the last one of a
+    finished pulka, but not the last deal while its recorder holds the pencil (4.2.8):
+    until he puts it down there is no error yet, and he changes it himself.
+    """
+    refusal = _table_refusal(pulka, seats_of(pulka, user), number, len(deals))
+    if refusal is not None:
+        return refusal
+    held = pencil_holder(pulka, deals)
+    if held is None or held.number != number:
+        return None
+    if held.entered_by_id == user.pk:
+        return Refusal(
+            _("You hold the pencil on this deal: change it instead (Кодекс 4.2.8)."), False
+        )
+    message = _(
+        "%(user)s still holds the pencil on this deal: until he puts it down only he "
+        "changes it (Кодекс 4.2.8)."
+    ) % {"user": held.entered_by.get_username() if held.entered_by else "—"}
+    return Refusal(message, False)
+
+
+def _table_refusal(pulka: Pulka, seats: Sequence[int], number: int, count: int) -> Refusal | None:
+    """The players at the table correct; a finished pulka only its last deal."""
+    if not seats:
+        return Refusal(_("Only the players at this table may correct its deals."), True)
+    if pulka.is_frozen and number != count:
+        return Refusal(_("This pulka is finished: only an arbiter may correct it now."), False)
+    return None
+
+
+def arbiter_refusal(pulka: Pulka, user: Any) -> Refusal | None:
+    """Why ``user`` may not apply an arbiter's decision to this pulka, or None (4.2.16)."""
+    if pulka.tournament_id is None:
+        return Refusal(_("Arbiters' decisions are for tournament pulkas only."), True)
+    if not may_arbitrate(pulka, user):
+        return Refusal(_("Only an organiser of the club applies an arbiter's decision."), True)
+    return None
+
+
+def proposal_refusal(pulka: Pulka, user: Any) -> Refusal | None:
+    """Why ``user`` may not propose a forgotten deal now, or None (4.2.10)."""
+    return _proposal_refusal(pulka, seats_of(pulka, user))
+
+
+def _proposal_refusal(pulka: Pulka, seats: Sequence[int]) -> Refusal | None:
+    if not seats:
+        return Refusal(_("Only the players at this table may add a forgotten deal."), True)
+    if pulka.is_frozen:
+        return Refusal(_("This pulka is finished: its sheet is frozen."), False)
+    return None
+
+
+def answer_refusal(pulka: Pulka, user: Any) -> Refusal | None:
+    """Only the players at the table answer a forgotten deal, for a seat (4.2.10)."""
+    if not seats_of(pulka, user):
+        return Refusal(_("Only the players at this table answer."), True)
+    return None
+
+
+# --- correcting a deal ------------------------------------------------------------------
+
+
+def corrected_facts(
+    before: SheetState, standing: Mapping[str, Any], typed: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The facts a correction of a deal applies: as typed, with the deal's own dealer.
+
+    ``standing`` are the deal's facts as they stand, ``before`` the sheet as it stood when
+    it was dealt. Raises the engine's :class:`DealError` when the typed facts break a
+    rule there, and :class:`NotAllowed` when they are the facts that stand: a correction
+    corrects something.
+    """
+    facts = dict(typed)
+    if standing.get("dealer"):
+        facts["dealer"] = standing["dealer"]  # the form has no dealer: keep the deal's own
+    corrected = parse_deal(facts)
+    apply(before, corrected)
+    if _same(corrected, _parsed(standing)):
+        raise NotAllowed(_("These are the facts that stand: change what was wrong, or cancel."))
+    return facts
+
+
+def _parsed(facts: Mapping[str, Any]) -> EngineDeal | None:
+    try:
+        return parse_deal(facts)
+    except DealError:
+        return None
+
+
+def _same(a: EngineDeal, b: EngineDeal | None) -> bool:
+    """The same facts, whatever order the players were named in."""
+    if b is None:
+        return False
+    return (a.contract, a.declarer, sorted(a.whists), sorted(a.tricks or ()), a.prikup) == (
+        b.contract,
+        b.declarer,
+        sorted(b.whists),
+        sorted(b.tricks or ()),
+        b.prikup,
     )
 
 
@@ -103,19 +236,17 @@ def _kind(
     arbiter_reason: str | None,
 ) -> tuple[str, bool]:
     if arbiter_reason is not None:
-        if pulka.tournament_id is None:
-            raise NotAllowed(_("Arbiters' decisions are for tournament pulkas only."))
-        if not may_arbitrate(pulka, user):
-            raise NotAllowed(_("Only an organiser of the club applies an arbiter's decision."))
+        refusal = arbiter_refusal(pulka, user)
+        if refusal is not None:
+            raise NotAllowed(refusal.message)
         if not arbiter_reason.strip():
             raise NotAllowed(_("State the reason for the arbiter's decision."))
         return Correction.Kind.ARBITER, True
     seats = seats_of(pulka, user)
-    if not seats:
-        raise NotAllowed(_("Only the players at this table may correct its deals."))
-    if pulka.status == Pulka.Status.FINISHED and number != len(deals):
-        raise NotAllowed(_("This pulka is finished: only an arbiter may correct it now."))
-    if number == len(deals):
+    refusal = _table_refusal(pulka, seats, number, len(deals))
+    if refusal is not None:
+        raise NotAllowed(refusal.message)
+    if not past_deadline(number, len(deals)):
         return Correction.Kind.CORRECTION, True
     # Past the deadline: only the favoured player, of his own will (Кодекс 4.2.9).
     trial = score(pulka, deals, [*pulka.corrections.all(), draft])
@@ -125,8 +256,8 @@ def _kind(
     if not favoured & set(seats):
         raise NotAllowed(
             _(
-                "The next deal has been recorded: only the player this error favoured may "
-                "correct it now, of his own will (Кодекс 4.2.9)."
+                "Refused: the wrong record did not favour you, and after the next deal only the "
+                "player it favoured may correct it (Кодекс 4.2.9). An organiser can ask the judges."
             )
         )
     return Correction.Kind.VOLUNTARY, False
@@ -185,10 +316,9 @@ def propose_forgotten(pulka_id: int, user: Any, facts: Mapping[str, Any]) -> For
     with transaction.atomic():
         pulka = Pulka.objects.select_for_update().select_related("club").get(pk=pulka_id)
         seats = seats_of(pulka, user)
-        if not seats:
-            raise NotAllowed(_("Only the players at this table may add a forgotten deal."))
-        if pulka.is_frozen:
-            raise NotAllowed(_("This pulka is finished: its sheet is frozen."))
+        refusal = _proposal_refusal(pulka, seats)
+        if refusal is not None:
+            raise NotAllowed(refusal.message)
         if pulka.forgotten_deals.filter(status=ForgottenDeal.Status.PENDING).exists():
             raise NotAllowed(_("A forgotten deal is already waiting for the table's consent."))
         deals = standing_deals(pulka)

@@ -5,9 +5,8 @@ Views call these and nothing else for game logic; the arithmetic is the engine's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -21,6 +20,7 @@ from scoring.engine.errors import DealError
 from scoring.engine.sheet import apply
 
 from .models import AuditEvent, Correction, Deal, ForgottenDeal, Pulka
+from .pencil import pencil_deal, pencil_holder, pencil_until
 
 
 class Conflict(Exception):
@@ -178,38 +178,6 @@ def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = No
     pulka.save(update_fields=["version", "status"])
     if pulka.status == Pulka.Status.FINISHED and not was_finished:
         audit(pulka, AuditEvent.Action.FINISHED, user)
-
-
-def pencil_until(pulka: Pulka, deal: Deal) -> datetime:
-    """When the pencil window of Кодекс 4.2.8 closes on a deal: the club's minutes after it."""
-    return deal.entered_at + timedelta(minutes=pulka.club.pencil_minutes)
-
-
-def pencil_holder(pulka: Pulka, deals: Sequence[Deal]) -> Deal | None:
-    """The last deal while its recorder still holds the pencil (Кодекс 4.2.8).
-
-    Until he puts it down the error does not exist yet: he changes the deal freely,
-    and nobody corrects it. The pencil goes down when the next deal is recorded or the
-    club's pencil window passes.
-    """
-    if not deals or deals[-1].entered_by_id is None:
-        return None
-    last = deals[-1]
-    if timezone.now() > pencil_until(pulka, last):
-        return None
-    return last
-
-
-def pencil_deal(pulka: Pulka, user: Any, deals: list[Deal] | None = None) -> Deal | None:
-    """The last deal if this user may still change or undo it freely (Кодекс 4.2.8):
-    he recorded it and holds the pencil on it."""
-    if pulka.status == Pulka.Status.ARCHIVED or not user.is_authenticated:
-        return None
-    if deals is None:
-        deals = standing_deals(pulka)
-    if not deals or deals[-1].entered_by_id != user.pk:
-        return None
-    return pencil_holder(pulka, deals)
 
 
 def pencil_change(

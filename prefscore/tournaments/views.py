@@ -18,16 +18,16 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from . import presenters, services
 from .forms import CutForm, EntryForm, PublishForm, TournamentForm
@@ -37,17 +37,13 @@ DETAIL = "tournaments/detail.html"
 
 
 def _tournament(
-    request: HttpRequest, club: str, slug: str, roles: tuple[str, ...] = MEMBERS
+    request: HtmxHttpRequest, club: str, slug: str, roles: tuple[str, ...] = MEMBERS
 ) -> tuple[Tournament, str]:
     """The tournament if the user has one of ``roles`` in its club, else 404/403."""
     club_obj, role = club_and_role_for(request, club, roles=roles)
     tournament = get_object_or_404(Tournament, club=club_obj, slug=slug)
     tournament.club = club_obj
     return tournament, role
-
-
-def _go(request: HttpRequest, url: str) -> HttpResponse:
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 def detail_url(tournament: Tournament, anchor: str = "") -> str:
@@ -60,27 +56,26 @@ def detail_url(tournament: Tournament, anchor: str = "") -> str:
 
 @require_GET
 @login_required
-def tournament_list(request: HttpRequest, club: str) -> HttpResponse:
+def tournament_list(request: HtmxHttpRequest, club: str) -> HttpResponse:
     club_obj, role = club_and_role_for(request, club, roles=MEMBERS)
     context = {
         "club": club_obj,
         "tournaments": list(club_obj.tournaments.all()),
         "may_run": may(role, ORGANISERS),
     }
-    return render(request, "tournaments/list.html", context)
+    return render_page(request, "tournaments/list.html", context)
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def create(request: HttpRequest, club: str) -> HttpResponse:
+def create(request: HtmxHttpRequest, club: str) -> HttpResponse:
     """A new tournament: its regulations are fixed here (tournaments.md §4.1)."""
     club_obj, _role = club_and_role_for(request, club, roles=ORGANISERS)
     form = TournamentForm(request.POST if request.method == "POST" else None, club=club_obj)
     if request.method == "POST" and form.is_valid():
         tournament = form.save(request.user)
-        return _go(request, detail_url(tournament))
-    name = "tournaments/new.html#form" if request.htmx else "tournaments/new.html"
-    return render(request, name, {"club": club_obj, "form": form})
+        return redirect_to(request, detail_url(tournament))
+    return render_page(request, "tournaments/new.html", {"club": club_obj, "form": form}, "form")
 
 
 # --- one tournament -------------------------------------------------------------------------
@@ -107,22 +102,22 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
 
 
 def _detail(
-    request: HttpRequest, tournament: Tournament, role: str, partial: str, **overrides: Any
+    request: HtmxHttpRequest, tournament: Tournament, role: str, partial: str, **overrides: Any
 ) -> HttpResponse:
-    context = _detail_context(tournament, role, **overrides)
-    return render(request, f"{DETAIL}#{partial}" if request.htmx else DETAIL, context)
+    """The tournament page, or with htmx the ``partial`` region a form changed."""
+    return render_page(request, DETAIL, _detail_context(tournament, role, **overrides), partial)
 
 
 @require_GET
 @login_required
-def detail(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+def detail(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     tournament, role = _tournament(request, club, slug)
-    return render(request, DETAIL, _detail_context(tournament, role))
+    return render_page(request, DETAIL, _detail_context(tournament, role))
 
 
 @require_POST
 @login_required
-def register(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+def register(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Register club players; late entries join from the next round drawn (§4.2)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     form = EntryForm(request.POST, tournament=tournament)
@@ -137,38 +132,38 @@ def register(request: HttpRequest, club: str, slug: str) -> HttpResponse:
             ignore_conflicts=True,
         )
     if not request.htmx:
-        return redirect(detail_url(tournament, "entries"))
+        return redirect_to(request, detail_url(tournament, "entries"))
     return _detail(request, tournament, role, "entries")
 
 
 @require_POST
 @login_required
-def drop(request: HttpRequest, club: str, slug: str, entry: int) -> HttpResponse:
+def drop(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpResponse:
     """Drop a player from the next draws, or take him back (tournaments.md §4.2)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     row = get_object_or_404(TournamentEntry, pk=entry, tournament=tournament)
     row.dropped = not row.dropped
     row.save(update_fields=["dropped"])
     if not request.htmx:
-        return redirect(detail_url(tournament, "entries"))
+        return redirect_to(request, detail_url(tournament, "entries"))
     return _detail(request, tournament, role, "entries")
 
 
 @require_POST
 @login_required
-def draw(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+def draw(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Draw the next round and start its tables' pulkas (tournaments.md §4.3)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     try:
         round_ = services.draw_next_round(tournament.pk, request.user)
     except services.TournamentError as error:
         return _detail(request, tournament, role, "draw", draw_error=str(error))
-    return _go(request, detail_url(tournament, f"round-{round_.number}"))
+    return redirect_to(request, detail_url(tournament, f"round-{round_.number}"))
 
 
 @require_POST
 @login_required
-def cut(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+def cut(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Cut the field to the top N and draw the final tables (tournaments.md §4.10)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     form = CutForm(request.POST)
@@ -178,13 +173,13 @@ def cut(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         except services.TournamentError as error:
             form.add_error("size", str(error))
         else:
-            return _go(request, detail_url(tournament, f"round-{round_.number}"))
+            return redirect_to(request, detail_url(tournament, f"round-{round_.number}"))
     return _detail(request, tournament, role, "cut", cut_form=form)
 
 
 @require_POST
 @login_required
-def publish(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+def publish(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Make the standings public (anyone with the link), or members' only again."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     form = PublishForm(request.POST)
@@ -192,7 +187,7 @@ def publish(request: HttpRequest, club: str, slug: str) -> HttpResponse:
     tournament.public = bool(form.cleaned_data.get("public"))
     tournament.save(update_fields=["public"])
     if not request.htmx:
-        return redirect(detail_url(tournament, "publish"))
+        return redirect_to(request, detail_url(tournament, "publish"))
     return _detail(request, tournament, role, "publish")
 
 
@@ -200,7 +195,7 @@ def publish(request: HttpRequest, club: str, slug: str) -> HttpResponse:
 
 
 @require_GET
-def standings(request: HttpRequest, club: str, slug: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Live standings; anyone may read them when public (issue 7), else members only."""
     club_obj = get_object_or_404(Club, slug=club)
     tournament = get_object_or_404(Tournament, club=club_obj, slug=slug)
@@ -216,5 +211,4 @@ def standings(request: HttpRequest, club: str, slug: str) -> HttpResponse:
         "table": presenters.standings_table(tournament, services.standings(tournament)),
         "member": role is not None,
     }
-    name = "tournaments/standings.html"
-    return render(request, f"{name}#standings" if request.htmx else name, context)
+    return render_page(request, "tournaments/standings.html", context, "standings")

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 
+from .. import pencil as pencil_rule
 from .. import services, tickets, trail
 from ..conventions import convention_label
 from ..corrections import may_arbitrate
@@ -43,7 +44,7 @@ def line_actions(
     """
     if pulka.status == Pulka.Status.ARCHIVED or not deals:
         return LineActions()
-    held = services.pencil_holder(pulka, deals)
+    held = pencil_rule.pencil_holder(pulka, deals)
     numbers = range(1, len(deals) + 1) if not pulka.is_frozen else [len(deals)]
     correctable = frozenset(n for n in numbers if held is None or n != held.number)
     held_text = ""
@@ -53,7 +54,7 @@ def line_actions(
             "changes it (Кодекс 4.2.8)."
         ) % {
             "user": held.entered_by.get_username() if held.entered_by else "—",
-            "time": time_format(timezone.localtime(services.pencil_until(pulka, held)), "H:i"),
+            "time": time_format(timezone.localtime(pencil_rule.pencil_until(pulka, held)), "H:i"),
         }
     return LineActions(
         correctable=correctable if seats else frozenset(),
@@ -96,7 +97,7 @@ def table_context(
     proposal = trail.latest_proposal(pulka)
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
-    pencil = services.pencil_deal(pulka, request.user, deals)
+    pencil = pencil_rule.pencil_deal(pulka, request.user, deals)
     changing = pencil is not None and change == pencil.number
     if entry is not None:
         pass
@@ -140,7 +141,7 @@ def table_context(
         "forgotten": banner,
         "may_propose": may_propose and (entry is None or entry.mode == "record"),
         "pencil": pencil,
-        "pencil_until": services.pencil_until(pulka, pencil) if pencil else None,
+        "pencil_until": pencil_rule.pencil_until(pulka, pencil) if pencil else None,
         "entry": entry,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, request.user.pk),

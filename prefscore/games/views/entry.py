@@ -8,57 +8,32 @@ a finished pulka 409, a pencil that is not yours 403.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from prefscore.web import HtmxHttpRequest, invalid_status
 from scoring.engine.errors import DealError
 
 from .. import services
 from ..access import pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
+from ..pencil import pencil_deal
 from ..presenters import table_context
 from ..replay import score_before_last
 from ..services import load_corrections, load_deals
-from .sheet import render_table
-
-
-def _invalid_status(request: HttpRequest) -> int:
-    return 422 if request.htmx else 200
-
-
-def _saved(request: HttpRequest, pk: int, **known: Any) -> HttpResponse:
-    """After a change: the sheet page again, or with htmx the regions in place.
-
-    ``known`` (deals, corrections, scored as the change left them) spares reloading
-    and scoring; it is used only when nothing else changed the pulka meanwhile.
-    """
-    if not request.htmx:
-        return redirect("games:sheet", pk=pk)
-    pulka = Pulka.objects.select_related("club").get(pk=pk)
-    if known.pop("version", None) != pulka.version:
-        known = {}
-    return render_table(request, table_context(request, pulka, **known))
-
-
-def _refused(request: HttpRequest, pk: int, message: str, status: int) -> HttpResponse:
-    """The message beside a fresh form, with the sheet as it stands now."""
-    pulka = Pulka.objects.select_related("club").get(pk=pk)
-    return render_table(request, table_context(request, pulka, notice=message), status)
+from .sheet import changed, refuse, render_table, reread
 
 
 @login_required
 @require_POST
-def record(request: HttpRequest, pk: int) -> HttpResponse:
+def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record the next deal from the entry form (design.md, "How a deal flows")."""
     pulka = pulka_for(request, pk, change=True)
     if pulka.is_frozen:
-        return _refused(request, pk, _("This pulka is finished: its sheet is frozen."), 409)
+        return refuse(request, pulka, 409, _("This pulka is finished: its sheet is frozen."))
     deals, corrections = load_deals(pulka), load_corrections(pulka)
     form = DealForm(services.score(pulka, deals, corrections).state, request.POST)
     if form.is_valid():
@@ -69,9 +44,9 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
         except DealError as error:
             form.add_engine_error(error)
         except (services.Conflict, services.NotAllowed) as error:
-            return _refused(request, pk, str(error), 409)
+            return refuse(request, reread(pk), 409, str(error))
         else:
-            return _saved(
+            return changed(
                 request,
                 pk,
                 version=pulka.version + 1,
@@ -80,28 +55,28 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
                 scored=recorded.scored,
             )
     context = table_context(request, pulka, deals=deals, corrections=corrections, form=form)
-    return render_table(request, context, _invalid_status(request), regions=("entry",))
+    return render_table(request, context, invalid_status(request), regions=("entry",))
 
 
 @login_required
 @require_POST
-def pencil(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def pencil(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Undo or change the last deal while its recorder holds the pencil (Кодекс 4.2.8).
 
     ``action`` is ``undo`` or ``change``; a change carries the whole form again.
     """
     pulka = pulka_for(request, pk, change=True)
     deals, corrections = load_deals(pulka), load_corrections(pulka)
-    holder = services.pencil_deal(pulka, request.user, deals)
+    holder = pencil_deal(pulka, request.user, deals)
     if holder is None or holder.number != number:
         message = _(
             "Only whoever recorded the last deal may change or undo it, and only until the "
             "next deal is recorded or %(minutes)s minutes pass."
         ) % {"minutes": pulka.club.pencil_minutes}
-        return _refused(request, pk, message, 403)
+        return refuse(request, pulka, 403, message)
     action = request.POST.get("action", "")
     if action not in ("undo", "change"):
-        return _refused(request, pk, _("Choose whether to undo or to change the deal."), 400)
+        return refuse(request, pulka, 400, _("Choose whether to undo or to change the deal."))
     form = None
     if action == "change":
         form = DealForm(score_before_last(pulka, deals, corrections), request.POST)
@@ -110,16 +85,16 @@ def pencil(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     try:
         services.pencil_change(pulka.pk, request.user, number, form.facts if form else None)
     except services.NotAllowed as error:
-        return _refused(request, pk, str(error), 403)
+        return refuse(request, reread(pk), 403, str(error))
     except DealError as error:
         assert form is not None
         form.add_engine_error(error)
         return _change_again(request, pulka, deals, corrections, form, number)
-    return _saved(request, pk)
+    return changed(request, pk)
 
 
 def _change_again(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     pulka: Pulka,
     deals: list[Deal],
     corrections: list[Correction],
@@ -129,4 +104,4 @@ def _change_again(
     context = table_context(
         request, pulka, deals=deals, corrections=corrections, form=form, change=number
     )
-    return render_table(request, context, _invalid_status(request), regions=("entry",))
+    return render_table(request, context, invalid_status(request), regions=("entry",))

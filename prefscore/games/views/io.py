@@ -10,34 +10,25 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from prefscore.clubs.forms import NewPulkaForm, PulkaFileForm
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from .. import io, presenters
 from ..access import club_for, pulka_for
 from ..models import Pulka
 
 
-def _to_sheet(request: HttpRequest, pulka: Pulka) -> HttpResponse:
-    url = reverse("games:sheet", args=[pulka.pk])
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-
-def _page_or_partial(
-    request: HttpRequest, template: str, partial: str, context: dict[str, Any]
-) -> HttpResponse:
-    name = f"{template}#{partial}" if request.htmx else template
-    return render(request, name, context)
+def _to_sheet(request: HtmxHttpRequest, pulka: Pulka) -> HttpResponse:
+    return redirect_to(request, reverse("games:sheet", args=[pulka.pk]))
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def new_pulka(request: HttpRequest, slug: str) -> HttpResponse:
+def new_pulka(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     if request.method == "POST":
         form = NewPulkaForm(request.POST, club=club)
@@ -45,12 +36,12 @@ def new_pulka(request: HttpRequest, slug: str) -> HttpResponse:
             return _to_sheet(request, form.save(request.user))
     else:
         form = NewPulkaForm(club=club)
-    return _page_or_partial(request, "games/new.html", "form", {"club": club, "form": form})
+    return render_page(request, "games/new.html", {"club": club, "form": form}, "form")
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def import_pulka(request: HttpRequest, slug: str) -> HttpResponse:
+def import_pulka(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Import a pulka file with deals; a file with a sheet is settled, not stored."""
     club = club_for(request, slug)
     form, file = _file_form(request)
@@ -62,21 +53,21 @@ def import_pulka(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(_file_field(form), str(error))
     elif file is not None:
         context["settlement"] = _settlement(form, file)
-    return _page_or_partial(request, "games/import.html", "form", context)
+    return render_page(request, "games/import.html", context, "form")
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def calculator(request: HttpRequest) -> HttpResponse:
+def calculator(request: HtmxHttpRequest) -> HttpResponse:
     """Settle a pulka file, paper sheet or deals, storing nothing; any signed-in user."""
     form, file = _file_form(request)
     context: dict[str, Any] = {"form": form}
     if file is not None:
         context["settlement"] = _settlement(form, file)
-    return _page_or_partial(request, "games/calculator.html", "form", context)
+    return render_page(request, "games/calculator.html", context, "form")
 
 
-def _file_form(request: HttpRequest) -> tuple[PulkaFileForm, io.PulkaFile | None]:
+def _file_form(request: HtmxHttpRequest) -> tuple[PulkaFileForm, io.PulkaFile | None]:
     """The bound file form and the file it read, or an unbound form on GET."""
     if request.method != "POST":
         return PulkaFileForm(), None
@@ -98,7 +89,7 @@ def _settlement(form: PulkaFileForm, file: io.PulkaFile) -> presenters.Settlemen
 
 @require_GET
 @login_required
-def export(request: HttpRequest, pk: int) -> HttpResponse:
+def export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The pulka file with the engine's output (``prefscore.games.io``), as a download."""
     pulka = pulka_for(request, pk)
     response = HttpResponse(io.export_text(pulka), content_type="application/json; charset=utf-8")

@@ -8,10 +8,10 @@ shortest list of payments. A running pulka is settled as if the players stopped 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
+from django.http import HttpResponse
 from django.views.decorators.http import require_GET
+
+from prefscore.web import HtmxHttpRequest, render_page
 
 from .. import presenters, services
 from ..access import pulka_for
@@ -24,7 +24,7 @@ def _seat(value: str, size: int) -> int:
 
 @login_required
 @require_GET
-def settlement_page(request: HttpRequest, pk: int) -> HttpResponse:
+def settlement_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pulka = pulka_for(request, pk)
     scored = services.score(pulka)
     first_seat = _seat(request.GET.get("first_seat", ""), len(scored.pulka.names))
@@ -33,9 +33,4 @@ def settlement_page(request: HttpRequest, pk: int) -> HttpResponse:
         "settlement": presenters.settlement_view(scored, first_seat),
         "deal_count": len(scored.records),
     }
-    template = "games/settlement.html"
-    if request.htmx:
-        template += "#settlement"
-    response = render(request, template, context)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_page(request, "games/settlement.html", context, "settlement")

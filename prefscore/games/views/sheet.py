@@ -2,9 +2,9 @@
 
 ``sheet_page`` shows a pulka; ``poll`` lets the other devices at the table ask cheaply
 whether anything changed (design.md, "How a deal flows", step 6). The regions the
-screen swaps are partials of ``games/sheet.html``; the entry views reuse the helpers
-below to answer with the same regions. What the screen shows is
-``presenters.table_context``'s.
+screen swaps are partials of ``games/sheet.html``; the entry and correction views
+answer through ``render_table``, ``refuse`` and ``changed`` below, with the same regions.
+What the screen shows is ``presenters.table_context``'s.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from typing import Any
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, HttpResponseNotModified
-from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
-from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.http import HttpResponse, HttpResponseForbidden, HttpResponseNotModified
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page, render_partials
 
 from .. import presenters, tickets
 from ..access import pulka_for
@@ -32,33 +33,57 @@ TEMPLATE = "games/sheet.html"
 
 
 def render_regions(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     context: dict[str, Any],
     regions: Sequence[str] = REGIONS,
     status: int = 200,
 ) -> HttpResponse:
     """The regions as out-of-band swaps: htmx puts each in place by its id."""
-    oob = {**context, "oob": True}
-    html = "".join(render_to_string(f"{TEMPLATE}#{name}", oob, request=request) for name in regions)
-    return HttpResponse(html, status=status)
+    return render_partials(request, TEMPLATE, regions, context, status=status, oob=True)
 
 
 def render_table(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     context: dict[str, Any],
     status: int = 200,
     regions: Sequence[str] = REGIONS,
 ) -> HttpResponse:
     """The regions for htmx, or the whole page without it."""
-    if request.htmx:
-        response = render_regions(request, context, regions, status)
-    else:
-        response = render(request, TEMPLATE, context, status=status)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+    return render_page(request, TEMPLATE, context, regions, status=status, oob=True)
 
 
-def signed_out(request: HttpRequest) -> HttpResponse:
+def refuse(
+    request: HtmxHttpRequest, pulka: Pulka, status: int, message: str, **known: Any
+) -> HttpResponse:
+    """The message above the table's own form, with the sheet as it stands now.
+
+    ``known`` (deals, corrections) spares the queries when the caller has them.
+    """
+    context = presenters.table_context(request, pulka, notice=message, **known)
+    return render_table(request, context, status)
+
+
+def changed(request: HtmxHttpRequest, pk: int, **known: Any) -> HttpResponse:
+    """After a change: the sheet page again, or with htmx the regions in place.
+
+    ``known`` (deals, corrections, scored as the change left them, and the ``version``
+    it left) spares reloading and scoring; it is used only when nothing else changed the
+    pulka meanwhile.
+    """
+    if not request.htmx:
+        return redirect_to(request, reverse("games:sheet", args=[pk]))
+    pulka = reread(pk)
+    if known.pop("version", None) != pulka.version:
+        known = {}
+    return render_table(request, presenters.table_context(request, pulka, **known))
+
+
+def reread(pk: int) -> Pulka:
+    """The pulka as it stands now, after a change here or on another device."""
+    return Pulka.objects.select_related("club").get(pk=pk)
+
+
+def signed_out(request: HtmxHttpRequest) -> HttpResponse:
     """403 for a polling device no longer signed in; htmx is sent to the sign-in page.
 
     A redirect would be followed inside the XMLHttpRequest and swap nothing; the
@@ -71,14 +96,14 @@ def signed_out(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _change_param(request: HttpRequest) -> int | None:
+def _change_param(request: HtmxHttpRequest) -> int | None:
     value = request.GET.get("change", "")
     return int(value) if value.isdigit() and len(value) < 8 else None
 
 
 @login_required
 @require_GET
-def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
+def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table screen of one pulka; ``?change=N`` puts deal N back in the form,
     ``?propose=1`` turns the form into a forgotten deal's proposal (Кодекс 4.2.10)."""
     pulka = pulka_for(request, pk)
@@ -92,7 +117,7 @@ def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def poll(request: HttpRequest, pk: int) -> HttpResponse:
+def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """304 while the pulka's version is the one shown (``?v=``), else the new regions.
 
     Every device polls every 2 s, so the usual answer costs one query: the version,
@@ -116,6 +141,6 @@ def poll(request: HttpRequest, pk: int) -> HttpResponse:
         if request.htmx:
             response = render_regions(request, presenters.table_context(request, pulka))
         else:
-            response = redirect("games:sheet", pk=pk)
+            response = redirect_to(request, reverse("games:sheet", args=[pk]))
     add_never_cache_headers(response)
     return response
