@@ -41,6 +41,7 @@ test: install node_modules
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	.venv/bin/lint-imports --no-cache
 
 typecheck: install
 	$(PY) -m mypy --strict scoring/engine

@@ -80,7 +80,8 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
 RESERVED_SLUGS = frozenset({"compare"})
 
 PRESET_SLUGS = ("sochi", "leningrad", "rostov", "fspr")
-# The same words as prefscore.games.conventions uses for pulkas played under a preset.
+# The presets' names in words, for their pages and for pulkas played under them
+# (scoring.conventions).
 PRESET_LABELS: dict[str, Promise] = {
     "sochi": _("Sochi"),
     "leningrad": _("Leningrad"),

@@ -17,11 +17,10 @@ from django.utils.formats import number_format
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from prefscore.clubs.forms import NewPulkaForm, PulkaFileForm
-
 from .. import io
 from ..access import club_for, pulka_for
 from ..models import Pulka
+from ..pulka_forms import NewPulkaForm, PulkaFileForm
 
 
 def _to_sheet(request: HttpRequest, pulka: Pulka) -> HttpResponse:

@@ -28,13 +28,13 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from scoring.conventions import convention_label
 from scoring.engine.deals import parse_deal
 from scoring.engine.pulka import ScoredPulka, fold
 from scoring.engine.sheet import SheetState
 
 from .. import presenters, services, trail
 from ..access import pulka_for
-from ..conventions import convention_label
 from ..corrections import may_arbitrate
 from ..forms import DealForm
 from ..models import Correction, Deal, ForgottenDeal, Pulka
