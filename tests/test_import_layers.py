@@ -1,7 +1,8 @@
 """The import contracts of pyproject.toml ([tool.importlinter], run by `make lint`).
 
 Dependencies run one way: the site, tournaments, games, scoring (its Django side),
-clubs; scoring.engine imports neither Django nor any other package of the project. These
+clubs; scoring.engine imports neither Django nor any other package of the project; no
+migration imports the engine. These
 tests check the contracts hold for the code as it is, that each breaks on an import
 against it, and that they name every app and every runtime dependency.
 """
@@ -137,6 +138,20 @@ def test_the_engine_may_not_import_django_or_the_rest_of_the_project(with_import
 @pytest.mark.parametrize("imported", ["fractions", "scoring.engine.numbers"])
 def test_the_engine_may_import_the_standard_library_and_itself(with_import, imported):
     assert _kept("pure-engine", with_import("scoring.engine.values", imported))
+
+
+@pytest.mark.parametrize(
+    "migration", ["scoring.migrations.0002_presets", "prefscore.games.migrations.0001_initial"]
+)
+def test_no_migration_may_import_the_engine(with_import, migration):
+    """A migration that read the live engine would change what it wrote (scoring.0002)."""
+    assert not _kept("frozen-migrations", with_import(migration, "scoring.engine.conventions"))
+
+
+def test_a_migration_may_take_defaults_from_the_models(with_import):
+    assert _kept(
+        "frozen-migrations", with_import("scoring.migrations.0002_presets", "scoring.models")
+    )
 
 
 def _layer_modules() -> set[str]:
