@@ -74,6 +74,7 @@ check-tools:
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	.venv/bin/lint-imports --no-cache
 
 typecheck: install
 	$(PY) -m mypy --strict scoring/engine

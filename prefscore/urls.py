@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("prefscore.clubs.urls")),
+    path("", include("prefscore.games.club_urls")),
     path("", include("prefscore.games.urls")),
     path("tournaments/", include("prefscore.tournaments.urls")),
     path("conventions/", include("scoring.urls")),

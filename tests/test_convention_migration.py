@@ -1,7 +1,12 @@
-"""The data migration scoring.0002_presets: the four presets, exactly as the engine has them."""
+"""The data migration scoring.0002_presets: the four presets, exactly as the engine has them.
+
+The migration holds its own copy of the presets' options (it must write the same rows
+whatever the engine becomes); these tests check that copy against the engine.
+"""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -35,6 +40,22 @@ def test_each_preset_has_exactly_the_engines_options(slug):
 @pytest.mark.parametrize("slug", sorted(PRESETS))
 def test_each_preset_passes_the_models_own_validation(slug):
     Convention.objects.get(slug=slug).full_clean()
+
+
+PRESETS_MIGRATION = Path(__file__).resolve().parent.parent / "scoring/migrations/0002_presets.py"
+
+
+def test_the_presets_migration_imports_nothing_but_django():
+    tree = ast.parse(PRESETS_MIGRATION.read_text(encoding="utf-8"))
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+
+    assert imported == {"django.db"}
 
 
 PRESET_COUNT = (

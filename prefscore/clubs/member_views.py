@@ -1,6 +1,6 @@
 """A club's members page, its admins' changes, and joining by an invitation link.
 
-Every club is looked up through ``prefscore.games.access``; who may do what is
+Every club is looked up, and who may do what is decided, in
 ``prefscore.clubs.permissions``. Each change answers an htmx request with the region
 it changed (``clubs/members.html#members`` or ``#invitations``) and a plain form post
 with a redirect back to the page (POST/redirect/GET), its outcome in a message.
@@ -20,12 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from . import invitations
 from .models import Club, Invitation, Membership, Role
-from .permissions import ADMINS, MEMBERS, RANK, may
+from .permissions import ADMINS, MEMBERS, RANK, club_and_role_for, may
 
 
 class RoleForm(forms.Form):

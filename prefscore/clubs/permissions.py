@@ -9,9 +9,9 @@ Roles rise member < organiser < admin, and each includes the rights below it:
 The site's Django superuser runs the Django admin; in a club's own pages he is an
 outsider unless he is also a member (clubs see only their own data).
 
-Views look clubs and pulkas up through ``prefscore.games.access`` (``club_for``,
-``pulka_for``), which raises 404 for an unknown object and 403 for a role too low;
-pass it one of the tuples below, e.g. ``club_for(request, slug, roles=ADMINS)``.
+Views look clubs up here (``club_for``, ``club_and_role_for``) and pulkas through
+``prefscore.games.access`` (``pulka_for``): 404 for an unknown object, 403 for a role
+too low; pass one of the tuples below, e.g. ``club_for(request, slug, roles=ADMINS)``.
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from .models import Role
+from .models import Club, Role
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
-    from .models import Club
 
 RANK = {Role.MEMBER: 1, Role.ORGANISER: 2, Role.ADMIN: 3}
 
@@ -55,3 +55,24 @@ def require_role(club: Club, user: AbstractBaseUser | AnonymousUser, *roles: str
 def may(role: str | None, roles: tuple[str, ...]) -> bool:
     """Whether someone with ``role`` (None: outsider) has one of ``roles``: for templates."""
     return role is not None and role in roles
+
+
+def club_for(request: HttpRequest, slug: str, *, roles: tuple[str, ...] = ()) -> Club:
+    """The club if the user is a member (with one of ``roles`` when given), else 404/403."""
+    club = get_object_or_404(Club, slug=slug)
+    role = club.role_of(request.user)
+    if role is None or (roles and role not in roles):
+        raise PermissionDenied(_("You may not do this in this club."))
+    return club
+
+
+def club_and_role_for(
+    request: HttpRequest, slug: str, *, roles: tuple[str, ...] = ()
+) -> tuple[Club, str]:
+    """Like :func:`club_for`, and the user's role too (for pages that show more to admins).
+
+    ``roles``: one of the tuples above (MEMBERS, ORGANISERS, ADMINS), which hold the
+    rules of who may do what.
+    """
+    club = get_object_or_404(Club, slug=slug)
+    return club, require_role(club, request.user, *roles)

@@ -10,8 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from scoring.management.commands.grant_club_admins import club_admin_group, grant
-
+from .admin_group import club_admin_group, grant
 from .models import Membership, Role
 
 

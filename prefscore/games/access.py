@@ -1,7 +1,9 @@
 """Who may see or change a pulka: always through the club that owns it.
 
 Every games view looks its pulka up here, so no view can leak another club's data:
-unknown id → 404, a pulka of a club the user is not in → 403.
+unknown id → 404, a pulka of a club the user is not in → 403. Clubs themselves are
+looked up by ``prefscore.clubs.permissions`` (``club_for``, ``club_and_role_for``),
+named here too for the views that need both.
 """
 
 from __future__ import annotations
@@ -11,8 +13,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from prefscore.clubs.models import Club
-from prefscore.clubs.permissions import require_role
+from prefscore.clubs.permissions import club_and_role_for, club_for
 
 from .models import Pulka
 
@@ -30,27 +31,6 @@ def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
     if change and pulka.status == Pulka.Status.ARCHIVED:
         raise PermissionDenied(_("This pulka is archived."))
     return pulka
-
-
-def club_for(request: HttpRequest, slug: str, *, roles: tuple[str, ...] = ()) -> Club:
-    """The club if the user is a member (with one of ``roles`` when given), else 404/403."""
-    club = get_object_or_404(Club, slug=slug)
-    role = club.role_of(request.user)
-    if role is None or (roles and role not in roles):
-        raise PermissionDenied(_("You may not do this in this club."))
-    return club
-
-
-def club_and_role_for(
-    request: HttpRequest, slug: str, *, roles: tuple[str, ...] = ()
-) -> tuple[Club, str]:
-    """Like :func:`club_for`, and the user's role too (for pages that show more to admins).
-
-    ``roles``: one of the tuples of ``prefscore.clubs.permissions`` (MEMBERS, ORGANISERS,
-    ADMINS), which holds the rules of who may do what.
-    """
-    club = get_object_or_404(Club, slug=slug)
-    return club, require_role(club, request.user, *roles)
 
 
 __all__ = ["Http404", "club_and_role_for", "club_for", "pulka_for"]

@@ -40,6 +40,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
+from scoring.conventions import name_of
 from scoring.engine import protocol
 from scoring.engine.conventions import Convention
 from scoring.engine.errors import ScoringError
@@ -47,7 +48,6 @@ from scoring.engine.pulka import Pulka as EnginePulka
 from scoring.engine.pulka import ScoredPulka, score_pulka
 
 from . import services
-from .conventions import name_of
 from .models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
 
 MAX_FILE_BYTES = 1024 * 1024

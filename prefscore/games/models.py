@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Membership, Player
-from scoring.engine.conventions import Convention, from_options
+from scoring.snapshot import ConventionSnapshot
 
 
 class PulkaQuerySet(models.QuerySet["Pulka"]):
@@ -51,33 +51,6 @@ class PulkaQuerySet(models.QuerySet["Pulka"]):
         if not user.is_authenticated:
             return self.none()
         return self.filter(club__memberships__user=user)
-
-
-class ConventionSnapshot(models.Model):
-    """A convention's every option, copied when a pulka or tournament starts.
-
-    Editing a convention never re-scores a game that started under it (design.md).
-    """
-
-    convention_name = models.CharField(_("convention"), max_length=200)
-    convention_options = models.JSONField(_("convention options (snapshot)"))
-    # Where the snapshot came from, for "pulkas using it"; never read back for scoring.
-    convention_source = models.ForeignKey(
-        "scoring.Convention",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="%(class)ss",
-        verbose_name=_("started from convention"),
-    )
-
-    class Meta:
-        abstract = True
-
-    @property
-    def convention(self) -> Convention:
-        """The engine's convention from the snapshot."""
-        return from_options(self.convention_options)
 
 
 class Pulka(ConventionSnapshot):

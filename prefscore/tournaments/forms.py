@@ -10,11 +10,12 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from prefscore.clubs.forms import MAX_TARGET, slug_from_name
+from prefscore.clubs.forms import slug_from_name
 from prefscore.clubs.models import Club, Player
-from prefscore.games.conventions import convention_choices, convention_for_key, convention_record
+from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine import ranking
 from scoring.engine.conventions import ConventionError, from_options
+from scoring.engine.protocol import MAX_TARGET
 
 from .models import Tournament
 

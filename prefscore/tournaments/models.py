@@ -14,8 +14,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Player
-from prefscore.games.models import ConventionSnapshot
 from scoring.engine import ranking
+from scoring.snapshot import ConventionSnapshot
 
 
 def _new_seed() -> int:

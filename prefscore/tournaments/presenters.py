@@ -10,9 +10,9 @@ from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from prefscore.games.conventions import convention_label
 from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.games.presenters import format_result
+from scoring.conventions import convention_label
 
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament

@@ -18,10 +18,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from prefscore.clubs.admin_group import grant
 from prefscore.clubs.models import Club, Membership, Role
 from prefscore.games.models import Pulka
 from scoring.engine.conventions import preset
-from scoring.management.commands.grant_club_admins import grant
 from scoring.models import Convention
 
 CONVENTIONS_PASSWORD = "pw-conventions-2468"

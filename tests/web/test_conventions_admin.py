@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
+from prefscore.clubs.admin_group import GROUP_NAME
 from prefscore.games.models import Pulka
 from scoring.engine.conventions import OPTION_NAMES, preset
-from scoring.management.commands.grant_club_admins import GROUP_NAME
 from scoring.models import OPTION_FIELD_NAMES, PRICE_FIELDS, Convention
 from tests.web.fixtures_conventions import pulka_under
 

@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
 
-from prefscore.clubs.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
+from prefscore.games.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
 
 pytestmark = pytest.mark.django_db
 

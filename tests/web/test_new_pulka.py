@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from prefscore.clubs.models import Player
-from prefscore.games.conventions import convention_choices, convention_for_key
 from prefscore.games.models import Pulka
+from scoring.conventions import convention_choices, convention_for_key
 from scoring.engine.conventions import PRESET_NAMES, preset
 from scoring.models import Convention as ConventionRecord
 

@@ -186,7 +186,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "members:revoke": club_roles(*ADMINS, method="post", kwargs=invitation_row),
     # The link itself is the secret: anyone holding it sees whose club it opens.
     "members:invitation": public(kwargs=lambda w: {"token": w.invitation.token}),
-    # --- clubs (prefscore/clubs/urls.py) ---
+    # --- clubs (prefscore/games/club_urls.py) ---
     "clubs:home": public(),
     "clubs:create": signed_in("post", data=lambda w: {"name": "New club"}),
     "clubs:club": club_roles(*MEMBERS),

@@ -163,3 +163,15 @@ def test_a_name_of_invisible_characters_alone_is_refused(club_world, club_client
     assert "Type the guest&#x27;s name." in guest.content.decode()
     assert "Give the club a name." in club.content.decode()
     assert Player.objects.filter(club=club_world.club).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_lookalike_guest_at_a_new_pulka_is_the_same_player(club_world, club_client):
+    from tests.web.test_new_pulka import form_data, new_url
+
+    Player.objects.create(club=club_world.club, name="Ren\u00e9e")
+    data = form_data(club_world, player_3=None, guest_3="Rene\u0301e\u200b")
+
+    club_client("ivan").post(new_url(), data)
+
+    assert Player.objects.filter(club=club_world.club, name__startswith="Ren").count() == 1

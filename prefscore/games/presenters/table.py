@@ -17,12 +17,12 @@ from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 
+from scoring.conventions import convention_label
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 
 from .. import pencil as pencil_rule
 from .. import services, tickets, trail
-from ..conventions import convention_label
 from ..corrections import may_arbitrate
 from ..forms import DealForm
 from ..models import Correction, Deal, ForgottenDeal, Pulka

@@ -14,12 +14,12 @@ from django.http import HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from prefscore.clubs.forms import NewPulkaForm, PulkaFileForm
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from .. import io, presenters
 from ..access import club_for, pulka_for
 from ..models import Pulka
+from ..pulka_forms import NewPulkaForm, PulkaFileForm
 
 
 def _to_sheet(request: HtmxHttpRequest, pulka: Pulka) -> HttpResponse:

@@ -37,7 +37,7 @@ def drop_indexes(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("auth", "0012_alter_user_first_name_max_length"),
-        ("clubs", "0004_signin_counters"),
+        ("clubs", "0001_initial"),
     ]
 
     operations = [

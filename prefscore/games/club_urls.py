@@ -1,6 +1,8 @@
+"""The home page and a club's pages: the "clubs" namespace, served by games (views/clubs.py)."""
+
 from django.urls import path
 
-from . import views
+from .views import clubs as views
 
 app_name = "clubs"
 

@@ -15,7 +15,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.conventions import PRESET_NAMES, Convention, preset
-from scoring.models import PRESET_SLUGS
+from scoring.models import PRESET_LABELS, PRESET_SLUGS
 from scoring.models import Convention as ConventionRecord
 
 if TYPE_CHECKING:
@@ -24,13 +24,7 @@ if TYPE_CHECKING:
 # The stored name of a pulka whose options match no preset (an imported file).
 CUSTOM = "custom"
 
-_LABELS: dict[str, Promise] = {
-    "sochi": _("Sochi"),
-    "leningrad": _("Leningrad"),
-    "rostov": _("Rostov"),
-    "fspr": _("FSPR (tournament)"),
-    CUSTOM: _("own options"),
-}
+_LABELS: dict[str, Promise] = {**PRESET_LABELS, CUSTOM: _("own options")}
 
 
 def _records(club: Club | None) -> list[ConventionRecord]:

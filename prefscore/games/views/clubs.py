@@ -1,5 +1,8 @@
 """The home page, creating a club, and a club's page with its players and pulkas.
 
+They live in games, not in clubs, because they list pulkas: clubs sits below games
+and knows nothing of them. Their URLs keep the "clubs" namespace (``games/club_urls.py``).
+
 Who may add a guest: every member of the club, not only admins and organisers. Guests
 arrive at the table with whoever invited them, and a guest is only a name to seat; the
 club's admins rename or merge players in the Django admin.
@@ -13,13 +16,13 @@ from django.http import HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from prefscore.games.access import club_for
-from prefscore.games.conventions import convention_label
-from prefscore.games.models import Pulka
+from prefscore.clubs.forms import ClubForm, GuestForm
+from prefscore.clubs.models import Club
+from prefscore.clubs.permissions import club_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page, swaps_region
+from scoring.conventions import convention_label
 
-from .forms import ClubForm, GuestForm
-from .models import Club
+from ..models import Pulka
 
 # Lists of pulkas that only grow show the latest ones (every running pulka of a club).
 LATEST_SHOWN = 20

@@ -18,9 +18,9 @@ from django.db import transaction
 
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games import services
-from prefscore.games.conventions import convention_for_key
 from prefscore.games.io import create_pulka
 from prefscore.games.models import Pulka
+from scoring.conventions import convention_for_key
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-pulka"

@@ -1,0 +1,85 @@
+"""The choices of the convention options that take one of a few values.
+
+Each value is the engine's own (protocol.md, "Convention options"); the label is what
+the admin and the player pages show.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class WhistStyle(models.TextChoices):
+    GREEDY = "greedy", _("greedy (жлобский)")
+    GENTLEMAN = "gentleman", _("gentleman (джентльменский)")
+
+
+class Liability(models.TextChoices):
+    FULL = "full", _("responsible (ответственный)")
+    HALF = "half", _("half-responsible (полуответственный)")
+
+
+class JointLiability(models.TextChoices):
+    SECOND = "second", _("the second whister")
+    BOTH = "both", _("both whisters")
+
+
+class Ten(models.TextChoices):
+    WHISTED = "whisted", _("whisted (вистуется)")
+    CHECKED = "checked", _("checked, not whisted (проверяется)")
+
+
+class Consoler(models.TextChoices):
+    WHISTERS = "whisters", _("the whisters")
+    PASSER = "passer", _("the passer")
+    DEALER = "dealer", _("the dealer (4–5 players)")
+
+
+class HalfWhistLevel(models.IntegerChoices):
+    SIX = 6, _("six")
+    SEVEN = 7, _("seven")
+
+
+class ConsolationUnit(models.TextChoices):
+    PRICE = "price", _("the contract's price")
+    FLAT10 = "flat10", _("a flat 10 whists")
+
+
+class AllpassScoring(models.TextChoices):
+    GORA = "gora", _("in the gora (Sochi, Leningrad)")
+    WHISTS = "whists", _("in whists (Rostov)")
+
+
+class ZeroBonus(models.TextChoices):
+    PULYA = "pulya", _("the price to the pulya")
+    GORA = "gora", _("the price off the gora")
+    GORA_DOUBLE = "gora_double", _("twice the price off the gora")
+    NONE = "none", _("nothing")
+
+
+class AllpassReset(models.TextChoices):
+    ANY_GAME = "any_game", _("any game")
+    WHISTED_GAME = "whisted_game", _("a whisted game")
+    GAME_OR_MISERE = "game_or_misere", _("a game to the pulya or a misère")
+
+
+class End(models.TextChoices):
+    ALL_CLOSED = "all_closed", _("when every pulya is closed")
+    SUM_REACHED = "sum_reached", _("when the pulyas add up to the total")
+    DEALS = "deals", _("after a number of deals")
+
+
+class Rounding(models.TextChoices):
+    EXACT = "exact", _("exact, by largest remainder")
+    CODEX = "codex", _("by the Кодекс 4.2.12")
+
+
+class PulyaToGora(models.IntegerChoices):
+    ONE = 1, _("1 gora point per pulya point")
+    TWO = 2, _("2 gora points per pulya point")
+
+
+class Compensation(models.IntegerChoices):
+    TWO = 2, _("2 whists")
+    THREE = 3, _("3 whists")

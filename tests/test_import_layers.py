@@ -1,0 +1,184 @@
+"""The import contracts of pyproject.toml ([tool.importlinter], run by `make lint`).
+
+Dependencies run one way: the site, tournaments, games, scoring (its Django side),
+clubs; scoring.engine imports neither Django nor any other package of the project; no
+migration imports the engine. These
+tests check the contracts hold for the code as it is, that each breaks on an import
+against it, and that they name every app and every runtime dependency.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+import re
+import tomllib
+from collections.abc import Iterator
+from importlib.metadata import packages_distributions
+from pathlib import Path
+from typing import Any
+
+import grimp
+import pytest
+from importlinter.api import read_configuration
+from importlinter.contracts.forbidden import ForbiddenContract
+from importlinter.contracts.layers import LayersContract
+
+import prefscore
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = ROOT / "pyproject.toml"
+CONTRACT_TYPES = {"layers": LayersContract, "forbidden": ForbiddenContract}
+
+
+def _config() -> dict[str, Any]:
+    return read_configuration(str(PYPROJECT))
+
+
+def _contracts() -> dict[str, Any]:
+    config = _config()
+    return {
+        options["id"]: CONTRACT_TYPES[options["type"]](
+            name=options["name"],
+            session_options=config["session_options"],
+            contract_options=options,
+        )
+        for options in config["contracts_options"]
+    }
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    session = _config()["session_options"]
+    return grimp.build_graph(
+        *session["root_packages"], include_external_packages=True, cache_dir=None
+    )
+
+
+@pytest.fixture
+def with_import(graph: grimp.ImportGraph) -> Iterator[Any]:
+    """Adds one import to the graph for a test, and takes it out again after."""
+    added: list[tuple[str, str]] = []
+
+    def add(importer: str, imported: str) -> grimp.ImportGraph:
+        if not graph.direct_import_exists(importer=importer, imported=imported):
+            graph.add_import(importer=importer, imported=imported)
+            added.append((importer, imported))
+        return graph
+
+    yield add
+    for importer, imported in added:
+        graph.remove_import(importer=importer, imported=imported)
+
+
+def _kept(contract_id: str, graph: grimp.ImportGraph) -> bool:
+    return _contracts()[contract_id].check(graph, verbose=False).kept
+
+
+def test_every_contract_is_kept_by_the_code_as_it_is(graph):
+    broken = [
+        cid for cid, contract in _contracts().items() if not contract.check(graph, False).kept
+    ]
+
+    assert broken == []
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("prefscore.clubs.forms", "prefscore.games.models"),
+        ("prefscore.clubs.models", "scoring.models"),
+        ("prefscore.clubs.signals", "scoring.management.commands.grant_club_admins"),
+        ("scoring.models", "prefscore.games.models"),
+        ("scoring.conventions", "prefscore.tournaments.models"),
+        ("prefscore.games.io", "prefscore.tournaments.services"),
+        ("prefscore.tournaments.views", "prefscore.urls"),
+        ("prefscore.clubs.models", "prefscore.settings"),
+    ],
+)
+def test_a_layer_may_not_import_one_above_it(with_import, importer, imported):
+    assert not _kept("layers", with_import(importer, imported))
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("prefscore.tournaments.views", "prefscore.games.models"),
+        ("prefscore.games.models", "scoring.snapshot"),
+        ("scoring.models", "prefscore.clubs.models"),
+        ("prefscore.clubs.forms", "scoring.engine.seats"),
+        ("prefscore.games.io", "scoring.engine.protocol"),
+    ],
+)
+def test_a_layer_may_import_those_below_it(with_import, importer, imported):
+    assert _kept("layers", with_import(importer, imported))
+
+
+def test_an_indirect_import_through_the_site_is_caught_too(with_import):
+    with_import("prefscore.clubs.models", "prefscore.security")
+
+    assert not _kept("layers", with_import("prefscore.security", "prefscore.games.models"))
+
+
+@pytest.mark.parametrize(
+    "imported",
+    [
+        "django",
+        "django_htmx",
+        "scoring.models",
+        "scoring.admin",
+        "scoring.conventions",
+        "prefscore.clubs.models",
+        "prefscore.games.io",
+    ],
+)
+def test_the_engine_may_not_import_django_or_the_rest_of_the_project(with_import, imported):
+    assert not _kept("pure-engine", with_import("scoring.engine.values", imported))
+
+
+@pytest.mark.parametrize("imported", ["fractions", "scoring.engine.numbers"])
+def test_the_engine_may_import_the_standard_library_and_itself(with_import, imported):
+    assert _kept("pure-engine", with_import("scoring.engine.values", imported))
+
+
+@pytest.mark.parametrize(
+    "migration", ["scoring.migrations.0002_presets", "prefscore.games.migrations.0001_initial"]
+)
+def test_no_migration_may_import_the_engine(with_import, migration):
+    """A migration that read the live engine would change what it wrote (scoring.0002)."""
+    assert not _kept("frozen-migrations", with_import(migration, "scoring.engine.conventions"))
+
+
+def test_a_migration_may_take_defaults_from_the_models(with_import):
+    assert _kept(
+        "frozen-migrations", with_import("scoring.migrations.0002_presets", "scoring.models")
+    )
+
+
+def _layer_modules() -> set[str]:
+    (layers,) = [c for c in _config()["contracts_options"] if c["id"] == "layers"]
+    return {name for layer in layers["layers"] for name in re.split(r"[|:]", layer)}
+
+
+def test_the_layers_name_every_module_of_prefscore_and_scoring():
+    named = {name.strip() for name in _layer_modules()}
+    modules = {f"prefscore.{m.name}" for m in pkgutil.iter_modules(prefscore.__path__)}
+
+    assert modules - named == set()
+    assert "scoring" in named
+
+
+def test_the_engine_contract_forbids_every_runtime_dependency():
+    """A dependency added to pyproject.toml must be added to the engine's forbidden list."""
+    (engine,) = [c for c in _config()["contracts_options"] if c["id"] == "pure-engine"]
+    dependencies = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]["dependencies"]
+    wanted = {re.split(r"[\s\[<>=!~;]", spec, maxsplit=1)[0].lower() for spec in dependencies}
+    top_levels = {
+        top
+        for top, distributions in packages_distributions().items()
+        if any(d.lower().replace("_", "-") in wanted for d in distributions)
+    }
+    # A distribution's private modules (e.g. "_foo") are not what code imports.
+    imported_names = {top for top in top_levels if not top.startswith("_")}
+
+    assert imported_names
+    assert imported_names - set(engine["forbidden_modules"]) == set()
