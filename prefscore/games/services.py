@@ -58,8 +58,18 @@ def engine_pulka_of(
 
 
 def in_log_order(corrections: Iterable[Correction]) -> list[Correction]:
-    """Corrections in the order the engine folds them: by the deal they followed, then time."""
-    return sorted(corrections, key=lambda c: (c.after_deal, c.created_at, c.pk))
+    """Corrections in the order the engine folds them: by the deal they followed, then time.
+
+    A draft not yet saved (the correction being asked for now) has no time yet: it comes
+    after every saved one that followed the same deal.
+    """
+    return sorted(corrections, key=_log_position)
+
+
+def _log_position(correction: Correction) -> tuple[int, bool, float, int]:
+    saved = correction.pk is not None and correction.created_at is not None
+    stamp = correction.created_at.timestamp() if saved else 0.0
+    return (correction.after_deal, not saved, stamp, correction.pk or 0)
 
 
 def _engine_correction(correction: Correction) -> engine_pulka.Correction:

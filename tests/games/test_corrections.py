@@ -245,3 +245,34 @@ def test_the_pencil_no_longer_applies_to_a_corrected_deal(table: dict[str, Any])
     with pytest.raises(NotAllowed, match="corrected"):
         pencil_change(table["pulka"].pk, table["users"]["Anna"], 1, None)
     assert Deal.objects.current().filter(pulka=table["pulka"]).count() == 1
+
+
+def test_a_deal_corrected_twice_before_the_next_deal_takes_the_second_correction(
+    table: dict[str, Any],
+) -> None:
+    """Issue 13: the second correction's unsaved draft was sorted against saved ones by
+    its empty creation time, and the POST failed with a TypeError (500)."""
+    record(table, OTHER)
+    record(table, WRONG)
+    correct_deal(table["pulka"].pk, table["users"]["Vera"], 2, OTHER)
+
+    again = correct_deal(table["pulka"].pk, table["users"]["Vera"], 2, RIGHT)
+
+    assert again.correction.deal_number == 2
+    assert Correction.objects.filter(pulka=table["pulka"]).count() == 2
+    assert sheet(table).whists[1][0] == 6  # the second correction stands
+
+
+def test_a_second_arbiters_decision_on_a_deal_stands(table: dict[str, Any]) -> None:
+    record(table, WRONG)
+    record(table, OTHER, by="Boris")
+    Pulka.objects.filter(pk=table["pulka"].pk).update(
+        tournament=make_tournament(table["club"]), round_number=1
+    )
+    organiser = table["users"]["Organiser"]
+    correct_deal(table["pulka"].pk, organiser, 1, OTHER, arbiter_reason="First look")
+
+    second = correct_deal(table["pulka"].pk, organiser, 1, RIGHT, arbiter_reason="Appeal")
+
+    assert second.correction.reason == "Appeal"
+    assert sheet(table).whists[1][0] == 6

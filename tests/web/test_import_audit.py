@@ -71,3 +71,16 @@ def test_the_audit_page_shows_the_import_in_both_languages(club_world, club_clie
     assert "as the imported file records it" in english
     assert digest in russian
     assert "Imported the pulka" not in russian
+
+
+def test_a_file_ending_in_two_corrections_of_its_last_deal_imports_and_shows(
+    club_world, club_client
+):
+    """Issue 13: a trailing ``correct`` item was sorted by an empty time (a 500)."""
+    client = club_client("ivan")
+    pulka = import_text(client, file_with_corrections())
+
+    sheet = client.get(reverse("games:sheet", args=[pulka.pk]), headers=EN)
+
+    assert sheet.status_code == 200
+    assert pulka.corrections.count() == 2
