@@ -42,12 +42,11 @@ def throwaway_postgres(workdir: Path) -> Iterator[str]:
         for path in (workdir, root, root / "data", root / "socket"):
             shutil.chown(path, "postgres")
     port = free_port()
-    quiet = {"stdout": subprocess.DEVNULL, "check": True}
     subprocess.run(
         [*as_user, str(PG_BIN / "initdb"), "-D", str(root / "data"), "-U", "postgres",
          "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8",
          "--locale=C.UTF-8", "--no-sync"],
-        **quiet,
+        stdout=subprocess.DEVNULL, check=True,
     )  # fmt: skip
     # A throwaway cluster: durability is not wanted, speed is (as in .ci/run).
     options = (
@@ -55,7 +54,11 @@ def throwaway_postgres(workdir: Path) -> Iterator[str]:
         "-c synchronous_commit=off -c full_page_writes=off"
     )
     pg_ctl = [*as_user, str(PG_BIN / "pg_ctl"), "-D", str(root / "data")]
-    subprocess.run([*pg_ctl, "-l", str(root / "server.log"), "-w", "-o", options, "start"], **quiet)
+    subprocess.run(
+        [*pg_ctl, "-l", str(root / "server.log"), "-w", "-o", options, "start"],
+        stdout=subprocess.DEVNULL,
+        check=True,
+    )
     try:
         password = secrets.token_hex(16)
         subprocess.run(
@@ -63,7 +66,7 @@ def throwaway_postgres(workdir: Path) -> Iterator[str]:
              "postgres", "-d", "postgres", "-q", "-v", "ON_ERROR_STOP=1"],
             input=(f"CREATE ROLE prefscore LOGIN CREATEDB PASSWORD '{password}';\n"
                    "CREATE DATABASE prefscore OWNER prefscore;\n").encode(),
-            **quiet,
+            stdout=subprocess.DEVNULL, check=True,
         )  # fmt: skip
         yield f"postgres://prefscore:{password}@{HOST}:{port}/prefscore"
     finally:
