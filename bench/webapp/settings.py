@@ -1,4 +1,4 @@
-"""Settings for bench/web.py only: prefscore's own, with a bare view added to the URLs.
+"""Settings for the benches (bench/web.py, bench/load.py): prefscore's own, with a bare view.
 
 Static files are served from the app folders, as with DEBUG, so that the benchmark
 needs no collectstatic; everything else is production's (DEBUG off).

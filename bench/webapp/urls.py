@@ -1,4 +1,4 @@
-"""prefscore's URLs plus a bare view: the baseline bench/web.py measures against."""
+"""prefscore's URLs plus a bare view: the baseline both benches measure against."""
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path

@@ -16,15 +16,14 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from playwright.sync_api import BrowserContext, Page
 
+from bench.harness.deals import NAMES
+from bench.harness.seed import signed_in_session
 from scoring.engine.protocol import score_text
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-NAMES = ("Anna", "Boris", "Vera")
 TARGET = 10
 DESKTOP = {"width": 1280, "height": 900}
 STAKE = "0.5"
@@ -54,22 +53,6 @@ TWELVE_DEALS: tuple[dict[str, Any], ...] = (
      "tricks": {"Vera": 7, "Anna": 2, "Boris": 1}},
     {"contract": "6S", "declarer": "Boris", "whists": {"Anna": "pass", "Vera": "pass"}},
 )  # fmt: skip
-
-
-def cycle_deal(number: int, names: tuple[str, ...] = NAMES) -> dict[str, Any]:
-    """Deal ``number`` of a long evening: six kinds in turn, none closing a pulka to 1000."""
-    dealer = (number - 1) % 3
-    d, w1, w2 = names[(dealer + 1) % 3], names[(dealer + 2) % 3], names[dealer]
-    return [
-        {"contract": "6S", "declarer": d, "whists": {w1: "whist", w2: "pass"},
-         "tricks": {d: 6, w1: 3, w2: 1}},
-        {"contract": "allpass", "tricks": {d: 3, w1: 3, w2: 4}},
-        {"contract": "7H", "declarer": d, "whists": {w1: "whist", w2: "whist"},
-         "tricks": {d: 5, w1: 3, w2: 2}},
-        {"contract": "6C", "declarer": w1, "whists": {w2: "pass", d: "half"}},
-        {"contract": "misere", "declarer": w2, "tricks": {w2: 1}},
-        {"contract": "8NT", "declarer": d, "whists": {w1: "pass", w2: "pass"}},
-    ][(number - 1) % 6]  # fmt: skip
 
 
 # --- the engine's answer ---------------------------------------------------------------
@@ -108,12 +91,7 @@ def ensure_presets() -> None:
 
 def sign_in(context: BrowserContext, base_url: str, user: Any) -> None:
     """Give the browser a session of ``user``, as the sign-in form would."""
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key}
+    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": signed_in_session(user)}
     context.add_cookies([{**cookie, "url": base_url}])  # type: ignore[list-item]
 
 

@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from bench.harness.deals import cycle_deal
 from tests.browser.support import (
     DESKTOP,
     NAMES,
@@ -37,7 +38,6 @@ from tests.browser.support import (
     TAP_TARGETS_JS,
     TWELVE_DEALS,
     axe_violations,
-    cycle_deal,
     ensure_presets,
     sign_in,
 )

@@ -9,4 +9,4 @@ from tests.web.fixtures_corrections import (  # noqa: F401
     seated_world,
 )
 from tests.web.fixtures_table import make_table_pulka, table_client, table_world  # noqa: F401
-from tests.web.fixtures_tournaments import tournament_world  # noqa: F401
+from tests.web.fixtures_tournaments import cup, tournament_world  # noqa: F401

@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.urls import reverse
 
 from prefscore.clubs.admin_group import grant
 from prefscore.clubs.models import Club, Membership, Role
 from prefscore.games.models import Pulka
 from scoring.engine.conventions import preset
-from scoring.models import Convention
+from scoring.models import OPTION_FIELD_NAMES, Convention
 
 CONVENTIONS_PASSWORD = "pw-conventions-2468"
 
@@ -89,3 +90,58 @@ def conventions_client(conventions_world: ConventionsWorld) -> Callable[..., Cli
         return client
 
     return make
+
+
+# --- the admin's convention forms, as a browser posts them ---
+
+CHANGELIST = reverse("admin:scoring_convention_changelist")
+ADD = reverse("admin:scoring_convention_add")
+LIST_FIELDS = ("allpass_ladder", "exit_ladder")
+MULTI_FIELDS = ("consolation", "half_whist_levels")
+
+
+def change_url(convention: Convention) -> str:
+    return reverse("admin:scoring_convention_change", args=[convention.pk])
+
+
+def form_data(convention: Convention, **changes: Any) -> dict[str, Any]:
+    """What the admin form posts for ``convention``, with ``changes`` applied.
+
+    Booleans are posted as a ticked box or left out, lists as the admin's widgets
+    send them; a change given as a string is posted as it is.
+    """
+    values: dict[str, Any] = {
+        "name": convention.name,
+        "slug": convention.slug,
+        "owner": convention.owner_id or "",
+        "description": convention.description,
+        **{name: getattr(convention, name) for name in OPTION_FIELD_NAMES},
+        **changes,
+    }
+    data: dict[str, Any] = {}
+    for name, value in values.items():
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        elif value is None:
+            data[name] = ""
+        elif name in LIST_FIELDS and isinstance(value, list):
+            data[name] = ", ".join(str(v) for v in value)
+        elif name in MULTI_FIELDS:
+            data[name] = [str(v) for v in value]
+        else:
+            data[name] = str(value)
+    return data
+
+
+def new_data(world: Any, **changes: Any) -> dict[str, Any]:
+    template = Convention.from_engine(
+        preset("sochi"), name="Thursday rules", slug="thursday", owner=world.home
+    )
+    return form_data(template, **changes)
+
+
+def form_errors(response: Any) -> dict[str, list[str]]:
+    return {
+        name: list(errors) for name, errors in response.context["adminform"].form.errors.items()
+    }

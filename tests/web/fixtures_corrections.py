@@ -16,11 +16,13 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.urls import reverse
 
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Deal, Pulka, PulkaSeat
 from prefscore.games.services import record_deal
 from scoring.engine.conventions import preset
+from tests.web.fixtures_table import EN, HTMX
 
 SEATED_PASSWORD = "pw-seated-tests-1357"
 SEATED_NAMES = ("Anna", "Boris", "Vera")
@@ -135,3 +137,41 @@ def correction_form(
     form.update({f"tricks_{seat[n]}": str(t) for n, t in (facts.get("tricks") or {}).items()})
     form.update(extra)
     return form
+
+
+# --- the correction screens' requests ---
+
+# Vera declares 6♠; Boris whists and writes 4 defence tricks (8 whists on Vera) instead of 3.
+VERA_WRONG = {"contract": "6S", "declarer": "Vera", "whists": {"Anna": "pass", "Boris": "whist"},
+              "tricks": {"Vera": 6, "Boris": 4, "Anna": 0}}  # fmt: skip
+VERA_RIGHT = {"contract": "6S", "declarer": "Vera", "whists": {"Anna": "pass", "Boris": "whist"},
+              "tricks": {"Vera": 7, "Boris": 3, "Anna": 0}}  # fmt: skip
+
+
+def correct_url(pulka: Pulka, number: int) -> str:
+    return reverse("games:correct", args=[pulka.pk, number])
+
+
+def arbiter_url(pulka: Pulka, number: int) -> str:
+    return reverse("games:arbiter", args=[pulka.pk, number])
+
+
+def sheet(client: Client, pulka: Pulka, **headers: str) -> str:
+    response = client.get(reverse("games:sheet", args=[pulka.pk]), headers={**EN, **headers})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def post(client: Client, url: str, data: dict[str, str], htmx: bool = False) -> Any:
+    return client.post(url, data, headers=HTMX if htmx else EN)
+
+
+def recorded(
+    world: SeatedWorld, *deals: dict[str, Any], by: str = "anna", pencil_down: bool = True
+) -> Pulka:
+    pulka = world.pulka
+    for facts in deals:
+        seated_record(pulka, facts, world.users[by])
+    if pencil_down:
+        put_pencil_down(pulka)
+    return pulka

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
 
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka
@@ -135,3 +137,50 @@ def walk_guest(world: Any) -> dict[str, Any]:
     walk_tournament(world)
     guest, _ = Player.objects.get_or_create(club=world.club, name="Walk guest")
     return {"players": [guest.pk]}
+
+
+# --- the tournament screens' requests, and a tournament to play (``cup``) ---
+
+HTMX = {"HX-Request": "true"}
+
+
+def client_as(world: TournamentWorld, role: str, language: str = "en", **kwargs: Any) -> Client:
+    client = Client(headers={"accept-language": language}, **kwargs)
+    if role != "anonymous":
+        client.force_login(world.users[role])
+    return client
+
+
+def url(name: str, tournament: Tournament, **extra: Any) -> str:
+    return reverse(
+        f"tournaments:{name}",
+        kwargs={"club": tournament.club.slug, "slug": tournament.slug, **extra},
+    )
+
+
+def create_data(**overrides: str) -> dict[str, str]:
+    data = {
+        "name": "Autumn cup",
+        "convention": "sochi",
+        "table_size": "3",
+        "target": "10",
+        "deals_per_round": "6",
+        "normalisation": "raw",
+        "carry": "kept",
+        "tie_break_1": "allpass_won",
+        "tie_break_2": "remizes",
+    }
+    data.update(overrides)
+    return data
+
+
+@pytest.fixture
+def cup(tournament_world: TournamentWorld) -> Tournament:
+    """A private 3-table tournament with all nine players entered."""
+    tournament = make_tournament(tournament_world.club)
+    enter(tournament, tournament_world.players)
+    return tournament
+
+
+def draw(world: TournamentWorld, tournament: Tournament, role: str = "organiser") -> Any:
+    return client_as(world, role).post(url("draw", tournament))

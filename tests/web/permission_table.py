@@ -1,0 +1,347 @@
+"""The permission table: who may use each URL of the project, and how to call it.
+
+Every URL the walk finds (``ROUTES``: Django's own left out, except the admin's front
+page) must have a row in EXPECTATIONS, keyed by its name: who gets through (OK: 2xx, a
+3xx that is not a sign-in page, or 400/409/422/429, a refusal of the input after the
+permission check), who is sent to sign in (LOGIN), and who is refused (DENIED: 403 or
+404). The tests that hold the views to it are the test_permission_*.py modules beside
+this one; ``test_every_url_has_a_permission_expectation`` fails for a URL without a row.
+
+TODO(tournaments): public tournament standings must be readable without signing in
+only when the organiser has made them public; when the tournament views exist, add
+their rows here (standings of a public tournament: anonymous OK; of a private one:
+anonymous LOGIN, outsider DENIED) and a case for each in the walk's world.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+from django.conf import settings
+from django.http import HttpResponse
+from django.shortcuts import resolve_url
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from prefscore.clubs.models import Player
+from prefscore.games.models import ForgottenDeal, Pulka
+from scoring.engine.conventions import preset
+from scoring.models import Convention
+from tests.web.fixtures_access import ROLES, World
+from tests.web.fixtures_tournaments import (
+    make_tournament,
+    walk_club,
+    walk_entry,
+    walk_guest,
+    walk_kwargs,
+)
+
+OK = "ok"
+LOGIN = "login"
+ADMIN_LOGIN = "admin login"
+DENIED = "denied"
+
+Params = Callable[[World], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Expect:
+    """Who may use one URL name, how to call it, and with what."""
+
+    outcomes: dict[str, str]
+    method: str = "get"
+    kwargs: Params | None = None
+    data: Params | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def _roles(**outcomes: str) -> dict[str, str]:
+    assert set(outcomes) == set(ROLES), outcomes
+    return outcomes
+
+
+def public(method: str = "get", **how: Any) -> Expect:
+    """Anyone, signed in or not."""
+    return Expect({role: OK for role in ROLES}, method, **how)
+
+
+def signed_in(method: str = "get", **how: Any) -> Expect:
+    """Anyone with an account."""
+    return Expect({**{role: OK for role in ROLES}, "anonymous": LOGIN}, method, **how)
+
+
+def club_roles(*allowed: str, method: str = "get", superuser: str = DENIED, **how: Any) -> Expect:
+    """Members of the world's club with one of ``allowed`` roles; the superuser is an
+    outsider in a club's pages (he has the Django admin) unless ``superuser`` says."""
+    outcomes = _roles(
+        anonymous=LOGIN,
+        outsider=DENIED,
+        member=OK if "member" in allowed else DENIED,
+        organiser=OK if "organiser" in allowed else DENIED,
+        admin=OK if "admin" in allowed else DENIED,
+        superuser=superuser,
+    )
+    return Expect(outcomes, method, **how)
+
+
+def replace_outcomes(expect: Expect, **outcomes: str) -> Expect:
+    return dataclasses.replace(expect, outcomes={**expect.outcomes, **outcomes})
+
+
+MEMBERS = ("member", "organiser", "admin")
+ORGANISERS = ("organiser", "admin")
+ADMINS = ("admin",)
+
+
+def deal_kwargs(world: World) -> dict[str, Any]:
+    return {"pk": world.pulka.pk, "number": 2}
+
+
+def seat_the_member(world: World) -> None:
+    """The member becomes the player Anna: corrections are for the players at the table."""
+    Player.objects.filter(club=world.club, name="Anna").update(user=world.users["member"])
+
+
+def seated_deal_kwargs(world: World) -> dict[str, Any]:
+    seat_the_member(world)
+    return {"pk": world.pulka.pk, "number": 1}
+
+
+def tournament_deal_kwargs(world: World) -> dict[str, Any]:
+    """Arbiters' decisions are for tournament pulkas (Кодекс 4.2.16)."""
+    if not Pulka.objects.filter(pk=world.pulka.pk, tournament__isnull=False).exists():
+        tournament = make_tournament(world.club, slug="arbiter-cup")
+        Pulka.objects.filter(pk=world.pulka.pk).update(tournament=tournament, round_number=1)
+    return {"pk": world.pulka.pk, "number": 1}
+
+
+def seated_pulka_kwargs(world: World) -> dict[str, Any]:
+    seat_the_member(world)
+    return {"pk": world.pulka.pk}
+
+
+def proposal_kwargs(world: World) -> dict[str, Any]:
+    """A forgotten deal waiting for the table (Кодекс 4.2.10); Boris is a guest."""
+    seat_the_member(world)
+    facts = {"contract": "allpass", "tricks": {"Anna": 3, "Boris": 3, "Vera": 4}}
+    proposal, _ = ForgottenDeal.objects.get_or_create(
+        pulka=world.pulka, number=3, defaults={"facts": facts, "proposed_by": world.users["member"]}
+    )
+    return {"pk": world.pulka.pk, "proposal": proposal.pk}
+
+
+def member_row(world: World) -> dict[str, Any]:
+    return {"slug": world.club.slug, "pk": world.memberships["member"].pk}
+
+
+def invitation_row(world: World) -> dict[str, Any]:
+    return {"slug": world.club.slug, "pk": world.invitation.pk}
+
+
+def home_rules(world: World) -> str:
+    """The slug of a convention of the world's club (made on first use)."""
+    if not Convention.objects.filter(slug="home-rules").exists():
+        Convention.from_engine(
+            preset("sochi"), name="Home rules", slug="home-rules", owner=world.club
+        ).save()
+    return "home-rules"
+
+
+EXPECTATIONS: dict[str, Expect] = {
+    # --- accounts (prefscore/clubs/account_urls.py) ---
+    "login": public(),
+    "logout": public("post"),
+    "signup": public(),
+    "password_change": signed_in(),
+    "password_change_done": signed_in(),
+    "password_reset": public(),
+    "password_reset_done": public(),
+    "password_reset_confirm": public(kwargs=lambda w: {"uidb64": "MQ", "token": "bad-token"}),
+    "password_reset_complete": public(),
+    # --- a club's members and invitations ---
+    "members:list": club_roles(*MEMBERS),
+    "members:role": club_roles(
+        *ADMINS, method="post", kwargs=member_row, data=lambda w: {"role": "organiser"}
+    ),
+    "members:remove": club_roles(*ADMINS, method="post", kwargs=member_row),
+    "members:invite": club_roles(
+        *ADMINS, method="post", data=lambda w: {"role": "member", "days": 7}
+    ),
+    "members:revoke": club_roles(*ADMINS, method="post", kwargs=invitation_row),
+    # The link itself is the secret: anyone holding it sees whose club it opens.
+    "members:invitation": public(kwargs=lambda w: {"token": w.invitation.token}),
+    # --- clubs (prefscore/games/club_urls.py) ---
+    "clubs:home": public(),
+    "clubs:create": signed_in("post", data=lambda w: {"name": "New club"}),
+    "clubs:club": club_roles(*MEMBERS),
+    "clubs:add_guest": club_roles(*MEMBERS, method="post", data=lambda w: {"name": "Guest"}),
+    # --- games (prefscore/games/urls.py): any member records and views (issue 7) ---
+    "games:sheet": club_roles(*MEMBERS),
+    # A polling device that lost its session gets 403, not a sign-in page htmx can't show.
+    "games:poll": replace_outcomes(club_roles(*MEMBERS), anonymous=DENIED),
+    "games:record": club_roles(*MEMBERS, method="post"),
+    # The pencil belongs to whoever recorded the last deal (Кодекс 4.2.8): in the world,
+    # the member recorded them; an organiser or an admin is refused like anyone else.
+    "games:pencil": club_roles("member", method="post", kwargs=deal_kwargs),
+    # Corrections (Кодекс 4.2.7-4.2.10) are for the players at the table: the member sits
+    # as Anna, the organiser and the admin do not; arbiters' decisions (4.2.16) are for
+    # organisers and admins, in tournament pulkas.
+    "games:correct": club_roles("member", kwargs=seated_deal_kwargs),
+    "games:arbiter": club_roles(*ORGANISERS, kwargs=tournament_deal_kwargs),
+    "games:propose": club_roles("member", method="post", kwargs=seated_pulka_kwargs),
+    "games:answer": club_roles(
+        "member",
+        method="post",
+        kwargs=proposal_kwargs,
+        data=lambda w: {"seat": "1", "answer": "agree"},
+    ),
+    "games:audit": club_roles(*MEMBERS),
+    "games:settlement": club_roles(*MEMBERS),
+    "games:export": club_roles(*MEMBERS),
+    "games:new": club_roles(*MEMBERS),
+    "games:import": club_roles(*MEMBERS),
+    "games:calculator": signed_in(),
+    # --- conventions (scoring/urls.py): presets for all, a club's own for its members;
+    # the superuser reads every convention (he edits them in the admin anyway) ---
+    "conventions:list": signed_in(),
+    "conventions:detail": club_roles(
+        *MEMBERS, superuser=OK, kwargs=lambda w: {"slug": home_rules(w)}
+    ),
+    "conventions:compare": club_roles(
+        *MEMBERS, superuser=OK, data=lambda w: {"a": home_rules(w), "b": home_rules(w)}
+    ),
+    # --- tournaments (prefscore/tournaments/urls.py): organisers and admins run them,
+    # members see them; the standings of a public tournament are open to anyone (issue 7;
+    # private standings: tests/web/test_tournaments.py) ---
+    "tournaments:list": club_roles(*MEMBERS, kwargs=walk_club),
+    "tournaments:create": club_roles(*ORGANISERS, kwargs=walk_club),
+    "tournaments:detail": club_roles(*MEMBERS, kwargs=walk_kwargs),
+    "tournaments:register": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_kwargs, data=walk_guest
+    ),
+    "tournaments:drop": club_roles(*ORGANISERS, method="post", kwargs=walk_entry),
+    "tournaments:draw": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
+    "tournaments:cut": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"size": 3}
+    ),
+    "tournaments:publish": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"public": "on"}
+    ),
+    "tournaments:standings": public(kwargs=walk_kwargs),
+    # --- the Django admin: its front page stands for all of it ---
+    # Club admins (the outsider is one, of his own club) reach the admin for their
+    # club's conventions; what they see there is tested in test_conventions_admin.
+    "admin:index": Expect(
+        _roles(
+            anonymous=ADMIN_LOGIN,
+            outsider=OK,
+            member=ADMIN_LOGIN,
+            organiser=ADMIN_LOGIN,
+            admin=OK,
+            superuser=OK,
+        )
+    ),
+}
+
+
+# --- the walk ---
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str | None
+    route: str
+    pattern: URLPattern
+
+    @property
+    def params(self) -> list[str]:
+        return list(self.pattern.pattern.regex.groupindex)
+
+
+def _walk(patterns: list[Any], prefix: str = "", namespace: str = "") -> Iterator[Route]:
+    for entry in patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            inner = namespace
+            if entry.namespace:
+                inner = f"{namespace}{entry.namespace}:"
+            yield from _walk(entry.url_patterns, route, inner)
+        else:
+            name = f"{namespace}{entry.name}" if entry.name else None
+            yield Route(name, route, entry)
+
+
+def _is_djangos_own(route: Route) -> bool:
+    if route.name == "admin:index":
+        return False
+    return (
+        (route.name or "").startswith("admin:")
+        or route.route.startswith(("admin/", "i18n/"))
+        or route.route.startswith(settings.STATIC_URL.lstrip("/"))
+    )
+
+
+def project_routes() -> list[Route]:
+    """Every URL of the project that the table must cover."""
+    return [route for route in _walk(get_resolver().url_patterns) if not _is_djangos_own(route)]
+
+
+ROUTES = {route.name or f"<unnamed {route.route}>": route for route in project_routes()}
+
+
+def is_placeholder(route: Route) -> bool:
+    """A view not written yet: its module says so and it answers 404 to everyone."""
+    module = inspect.getmodule(route.pattern.callback)
+    return (module.__doc__ or "").startswith("Placeholder until this screen is written")
+
+
+def default_kwargs(world: World, route: Route) -> dict[str, Any]:
+    """Fill the URL's parameters from the world by their names."""
+    known: dict[str, Any] = {
+        "slug": world.club.slug,
+        "pk": world.pulka.pk,
+        "number": 1,
+        "token": world.invitation.token,
+    }
+    missing = [p for p in route.params if p not in known]
+    assert not missing, f"{route.name}: give `kwargs=` in EXPECTATIONS for {missing}"
+    return {p: known[p] for p in route.params}
+
+
+def url_for(world: World, name: str) -> str:
+    expect = EXPECTATIONS[name]
+    kwargs = expect.kwargs(world) if expect.kwargs else default_kwargs(world, ROUTES[name])
+    return reverse(name, kwargs=kwargs)
+
+
+def outcome(response: HttpResponse) -> str:
+    status = response.status_code
+    if status in (301, 302, 303, 307, 308):
+        target = urlparse(response["Location"]).path
+        if target == resolve_url(settings.LOGIN_URL):
+            return LOGIN
+        if target == reverse("admin:login"):
+            return ADMIN_LOGIN
+        return OK
+    if status in (403, 404):
+        return DENIED
+    if 200 <= status < 300 or status in (400, 409, 422, 429):
+        return OK
+    return f"status {status}"
+
+
+def call(client: Any, world: World, name: str, **headers: str) -> HttpResponse:
+    expect = EXPECTATIONS[name]
+    data = expect.data(world) if expect.data else {}
+    return getattr(client, expect.method)(url_for(world, name), data, headers=headers or None)
+
+
+def no_expectation_message(names: list[str]) -> str:
+    return (
+        "new view without a permission expectation: add a row to EXPECTATIONS in "
+        f"tests/web/permission_table.py for {', '.join(sorted(names))}"
+    )
