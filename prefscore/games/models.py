@@ -10,8 +10,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.db import connections, models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Membership, Player
@@ -45,6 +48,34 @@ class PulkaQuerySet(models.QuerySet["Pulka"]):
             cursor.execute(sql, params)
             row = cursor.fetchone()
         return None if row is None else int(row[0])
+
+    def version_for_session(
+        self, pk: int, user_id: Any, session_key: str
+    ) -> tuple[int, str] | None:
+        """The pulka's version and the member's password hash, if ``user_id`` belongs to
+        its club, is active and ``session_key`` is a live session; else None.
+
+        The poll's one query when the device shows a ticket (``tickets``): the password
+        hash lets the caller check the ticket's seal, so a ticket dies with its session
+        or with a password change, at no extra query.
+        """
+        try:
+            params = [session_key, timezone.now(), int(pk), int(user_id)]
+        except (TypeError, ValueError):
+            return None
+        pulka, membership = Pulka._meta.db_table, Membership._meta.db_table
+        user = get_user_model()._meta.db_table
+        sql = (
+            f"SELECT p.version, u.password FROM {pulka} p "
+            f"JOIN {membership} m ON m.club_id = p.club_id "
+            f"JOIN {user} u ON u.id = m.user_id "
+            f"JOIN {Session._meta.db_table} s ON s.session_key = %s AND s.expire_date > %s "
+            "WHERE p.id = %s AND m.user_id = %s AND u.is_active"
+        )
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
 
     def visible_to(self, user: Any) -> PulkaQuerySet:
         """Pulkas of the clubs the user belongs to: every lookup goes through this."""

@@ -1,6 +1,7 @@
 """The poll the devices at a table make every 2 seconds (games:poll)."""
 
 import re
+from urllib.parse import unquote
 
 import pytest
 from django.db import connection
@@ -155,20 +156,20 @@ def test_a_signed_out_device_is_told_to_sign_in(make_table_pulka, table_client):
     assert response["HX-Redirect"] == f"{reverse('login')}?next={page}"
 
 
-def ticket_for(pulka: Pulka, user) -> str:
-    from django.core.signing import TimestampSigner
+def ticket_for(pulka: Pulka, user, client=None) -> str:
+    """The ticket the sheet page gives this device: sealed to its session and password."""
+    from prefscore.games.tickets import issue
 
-    from prefscore.games.tickets import POLL_TICKET_SALT
-
-    return TimestampSigner(salt=POLL_TICKET_SALT).sign(f"{pulka.pk}.{user.pk}")
+    key = client.session.session_key if client is not None else ""
+    return issue(pulka, user.pk, key or "", user.password)
 
 
 def test_with_its_ticket_the_unchanged_poll_costs_one_query(
     make_table_pulka, table_client, table_world
 ):
     pulka = make_table_pulka(deals=legal_deals(NAMES, 2))
-    ticket = ticket_for(pulka, table_world.users["anna"])
     client = table_client()
+    ticket = ticket_for(pulka, table_world.users["anna"], client)
 
     with CaptureQueriesContext(connection) as queries:
         response = client.get(f"{poll_url(pulka, pulka.version)}&t={ticket}", headers=HTMX)
@@ -203,3 +204,57 @@ def test_a_ticket_stops_working_when_its_holder_leaves_the_club(
     )
 
     assert response.status_code == 403
+
+
+def test_a_ticket_dies_with_its_session(make_table_pulka, table_client, table_world):
+    """Issue 13: a ticket used to give answers for 12 hours after its session ended."""
+    pulka = make_table_pulka()
+    client = table_client()
+    ticket = ticket_for(pulka, table_world.users["anna"], client)
+    url = f"{poll_url(pulka, pulka.version)}&t={ticket}"
+    assert client.get(url, headers=HTMX).status_code == 304
+    cookie = client.cookies["sessionid"].value
+
+    client.post(reverse("logout"))
+    client.cookies["sessionid"] = cookie  # the old cookie, kept by a thief or a stale tab
+
+    assert client.get(url, headers=HTMX).status_code == 403
+
+
+def test_a_ticket_dies_when_its_password_changes(make_table_pulka, table_client, table_world):
+    pulka = make_table_pulka()
+    client = table_client()
+    anna = table_world.users["anna"]
+    ticket = ticket_for(pulka, anna, client)
+    url = f"{poll_url(pulka, pulka.version)}&t={ticket}"
+    assert client.get(url, headers=HTMX).status_code == 304
+
+    anna.set_password("a-new-password-for-anna")
+    anna.save()
+
+    assert client.get(url, headers=HTMX).status_code == 403
+
+
+def test_a_ticket_copied_to_another_device_gives_nothing(
+    make_table_pulka, table_client, table_world
+):
+    pulka = make_table_pulka()
+    ticket = ticket_for(pulka, table_world.users["anna"], table_client())
+    url = f"{poll_url(pulka, pulka.version)}&t={ticket}"
+
+    assert table_client("anonymous").get(url, headers=HTMX).status_code == 403
+
+
+def test_the_sheet_page_gives_a_ticket_that_polls_in_one_query(make_table_pulka, table_client):
+    pulka = make_table_pulka(deals=legal_deals(NAMES, 2))
+    client = table_client()
+    page = client.get(reverse("games:sheet", args=[pulka.pk])).content.decode()
+    ticket = re.search(r"[?&]amp;t=([^\"&]+)|[?&]t=([^\"&]+)", page)
+    assert ticket is not None
+    value = unquote(ticket.group(1) or ticket.group(2))
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"{poll_url(pulka, pulka.version)}&t={value}", headers=HTMX)
+
+    assert response.status_code == 304
+    assert len(queries) == 1

@@ -144,7 +144,7 @@ def table_context(
         "pencil_until": pencil_rule.pencil_until(pulka, pencil) if pencil else None,
         "entry": entry,
         "notice": notice,
-        "poll_url": tickets.poll_url(pulka, request.user.pk),
+        "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -116,21 +117,38 @@ def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render_table(request, context)
 
 
+def _version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
+    """The version, if the device's ticket is valid, sealed to its live session and its
+    account's current password, and the account still belongs to the club: one query."""
+    claim = tickets.claim(request.GET.get("t", ""), pk)
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    if claim is None or not session_key:
+        return None
+    found = Pulka.objects.version_for_session(pk, claim.user_id, session_key)
+    if found is None or not tickets.holds(claim, session_key, found[1]):
+        return None
+    return found[0]
+
+
 @require_GET
 def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """304 while the pulka's version is the one shown (``?v=``), else the new regions.
 
     Every device polls every 2 s, so the usual answer costs one query: the version,
     through the memberships of the user its signed ticket names (or, without a ticket,
-    of the session's user), so a removed member stops at once. A 304 tells nothing the
+    of the session's user), so a removed member stops at once. The ticket counts only
+    with the live session and the password it was sealed to (``tickets``); a stale one
+    gets the full check below, which also hands the device a fresh ticket. A 304 tells nothing the
     device did not claim itself; any other answer goes through ``request.user`` and
     :func:`pulka_for`, which check the session fully (a changed password, an inactive
     account) before a figure leaves. Anonymous devices get 403, not a sign-in page.
     """
-    user_id = tickets.ticket_user(request.GET.get("t", ""), pk) or request.session.get(SESSION_KEY)
-    if user_id is None:
-        return signed_out(request)
-    version = Pulka.objects.version_for_member(pk, user_id)
+    version = _version_for_ticket(request, pk)
+    if version is None and not request.GET.get("t"):  # a stale ticket gets the full check
+        user_id = request.session.get(SESSION_KEY)
+        if user_id is None:
+            return signed_out(request)
+        version = Pulka.objects.version_for_member(pk, user_id)
     shown = request.GET.get("v", "")
     if version is not None and shown.isdigit() and int(shown) == version:
         response: HttpResponse = HttpResponseNotModified()
