@@ -13,7 +13,7 @@ from typing import Any
 from ._fast import fast_init
 from .contracts import Contract, Kind, obligation
 from .conventions import Convention
-from .errors import DealError, shown
+from .errors import DealError
 from .numbers import Points, exact_div
 from .seats import Seating
 
@@ -92,42 +92,40 @@ def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
     """Score one deal by its kind: rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass)."""
     kind = deal.contract.kind
     if kind is Kind.ALLPASS:
-        _refuse(deal.declarer is not None, "an all-pass has no declarer", "declarer")
-        _refuse(bool(deal.whists), "an all-pass has no whists", "whists")
-        _refuse(deal.prikup != 0, "an all-pass has no talon tricks", "prikup")
+        _refuse(deal.declarer is not None, "allpass.declarer", "declarer")
+        _refuse(bool(deal.whists), "allpass.whists", "whists")
+        _refuse(deal.prikup != 0, "allpass.prikup", "prikup")
         if ctx.convention.allpass_scoring == "whists":
             return _allpass_in_whists(ctx, deal)
         return _allpass_in_gora(ctx, deal)
     declarer = _declarer(ctx, deal)
     if deal.contract.rank < ctx.min_contract:
         raise DealError(
-            f"after the all-passes the lowest contract allowed is {ctx.min_contract}, "
-            f"not {deal.contract.symbol}",
-            "contract",
+            "deal.below_exit", "contract", low=ctx.min_contract, contract=deal.contract.symbol
         )
     if kind is Kind.MISERE:
         return _misere(ctx, deal, declarer)
     return _trick_contract(ctx, deal, declarer)
 
 
-def _refuse(condition: bool, message: str, field_name: str) -> None:
+def _refuse(condition: bool, code: str, field_name: str) -> None:
     if condition:
-        raise DealError(message, field_name)
+        raise DealError(code, field_name)
 
 
 def _seat(ctx: DealContext, name: str, what: str) -> int:
     try:
         return ctx.names.index(name)
     except ValueError:
-        raise DealError(f"unknown player {shown(name)} in {what}", what) from None
+        raise DealError("deal.unknown_player", what, player=name, what=what) from None
 
 
 def _declarer(ctx: DealContext, deal: Deal) -> int:
     if deal.declarer is None:
-        raise DealError("the declarer is missing", "declarer")
+        raise DealError("deal.declarer_missing", "declarer")
     declarer = _seat(ctx, deal.declarer, "declarer")
     if declarer not in ctx.seats.active:
-        raise DealError(f"{deal.declarer} sits out this deal and cannot declare", "declarer")
+        raise DealError("deal.declarer_sits_out", "declarer", player=deal.declarer)
     return declarer
 
 
@@ -175,19 +173,17 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
         else:
             seat = _seat(ctx, name, "whists")
         if seat == declarer:
-            raise DealError(f"the declarer {name} cannot also be a defender", "whists")
+            raise DealError("deal.declarer_defends", "whists", player=name)
         if seat not in defenders:
-            raise DealError(f"{name} sits out this deal and cannot whist", "whists")
+            raise DealError("deal.whister_sits_out", "whists", player=name)
         if word not in WORDS:
-            raise DealError(
-                f"{name}'s word must be whist, pass or half, not {shown(word)}", "whists"
-            )
+            raise DealError("deal.bad_word", "whists", player=name, value=word)
     words = tuple([given.get(names[seat], "") for seat in defenders])
     if "" in words:
         ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
         for seat, word in zip(defenders, words, strict=True):
             if not word and not ten_checked:
-                raise DealError(f"{names[seat]}'s word (whist, pass or half) is missing", "whists")
+                raise DealError("deal.word_missing", "whists", player=names[seat])
         words = tuple([word or "pass" for word in words])
     return _Defence(declarer, defenders, words)
 
@@ -204,7 +200,7 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     if "half" in defence.words:
         return _half_whist(ctx, deal, defence, price, talon)
     if not defence.whisters:
-        _refuse(deal.tricks is not None, "nobody whisted, so no tricks are played", "tricks")
+        _refuse(deal.tricks is not None, "deal.unwhisted_tricks", "tricks")
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
         return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
     return _played(ctx, deal, defence, price, talon)
@@ -214,7 +210,7 @@ def _check_prikup(ctx: DealContext, deal: Deal) -> None:
     # A convention without talon whists keeps the count as a fact and writes nothing
     # for it: protocol.md's own example records one under Sochi.
     if not 0 <= deal.prikup <= 3:
-        raise DealError(f"talon fast tricks must be 0 to 3, not {shown(deal.prikup)}", "prikup")
+        raise DealError("deal.prikup_range", "prikup", value=deal.prikup)
 
 
 def _talon_whists(ctx: DealContext, deal: Deal, declarer: int, price: int) -> tuple[Entry, ...]:
@@ -239,13 +235,10 @@ def _half_whist(
     """Pass then half-whist: not played; the half-whister writes half the obligation (§3.1.2)."""
     level, conv = deal.contract.level, ctx.convention
     if level not in conv.half_whist_levels:
-        article = "an" if level == 8 else "a"
-        raise DealError(f"half-whist is not allowed on {article} {level}", "whists")
+        raise DealError("deal.half_not_allowed", "whists", level=level)
     if len(defence.defenders) == 2 and defence.words != ("pass", "half"):
-        raise DealError(
-            "half-whist is only for the second defender, after the first passed", "whists"
-        )
-    _refuse(deal.tricks is not None, "a half-whisted contract is not played: no tricks", "tricks")
+        raise DealError("deal.half_second_only", "whists")
+    _refuse(deal.tricks is not None, "deal.half_tricks", "tricks")
     half_whister = defence.defenders[defence.words.index("half")]
     amount = exact_div(conv.whist_scale * price * obligation(level), 2)
     entries = (
@@ -260,25 +253,25 @@ def _tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> dict[int,
     """Trick counts per seat for ``players``; they must add up to 10 (protocol.md)."""
     counts = deal.tricks
     if counts is None:
-        raise DealError("the tricks are missing", "tricks")
+        raise DealError("deal.tricks_missing", "tricks")
     names = ctx.names
     by_seat: dict[int, int] = {}
     for name, count in dict(counts).items():
         seat = names.index(name) if name in names else _seat(ctx, name, "tricks")
         if seat not in players:
-            raise DealError(f"{name} takes no tricks in this deal", "tricks")
+            raise DealError("deal.tricks_sits_out", "tricks", player=name)
         if (
             type(count) is not int and (not isinstance(count, int) or isinstance(count, bool))
         ) or not 0 <= count <= 10:
-            raise DealError(f"{name}'s tricks must be a whole number 0 to 10", "tricks")
+            raise DealError("deal.tricks_range", "tricks", player=name)
         by_seat[seat] = count
     if len(by_seat) != len(players):
         for seat in players:
             if seat not in by_seat:
-                raise DealError(f"{names[seat]}'s tricks are missing", "tricks")
+                raise DealError("deal.player_tricks_missing", "tricks", player=names[seat])
     total = sum(by_seat.values())
     if total != 10:
-        raise DealError(f"tricks add up to {total}, they must add up to 10", "tricks")
+        raise DealError("deal.tricks_total", "tricks", total=total)
     return by_seat
 
 
@@ -415,7 +408,7 @@ def _checked_ten(
     """
     _refuse(
         defence.whisters != () or "half" in defence.words,
-        "a 10 is not whisted in this convention: it is checked",
+        "deal.ten_checked",
         "whists",
     )
     declarer = defence.declarer
@@ -443,17 +436,17 @@ def _checked_ten(
 
 def _misere(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     """Misère: pulya if clean, else ``gora_scale × price`` per trick; not whisted (§3.2)."""
-    _refuse(bool(deal.whists), "a misère is not whisted: leave out whists", "whists")
-    _refuse(deal.prikup != 0, "a misère has no talon whists", "prikup")
+    _refuse(bool(deal.whists), "misere.whists", "whists")
+    _refuse(deal.prikup != 0, "misere.prikup", "prikup")
     counts = deal.trick_counts
     if counts is None or ctx.names[declarer] not in counts:
-        raise DealError("the declarer's tricks on the misère are missing", "tricks")
+        raise DealError("misere.tricks_missing", "tricks")
     if len(counts) > 1:
         taken = _tricks(ctx, deal, (declarer, *ctx.seats.defenders_of(declarer)))[declarer]
     else:
         taken = counts[ctx.names[declarer]]
         if not isinstance(taken, int) or isinstance(taken, bool) or not 0 <= taken <= 10:
-            raise DealError("the declarer's tricks must be a whole number 0 to 10", "tricks")
+            raise DealError("misere.tricks_range", "tricks")
     conv, price = ctx.convention, ctx.convention.misere_price
     if taken == 0:
         entries: tuple[Entry, ...] = (Entry(declarer, PULYA, price, reason="misere"),)
@@ -493,7 +486,7 @@ def _allpass_players(ctx: DealContext, deal: Deal) -> tuple[tuple[int, ...], dic
         players = seats.active
     tricks = _tricks(ctx, deal, players)
     if with_dealer and tricks[seats.dealer] > 2:
-        raise DealError("the dealer plays only the two talon cards: at most 2 tricks", "tricks")
+        raise DealError("allpass.dealer_tricks", "tricks")
     return players, tricks
 
 
@@ -562,23 +555,23 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     """Read one deal of a pulka file (protocol.md, "Input"); names are checked later."""
     contract_text = raw.get("contract")
     if contract_text is None:
-        raise DealError("the contract is missing", "contract")
+        raise DealError("deal.contract_missing", "contract")
     contract = Contract.parse(contract_text)  # type: ignore[arg-type]
     declarer = raw.get("declarer")
     if declarer is not None and type(declarer) is not str and not isinstance(declarer, str):
-        raise DealError("declarer must be a player's name", "declarer")
+        raise DealError("deal.declarer_not_name", "declarer")
     dealer = raw.get("dealer")
     if dealer is not None and type(dealer) is not str and not isinstance(dealer, str):
-        raise DealError("dealer must be a player's name", "dealer")
+        raise DealError("deal.dealer_not_name", "dealer")
     whists = _name_map(raw.get("whists"), "whists", str)
     tricks_raw = raw.get("tricks")
     tricks = None if tricks_raw is None else _name_map(tricks_raw, "tricks", int)
     prikup = raw.get("prikup", 0)
     if type(prikup) is not int and (not isinstance(prikup, int) or isinstance(prikup, bool)):
-        raise DealError("prikup must be a whole number 0 to 3", "prikup")
+        raise DealError("deal.prikup_not_whole", "prikup")
     if not _DEAL_FIELDS.issuperset(raw):
         unknown = sorted(map(str, set(raw) - _DEAL_FIELDS))
-        raise DealError(f"unknown field {shown(unknown[0])}", unknown[0])
+        raise DealError("deal.unknown_field", unknown[0], name=unknown[0])
     return Deal(contract, declarer, whists, tricks, int(prikup), dealer)
 
 
@@ -595,15 +588,13 @@ def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, Any], ..
     if value is None:
         return ()
     if type(value) is not dict and not isinstance(value, Mapping):
-        raise DealError(f"{what} must be a map of player names", what)
+        raise DealError("deal.whists_not_map" if what == WHISTS else "deal.tricks_not_map", what)
     items = tuple(value.items())
     exact = True
     for name, item in items:
         if type(item) is not kind:  # JSON gives exact str and int: the rest is checked here
             if not isinstance(item, kind) or isinstance(item, bool):
-                expected = "a word" if kind is str else "a whole number"
-                raise DealError(
-                    f"{what} for {shown(name)} must be {expected}, got {shown(item)}", what
-                )
+                code = "deal.word_not_text" if kind is str else "deal.count_not_whole"
+                raise DealError(code, what, player=name, value=item)
             exact = False
     return items if exact else tuple((name, kind(item)) for name, item in items)

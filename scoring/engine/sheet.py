@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from ._fast import fast_init
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
-from .errors import DealError, shown
+from .errors import DealError
 from .numbers import Points, exact_div
 from .seats import seating
 
@@ -83,11 +83,11 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     explicit ``dealer`` restarts the rotation from him.
     """
     if state.closed:
-        raise DealError("the pulka is already over", "contract")
+        raise DealError("deal.pulka_over", "contract")
     dealer = state.dealer
     if deal.dealer is not None:
         if deal.dealer not in state.names:
-            raise DealError(f"unknown dealer {shown(deal.dealer)}", "dealer")
+            raise DealError("deal.unknown_dealer", "dealer", player=deal.dealer)
         dealer = state.names.index(deal.dealer)
     size, convention = len(state.names), state.convention
     ctx = _context(state, dealer)

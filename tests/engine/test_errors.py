@@ -15,8 +15,8 @@ def test_every_engine_error_is_a_value_error() -> None:
 
 
 def test_errors_carry_the_field_at_fault() -> None:
-    assert ConventionError("help", "x").option == "help"
-    error = DealError("x", "tricks", 3)
+    assert ConventionError("help", "option.bool", value=1).option == "help"
+    error = DealError("deal.tricks_missing", "tricks", 3)
     assert (error.field, error.number) == ("tricks", 3)
 
 
