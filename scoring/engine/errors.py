@@ -18,6 +18,7 @@ from typing import Any
 TEMPLATES: dict[str, str] = {
     # The pulka file (protocol.md, "Input").
     "file.not_json": "the file is not valid JSON: {detail}",
+    "file.too_deep": "the file is not valid JSON: {detail}",
     "file.bad_number": "the file holds a number that is not allowed: {detail}",
     "file.not_object": "the file must hold one JSON object (a pulka)",
     "file.unknown_field": "unknown field {name:q}",

@@ -65,12 +65,25 @@ class PaperSheet:
 def loads(text: str) -> Pulka | PaperSheet:
     """Parse a pulka file's JSON text (protocol.md, "Input")."""
     try:
-        data = json.loads(text, parse_constant=_refuse_constant)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise ProtocolError("file.not_json", detail=_short(error), **_position(error)) from None
+        data = decode(text)
+    except RecursionError as error:
+        raise ProtocolError("file.too_deep", detail=_short(error)) from None
+    return read(data)
+
+
+def decode(text: str) -> object:
+    """A pulka file's JSON, refusing NaN, Infinity and numbers too long (protocol.md, "Input").
+
+    Nesting too deep for Python is left to the caller as a ``RecursionError``.
+    """
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise ProtocolError(
+            "file.not_json", detail=_short(error), line=error.lineno, column=error.colno
+        ) from None
     except ValueError as error:  # huge integers and NaN
         raise ProtocolError("file.bad_number", detail=str(error)) from None
-    return read(data)
 
 
 def _refuse_constant(name: str) -> Any:
@@ -79,13 +92,6 @@ def _refuse_constant(name: str) -> Any:
 
 def _short(error: Exception) -> str:
     return str(error).split("\n")[0][:200]
-
-
-def _position(error: Exception) -> dict[str, int]:
-    """Where the JSON broke, for a message that cannot quote Python's English."""
-    if isinstance(error, json.JSONDecodeError):
-        return {"line": error.lineno, "column": error.colno}
-    return {}
 
 
 def read(data: object) -> Pulka | PaperSheet:
