@@ -102,7 +102,9 @@ MESSAGES: dict[str, Promise] = {
     "deal.tricks_range": _("%(player)s: tricks must be a whole number from 0 to 10."),
     "deal.player_tricks_missing": _("%(player)s: enter the tricks."),
     "deal.tricks_total": _("The tricks add up to %(total)s; they must add up to 10."),
-    "deal.ten_checked": _("A 10 is not whisted in this convention, it is checked: words are pass."),
+    "deal.ten_checked": _(
+        "A 10 is not whisted in this convention, it is checked: no half-whist on it."
+    ),
     "misere.whists": _("A misère is not whisted: leave every word empty (—)."),
     "misere.prikup": _("A misère has no talon whists."),
     "misere.tricks_missing": _("Enter the declarer's tricks on the misère."),

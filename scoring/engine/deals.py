@@ -404,13 +404,10 @@ def _checked_ten(
     """A checked 10 (``ten: checked``, protocol.md): played when tricks are given.
 
     Made: pulya. Failed: gora with consolation, both defenders counting as whisters;
-    no trick whists, no shortfall.
+    no trick whists, no shortfall. The defenders' words, when given, change nothing:
+    whoever whists or passes, the 10 is checked. Only a half-whist has no place here.
     """
-    _refuse(
-        defence.whisters != () or "half" in defence.words,
-        "deal.ten_checked",
-        "whists",
-    )
+    _refuse("half" in defence.words, "deal.ten_checked", "whists")
     declarer = defence.declarer
     if deal.tricks is None:
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)

@@ -92,7 +92,7 @@ TEMPLATES: dict[str, str] = {
     "deal.tricks_range": "{player}'s tricks must be a whole number 0 to 10",
     "deal.player_tricks_missing": "{player}'s tricks are missing",
     "deal.tricks_total": "tricks add up to {total}, they must add up to 10",
-    "deal.ten_checked": "a 10 is not whisted in this convention: it is checked",
+    "deal.ten_checked": "a 10 is not whisted in this convention: it is checked, no half-whist",
     "misere.whists": "a misère is not whisted: leave out whists",
     "misere.prikup": "a misère has no talon whists",
     "misere.tricks_missing": "the declarer's tricks on the misère are missing",

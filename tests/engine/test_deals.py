@@ -394,9 +394,24 @@ def test_a_checked_ten_is_noted_like_any_contract(deal: dict[str, Any], expect: 
     assert notation(score([deal], options={"ten": "checked"})) == expect
 
 
-def test_a_checked_ten_cannot_be_whisted() -> None:
+@pytest.mark.parametrize(
+    "words",
+    [B_WHISTS, BOTH_WHIST, {"B": "pass", "C": "whist"}, {"B": "whist"}],
+)
+@pytest.mark.parametrize("given", [tricks(10, 0, 0), tricks(8, 1, 1), None])
+def test_a_checked_ten_takes_the_defenders_words_and_ignores_them(
+    words: dict[str, str], given: dict[str, int] | None
+) -> None:
+    options = {"ten": "checked"}
+    with_words = score([played("10", "A", words, given)], options=options)
+    without = score([played("10", "A", {}, given)], options=options)
+    assert with_words["deals"] == without["deals"]
+    assert with_words["sheet"] == without["sheet"]
+
+
+def test_a_checked_ten_takes_no_half_whist() -> None:
     with pytest.raises(ScoringError, match="a 10 is not whisted in this convention: it is checked"):
-        score([played("10", "A", B_WHISTS, tricks(10, 0, 0))], options={"ten": "checked"})
+        score([played("10", "A", HALF)], options={"ten": "checked", "half_whist_levels": [6, 7]})
 
 
 # --- §3.2 misère ----------------------------------------------------------------------------
