@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._fast import fast_init
 from .contracts import Contract, Kind, obligation
 from .conventions import Convention
 from .errors import DealError
@@ -21,7 +20,6 @@ WORDS = ("whist", "pass", "half")
 PULYA, GORA, WHISTS = "pulya", "gora", "whists"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A deal as the players report it at the table (protocol.md, a deal's fields).
@@ -45,7 +43,6 @@ class Deal:
         return None if self.tricks is None else dict(self.tricks)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One number written on the sheet (protocol.md output ``entries``).
@@ -64,7 +61,6 @@ class Entry:
     reason: str = ""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class DealOutcome:
     """What a deal wrote and what the sheet needs to know about it."""
@@ -76,7 +72,6 @@ class DealOutcome:
     remized_whisters: frozenset[int] = field(default_factory=frozenset)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class DealContext:
     """The state a deal is scored in: seats, the all-pass price and the exit ladder."""
