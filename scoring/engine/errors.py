@@ -197,6 +197,17 @@ class ScoringError(ValueError):
     def __str__(self) -> str:
         return english(self.code, self.params)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its attributes: the constructors' signatures differ by class.
+        return (_restore, (type(self), self.args, dict(self.__dict__)))
+
+
+def _restore(cls: type[ScoringError], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class ConventionError(ScoringError):
     """A convention option is unknown, of the wrong type, or contradicts another.
@@ -240,7 +251,7 @@ class DealError(ScoringError):
         return None
 
     def at(self, kind: str, value: object, number: int | None = None) -> DealError:
-        """The same error placed inside ``kind`` (a key of :data:`PLACES`)."""
+        """The same error placed inside ``kind`` (:data:`PLACES`; protocol.md, "Bad input")."""
         return DealError(
             self.code,
             self.field,
@@ -259,7 +270,7 @@ class ProtocolError(ScoringError):
 
     @classmethod
     def of(cls, error: ConventionError) -> ProtocolError:
-        """A convention error met while reading a file, with its code and parameters."""
+        """A convention error met reading a file (protocol.md, "Input"): same code, params."""
         return cls(error.code, **error.params)
 
 

@@ -110,3 +110,18 @@ def test_the_english_message_is_built_from_the_code_and_its_places() -> None:
     )
     assert str(DealError("deal.half_not_allowed", level=8)) == "half-whist is not allowed on an 8"
     assert str(ProtocolError("file.unknown_field", name="x" * 50)).endswith("…")
+
+
+def test_an_error_survives_pickling_with_its_code_and_places() -> None:
+    import pickle
+
+    error = DealError("deal.tricks_total", "tricks", total=11).at("deal", 4, 4)
+    again = pickle.loads(pickle.dumps(error))
+    assert (type(again), str(again), again.field, again.number) == (
+        DealError,
+        str(error),
+        "tricks",
+        4,
+    )
+    option = pickle.loads(pickle.dumps(ConventionError("help", "option.bool", value=1)))
+    assert (option.option, option.code, str(option)) == ("help", "option.bool", str(option))
