@@ -8,7 +8,6 @@ judge of what is valid: ``clean()`` builds the engine's Convention and turns its
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -24,6 +23,7 @@ from prefscore.clubs.models import Club, Role
 from scoring.engine.conventions import Convention as EngineConvention
 from scoring.engine.conventions import from_options
 from scoring.engine.errors import ConventionError
+from scoring.messages import message_for
 
 from .choices import Consoler, HalfWhistLevel
 from .option_fields import (
@@ -255,70 +255,6 @@ def free_slug(wanted: str) -> str:
     return slug
 
 
-# The engine's messages in English, recognised and given in the reader's language.
-# A message not listed here is shown as the engine wrote it.
-_MESSAGES: tuple[tuple[re.Pattern[str], Promise], ...] = (
-    (
-        re.compile(r"option prices must lie between (?P<low>\d+) and (?P<high>\d+)"),
-        _("A price must be a whole number from %(low)s to %(high)s."),
-    ),
-    (
-        re.compile(r"must be a whole number from (?P<low>-?\d+) to (?P<high>\d+)"),
-        _("Enter a whole number from %(low)s to %(high)s."),
-    ),
-    (
-        re.compile(r"must be a list of whole numbers from (?P<low>\d+) to (?P<high>\d+)"),
-        _(
-            "Enter one to twenty whole numbers from %(low)s to %(high)s, "
-            "separated by commas, for example 1, 2, 3."
-        ),
-    ),
-    (
-        re.compile(r"half_whist_levels may hold only"),
-        _("Half-whist can be allowed on a six and a seven only."),
-    ),
-    (
-        re.compile(r"consolation may hold only"),
-        _("Consolation comes only from the whisters, the passer and the dealer."),
-    ),
-    (re.compile(r"consolation names someone twice"), _("Name each consoler once.")),
-    (
-        re.compile(r"deal_limit is set but end is not"),
-        _(
-            "A number of deals applies only to a pulka that ends after a number of "
-            "deals: choose that ending, or leave this empty."
-        ),
-    ),
-    (
-        re.compile(r"help_excludes_\w+ needs help"),
-        _("This applies only with help: turn help on, or untick this."),
-    ),
-    (
-        re.compile(r"allpass_amnesty applies to all-pass in gora only"),
-        _(
-            "Amnesty applies only to all-pass in the gora: untick it, or score all-pass in the gora."
-        ),
-    ),
-    (
-        re.compile(r"allpass_dealer_talon applies to all-pass in gora only"),
-        _(
-            "With all-pass in whists the talon is never opened: untick this, or score "
-            "all-pass in the gora."
-        ),
-    ),
-    (re.compile(r"must be 1 or 2"), _("Choose 1 or 2.")),
-    (re.compile(r"must be 2 or 3"), _("Choose 2 or 3.")),
-    (re.compile(r"must be one of"), _("Choose one of the values offered.")),
-    (re.compile(r"must be true or false"), _("Tick the box or leave it empty.")),
-    (re.compile(r"must be a list"), _("Enter a list of values separated by commas.")),
-)
-
-
 def translated(error: ConventionError) -> ValidationError:
-    """The engine's message in the reader's language where we know it."""
-    text = str(error)
-    for pattern, message in _MESSAGES:
-        match = pattern.search(text)
-        if match:
-            return ValidationError(message, code="convention", params=match.groupdict())
-    return ValidationError(text, code="convention")
+    """The engine's error, by its code, in the reader's language."""
+    return ValidationError(message_for(error), code="convention")

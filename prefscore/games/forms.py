@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from scoring.engine.errors import DealError
 from scoring.engine.seats import seating
 from scoring.engine.sheet import SheetState
+from scoring.messages import message_for
 
 CONTRACTS = ("6", "7", "8", "9", "10", "misere", "allpass")
 SUIT_CODES = ("", "S", "C", "D", "H", "NT")
@@ -154,7 +155,7 @@ class DealForm(forms.Form):
     def add_engine_error(self, error: DealError) -> None:
         """The engine refused the deal: show its message beside the fact it names."""
         group = error.field if error.field in GROUPS else NON_FIELD
-        self._group_error(group, translate_deal_error(str(error)))
+        self._group_error(group, message_for(error))
 
     def add_notice(self, message: str) -> None:
         self._group_error(NON_FIELD, message)
@@ -207,112 +208,3 @@ def _contract_text(contract: str, suit: str) -> str:
     if contract in ("misere", "allpass"):
         return contract
     return contract + suit
-
-
-# --- the engine's messages in the page's language -------------------------------------
-
-_N = r"'?(?P<name>.+?)'?"
-_MESSAGES: tuple[tuple[re.Pattern[str], Promise], ...] = tuple(
-    (re.compile(pattern), message)
-    for pattern, message in (
-        (r"the pulka is already over", gettext_lazy("The pulka is already over.")),
-        (r"an all-pass has no declarer", gettext_lazy("An all-pass has no declarer.")),
-        (r"an all-pass has no whists", gettext_lazy("An all-pass has no whists.")),
-        (r"an all-pass has no talon tricks", gettext_lazy("An all-pass has no talon tricks.")),
-        (
-            r"after the all-passes the lowest contract allowed is (?P<min>\d+), not (?P<got>.+)",
-            gettext_lazy(
-                "After the all-passes the lowest contract allowed is %(min)s, not %(got)s."
-            ),
-        ),
-        (
-            rf"unknown player {_N} in (?P<what>\w+)",
-            gettext_lazy("%(name)s does not play in this pulka."),
-        ),
-        (r"the declarer is missing", gettext_lazy("Choose the declarer.")),
-        (
-            rf"{_N} sits out this deal and cannot declare",
-            gettext_lazy("%(name)s sits out this deal and cannot declare."),
-        ),
-        (
-            rf"the declarer {_N} cannot also be a defender",
-            gettext_lazy("%(name)s declares: leave his word empty (—)."),
-        ),
-        (
-            rf"{_N} sits out this deal and cannot whist",
-            gettext_lazy("%(name)s sits out this deal and cannot whist."),
-        ),
-        (
-            rf"{_N}'s word must be whist, pass or half, not .*",
-            gettext_lazy("%(name)s: the word is whist, pass or half."),
-        ),
-        (
-            rf"{_N}'s word \(whist, pass or half\) is missing",
-            gettext_lazy("%(name)s: choose whist, pass or half."),
-        ),
-        (
-            r"nobody whisted, so no tricks are played",
-            gettext_lazy("Nobody whisted, so the contract is not played: leave the tricks empty."),
-        ),
-        (
-            r"talon fast tricks must be 0 to 3, not .*",
-            gettext_lazy("Talon fast tricks are a whole number from 0 to 3."),
-        ),
-        (
-            r"half-whist is not allowed on an? (?P<level>\d+)",
-            gettext_lazy("Half-whist is not allowed on this contract (%(level)s)."),
-        ),
-        (
-            r"half-whist is only for the second defender, after the first passed",
-            gettext_lazy("Half-whist is only for the second defender, after the first passed."),
-        ),
-        (
-            r"a half-whisted contract is not played: no tricks",
-            gettext_lazy("A half-whisted contract is not played: leave the tricks empty."),
-        ),
-        (r"the tricks are missing", gettext_lazy("Enter the tricks.")),
-        (
-            rf"{_N} takes no tricks in this deal",
-            gettext_lazy("%(name)s takes no tricks in this deal: leave his tricks empty."),
-        ),
-        (
-            rf"{_N}'s tricks must be a whole number 0 to 10",
-            gettext_lazy("%(name)s: tricks must be a whole number from 0 to 10."),
-        ),
-        (rf"{_N}'s tricks are missing", gettext_lazy("%(name)s: enter the tricks.")),
-        (
-            r"tricks add up to (?P<total>\d+), they must add up to 10",
-            gettext_lazy("The tricks add up to %(total)s; they must add up to 10."),
-        ),
-        (
-            r"a 10 is not whisted in this convention: it is checked",
-            gettext_lazy("A 10 is not whisted in this convention, it is checked: words are pass."),
-        ),
-        (
-            r"a misère is not whisted: leave out whists",
-            gettext_lazy("A misère is not whisted: leave every word empty (—)."),
-        ),
-        (r"a misère has no talon whists", gettext_lazy("A misère has no talon whists.")),
-        (
-            r"the declarer's tricks on the misère are missing",
-            gettext_lazy("Enter the declarer's tricks on the misère."),
-        ),
-        (
-            r"the declarer's tricks must be a whole number 0 to 10",
-            gettext_lazy("The declarer's tricks must be a whole number from 0 to 10."),
-        ),
-        (
-            r"the dealer plays only the two talon cards: at most 2 tricks",
-            gettext_lazy("The dealer plays only the two talon cards: at most 2 tricks."),
-        ),
-    )
-)
-
-
-def translate_deal_error(message: str) -> str:
-    """The engine's message in the page's language; unknown messages pass as they are."""
-    for pattern, template in _MESSAGES:
-        match = pattern.fullmatch(message)
-        if match:
-            return str(template) % match.groupdict()
-    return message

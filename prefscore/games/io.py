@@ -30,7 +30,6 @@ a :class:`FileRefused` whose message a person can act on, and nothing is saved.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -46,6 +45,7 @@ from scoring.engine.conventions import Convention
 from scoring.engine.errors import ScoringError
 from scoring.engine.pulka import Pulka as EnginePulka
 from scoring.engine.pulka import ScoredPulka, score_pulka
+from scoring.messages import message_for
 
 from . import services
 from .models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
@@ -115,30 +115,17 @@ def read_text(text: str) -> PulkaFile:
 
 
 def engine_refused(error: ScoringError) -> FileRefused:
-    """The engine's message (English, naming the deal or field) in a translated frame."""
-    return FileRefused(_("The file was not accepted: %(error)s") % {"error": error})
+    """The engine's error, by its code in the reader's language, in a translated frame."""
+    return FileRefused(_("The file was not accepted: %(error)s") % {"error": message_for(error)})
 
 
 def _json(text: str) -> Any:
-    def refuse_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not a number")
-
     try:
-        return json.loads(text, parse_constant=refuse_constant)
-    except json.JSONDecodeError as error:
-        raise FileRefused(
-            _("The file is not valid JSON: %(error)s") % {"error": _short(error)}
-        ) from None
+        return protocol.decode(text)
+    except ScoringError as error:  # not JSON; NaN, Infinity, integers too long to read
+        raise FileRefused(message_for(error)) from None
     except RecursionError:
         raise FileRefused(_("The file is nested too deeply.")) from None
-    except ValueError as error:  # NaN, Infinity, integers too long to read
-        raise FileRefused(
-            _("The file holds a number that is not allowed: %(error)s") % {"error": _short(error)}
-        ) from None
-
-
-def _short(error: Exception) -> str:
-    return str(error).split("\n")[0][:200]
 
 
 # --- settling without storing --------------------------------------------------------

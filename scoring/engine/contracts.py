@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .errors import DealError, shown
+from .errors import DealError
 
 LEVELS = (6, 7, 8, 9, 10)
 
@@ -92,7 +92,7 @@ class Contract:
     @classmethod
     def _read(cls, text: str) -> Contract:
         if not isinstance(text, str):
-            raise DealError(f"contract must be text such as '6S', got {shown(text)}", "contract")
+            raise DealError("deal.contract_not_text", "contract", value=text)
         word = text.strip().upper().replace(" ", "")
         if word in _MISERE_WORDS:
             return cls(Kind.MISERE)
@@ -100,13 +100,10 @@ class Contract:
             return cls(Kind.ALLPASS)
         digits = "10" if word.startswith("10") else word[:1]
         if digits not in {"6", "7", "8", "9", "10"}:
-            raise DealError(
-                f"unknown contract {shown(text)}: use 6–10 with an optional suit, misere or allpass",
-                "contract",
-            )
+            raise DealError("deal.contract_unknown", "contract", value=text)
         rest = word[len(digits) :]
         if rest and rest not in _SUIT_SPELLINGS:
-            raise DealError(f"unknown suit {shown(rest)} in contract {shown(text)}", "contract")
+            raise DealError("deal.suit_unknown", "contract", suit=rest, value=text)
         return cls(Kind.TRICKS, int(digits), _SUIT_SPELLINGS[rest] if rest else None)
 
     def __str__(self) -> str:

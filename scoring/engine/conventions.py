@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
-from .errors import ConventionError, shown
+from .errors import ConventionError
 
 PRICE_KEYS = ("6", "7", "8", "9", "10", "misere")
 CONSOLERS = ("whisters", "passer", "dealer")
@@ -122,10 +122,7 @@ def _is_int(value: object) -> bool:
 def _check_int(low: int, high: int) -> Callable[[str, object], None]:
     def check(name: str, value: object) -> None:
         if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
-            raise ConventionError(
-                name,
-                f"option {name} must be a whole number from {low} to {high}, got {shown(value)}",
-            )
+            raise ConventionError(name, "option.int_range", low=low, high=high, value=value)
 
     return check
 
@@ -137,20 +134,19 @@ def _check_optional_int(name: str, value: object) -> None:
 
 def _check_choice(name: str, value: object) -> None:
     if value not in _CHOICES[name]:
-        allowed = ", ".join(_CHOICES[name])
-        raise ConventionError(name, f"option {name} must be one of {allowed}, got {shown(value)}")
+        raise ConventionError(name, "option.choice", allowed=_CHOICES[name], value=value)
 
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise ConventionError(name, f"option {name} must be true or false, got {shown(value)}")
+        raise ConventionError(name, "option.bool", value=value)
 
 
 def _check_prices(name: str, value: object) -> None:
     if not isinstance(value, tuple) or len(value) != 6 or not all(_is_int(v) for v in value):
-        raise ConventionError(name, "option prices needs a whole number for 6, 7, 8, 9, 10, misere")
+        raise ConventionError(name, "option.prices_shape")
     if not all(0 < v <= _MAX_PRICE for v in value):
-        raise ConventionError(name, f"option prices must lie between 1 and {_MAX_PRICE}")
+        raise ConventionError(name, "option.prices_range", low=1, high=_MAX_PRICE)
 
 
 def _check_int_list(low: int, high: int) -> Callable[[str, object], None]:
@@ -161,35 +157,31 @@ def _check_int_list(low: int, high: int) -> Callable[[str, object], None]:
             or len(value) > 20
             or not all(_is_int(v) and low <= v <= high for v in value)
         ):
-            raise ConventionError(
-                name, f"option {name} must be a list of whole numbers from {low} to {high}"
-            )
+            raise ConventionError(name, "option.int_list", low=low, high=high)
 
     return check
 
 
 def _check_half_levels(name: str, value: object) -> None:
     if not isinstance(value, tuple) or not all(_is_int(v) and v in (6, 7) for v in value):
-        raise ConventionError(name, "option half_whist_levels may hold only 6 and 7")
+        raise ConventionError(name, "option.half_levels")
 
 
 def _check_consolation(name: str, value: object) -> None:
     if not isinstance(value, tuple) or not all(v in CONSOLERS for v in value):
-        raise ConventionError(name, "option consolation may hold only whisters, passer and dealer")
+        raise ConventionError(name, "option.consolers")
     if len(set(value)) != len(value):
-        raise ConventionError(name, "option consolation names someone twice")
+        raise ConventionError(name, "option.consolers_twice")
 
 
 def _check_pulya_to_gora(name: str, value: object) -> None:
     if value not in (1, 2) or isinstance(value, bool):
-        raise ConventionError(name, f"option pulya_to_gora must be 1 or 2, got {shown(value)}")
+        raise ConventionError(name, "option.pulya_to_gora", value=value)
 
 
 def _check_compensation(name: str, value: object) -> None:
     if value not in (2, 3) or isinstance(value, bool):
-        raise ConventionError(
-            name, f"option rounding_compensation_4 must be 2 or 3, got {shown(value)}"
-        )
+        raise ConventionError(name, "option.compensation", value=value)
 
 
 _VALIDATORS: dict[str, Callable[[str, object], None]] = {
@@ -213,23 +205,14 @@ _VALIDATORS: dict[str, Callable[[str, object], None]] = {
 def _check_consistency(conv: Convention) -> None:
     """Refuse settings that contradict each other, naming the option to change."""
     if conv.deal_limit is not None and conv.end != "deals":
-        raise ConventionError(
-            "deal_limit", "option deal_limit is set but end is not 'deals': set end to 'deals'"
-        )
+        raise ConventionError("deal_limit", "option.deal_limit_needs_end")
     for name in ("help_excludes_remized_whister", "help_excludes_dealer"):
         if getattr(conv, name) and not conv.help:
-            raise ConventionError(name, f"option {name} needs help: help is off")
+            raise ConventionError(name, "option.needs_help")
     if conv.allpass_scoring == "whists" and conv.allpass_amnesty:
-        raise ConventionError(
-            "allpass_amnesty",
-            "option allpass_amnesty applies to all-pass in gora only: allpass_scoring is 'whists'",
-        )
+        raise ConventionError("allpass_amnesty", "option.amnesty_in_whists")
     if conv.allpass_scoring == "whists" and conv.allpass_dealer_talon:
-        raise ConventionError(
-            "allpass_dealer_talon",
-            "option allpass_dealer_talon applies to all-pass in gora only: "
-            "in whists the talon is never opened",
-        )
+        raise ConventionError("allpass_dealer_talon", "option.dealer_talon_in_whists")
 
 
 def _coerce(name: str, value: object) -> object:
@@ -238,7 +221,7 @@ def _coerce(name: str, value: object) -> object:
         return _coerce_prices(value)
     if name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
         if not isinstance(value, list | tuple):
-            raise ConventionError(name, f"option {name} must be a list, got {shown(value)}")
+            raise ConventionError(name, "option.not_list", value=value)
         items = tuple(value)
         return (
             tuple(c for c in CONSOLERS if c in items)
@@ -254,15 +237,13 @@ def _coerce_prices(value: object) -> object:
     if isinstance(value, tuple):
         return value
     if not isinstance(value, Mapping):
-        raise ConventionError("prices", "option prices must be a map of 6..10 and misere to prices")
+        raise ConventionError("prices", "option.prices_not_map")
     unknown = set(map(str, value)) - set(PRICE_KEYS)
     if unknown:
-        raise ConventionError(
-            "prices", f"option prices has unknown key {shown(sorted(unknown)[0])}"
-        )
+        raise ConventionError("prices", "option.prices_unknown_key", key=sorted(unknown)[0])
     missing = [k for k in PRICE_KEYS if k not in value]
     if missing:
-        raise ConventionError("prices", f"option prices lacks {', '.join(missing)}")
+        raise ConventionError("prices", "option.prices_lacks", missing=tuple(missing))
     return tuple(value[k] for k in PRICE_KEYS)
 
 
@@ -315,24 +296,21 @@ def from_options(options: Mapping[str, object], base: Convention | None = None) 
     Unknown names are an error, never ignored (protocol.md).
     """
     if not isinstance(options, Mapping):
-        raise ConventionError("options", "options must be a map of option names to values")
+        raise ConventionError("options", "options.not_map")
     unknown = [str(name) for name in options if name not in OPTION_NAMES]
     if unknown:
-        raise ConventionError(unknown[0], f"unknown option {shown(unknown[0])}")
+        raise ConventionError(unknown[0], "option.unknown")
     changes = {name: _coerce(name, value) for name, value in options.items()}
     try:
         return replace(base or Convention(), **changes)  # type: ignore[arg-type]
     except TypeError as error:  # a value of a type replace() cannot take
-        raise ConventionError("options", f"bad option value: {error}") from None
+        raise ConventionError("options", "options.bad_value", detail=str(error)) from None
 
 
 def preset(name: str) -> Convention:
     """The preset ``sochi``, ``leningrad``, ``rostov`` or ``fspr`` (protocol.md, presets)."""
     if name not in _PRESET_OPTIONS:
-        raise ConventionError(
-            "convention",
-            f"unknown convention {shown(name)}: use one of {', '.join(PRESET_NAMES)}",
-        )
+        raise ConventionError("convention", "convention.unknown", value=name, presets=PRESET_NAMES)
     return from_options(_PRESET_OPTIONS[name])
 
 
@@ -346,11 +324,8 @@ def from_spec(spec: object, overrides: Mapping[str, object] | None = None) -> Co
     elif isinstance(spec, Mapping):
         missing = [name for name in OPTION_NAMES if name not in spec]
         if missing:
-            raise ConventionError(
-                missing[0],
-                f"a convention spelled out must give every option: {missing[0]} is missing",
-            )
+            raise ConventionError(missing[0], "convention.incomplete")
         base = from_options(spec)
     else:
-        raise ConventionError("convention", "convention must be a preset name or a map of options")
+        raise ConventionError("convention", "convention.not_spec")
     return from_options(overrides, base) if overrides else base

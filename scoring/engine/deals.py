@@ -2,132 +2,71 @@
 
 Pulya entries are *requests*: the sheet (``sheet.py``) passes them through help
 (rules.md §3.4) before they reach the pulya. Everything else is written as it stands.
+The facts and their reading are ``facts.py``'s, all-pass scoring ``allpass.py``'s; both
+are named here too, where the rest of the project imports them from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from .allpass import allpass_in_gora, allpass_in_whists
+from .contracts import Kind, obligation
+from .errors import DealError
+from .facts import (
+    GORA,
+    PULYA,
+    WHISTS,
+    WORDS,
+    Deal,
+    DealContext,
+    DealOutcome,
+    Entry,
+    checked_tricks,
+    parse_deal,
+    refuse,
+    seat_of,
+)
+from .numbers import exact_div
 
-from ._fast import fast_init
-from .contracts import Contract, Kind, obligation
-from .conventions import Convention
-from .errors import DealError, shown
-from .numbers import Points, exact_div
-from .seats import Seating
-
-WORDS = ("whist", "pass", "half")
-PULYA, GORA, WHISTS = "pulya", "gora", "whists"
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """A deal as the players report it at the table (protocol.md, a deal's fields).
-
-    Names are the pulka's player names; nothing here is a computed figure.
-    """
-
-    contract: Contract
-    declarer: str | None = None
-    whists: tuple[tuple[str, str], ...] = ()
-    tricks: tuple[tuple[str, int], ...] | None = None
-    prikup: int = 0
-    dealer: str | None = None
-
-    @property
-    def whist_words(self) -> dict[str, str]:
-        return dict(self.whists)
-
-    @property
-    def trick_counts(self) -> dict[str, int] | None:
-        return None if self.tricks is None else dict(self.tricks)
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One number written on the sheet (protocol.md output ``entries``).
-
-    ``player`` writes ``points`` into ``section``; for whists, ``on`` is the seat they
-    are written on. ``reason`` is a code the protocol view translates: ``contract``,
-    ``unplayed``, ``remiz``, ``consolation``, ``trick_whists``, ``half_whist``,
-    ``whister_shortfall``, ``talon``, ``allpass``, ``zero_bonus``, ``help``,
-    ``help_writeoff``, ``misere``, ``penalty``.
-    """
-
-    player: int
-    section: str
-    points: Points
-    on: int | None = None
-    reason: str = ""
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class DealOutcome:
-    """What a deal wrote and what the sheet needs to know about it."""
-
-    entries: tuple[Entry, ...]
-    notation: str
-    resets_run: bool
-    is_allpass: bool
-    remized_whisters: frozenset[int] = field(default_factory=frozenset)
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class DealContext:
-    """The state a deal is scored in: seats, the all-pass price and the exit ladder."""
-
-    convention: Convention
-    names: tuple[str, ...]
-    seats: Seating
-    allpass_price: int
-    min_contract: int
+__all__ = [
+    "GORA",
+    "PULYA",
+    "WHISTS",
+    "WORDS",
+    "Deal",
+    "DealContext",
+    "DealOutcome",
+    "Entry",
+    "parse_deal",
+    "score_deal",
+]
 
 
 def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
     """Score one deal by its kind: rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass)."""
     kind = deal.contract.kind
     if kind is Kind.ALLPASS:
-        _refuse(deal.declarer is not None, "an all-pass has no declarer", "declarer")
-        _refuse(bool(deal.whists), "an all-pass has no whists", "whists")
-        _refuse(deal.prikup != 0, "an all-pass has no talon tricks", "prikup")
+        refuse(deal.declarer is not None, "allpass.declarer", "declarer")
+        refuse(bool(deal.whists), "allpass.whists", "whists")
+        refuse(deal.prikup != 0, "allpass.prikup", "prikup")
         if ctx.convention.allpass_scoring == "whists":
-            return _allpass_in_whists(ctx, deal)
-        return _allpass_in_gora(ctx, deal)
+            return allpass_in_whists(ctx, deal)
+        return allpass_in_gora(ctx, deal)
     declarer = _declarer(ctx, deal)
     if deal.contract.rank < ctx.min_contract:
         raise DealError(
-            f"after the all-passes the lowest contract allowed is {ctx.min_contract}, "
-            f"not {deal.contract.symbol}",
-            "contract",
+            "deal.below_exit", "contract", low=ctx.min_contract, contract=deal.contract.symbol
         )
     if kind is Kind.MISERE:
         return _misere(ctx, deal, declarer)
     return _trick_contract(ctx, deal, declarer)
 
 
-def _refuse(condition: bool, message: str, field_name: str) -> None:
-    if condition:
-        raise DealError(message, field_name)
-
-
-def _seat(ctx: DealContext, name: str, what: str) -> int:
-    try:
-        return ctx.names.index(name)
-    except ValueError:
-        raise DealError(f"unknown player {shown(name)} in {what}", what) from None
-
-
 def _declarer(ctx: DealContext, deal: Deal) -> int:
     if deal.declarer is None:
-        raise DealError("the declarer is missing", "declarer")
-    declarer = _seat(ctx, deal.declarer, "declarer")
+        raise DealError("deal.declarer_missing", "declarer")
+    declarer = seat_of(ctx, deal.declarer, "declarer")
     if declarer not in ctx.seats.active:
-        raise DealError(f"{deal.declarer} sits out this deal and cannot declare", "declarer")
+        raise DealError("deal.declarer_sits_out", "declarer", player=deal.declarer)
     return declarer
 
 
@@ -173,21 +112,19 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
         if name in names:
             seat = names.index(name)
         else:
-            seat = _seat(ctx, name, "whists")
+            seat = seat_of(ctx, name, "whists")
         if seat == declarer:
-            raise DealError(f"the declarer {name} cannot also be a defender", "whists")
+            raise DealError("deal.declarer_defends", "whists", player=name)
         if seat not in defenders:
-            raise DealError(f"{name} sits out this deal and cannot whist", "whists")
+            raise DealError("deal.whister_sits_out", "whists", player=name)
         if word not in WORDS:
-            raise DealError(
-                f"{name}'s word must be whist, pass or half, not {shown(word)}", "whists"
-            )
+            raise DealError("deal.bad_word", "whists", player=name, value=word)
     words = tuple([given.get(names[seat], "") for seat in defenders])
     if "" in words:
         ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
         for seat, word in zip(defenders, words, strict=True):
             if not word and not ten_checked:
-                raise DealError(f"{names[seat]}'s word (whist, pass or half) is missing", "whists")
+                raise DealError("deal.word_missing", "whists", player=names[seat])
         words = tuple([word or "pass" for word in words])
     return _Defence(declarer, defenders, words)
 
@@ -204,7 +141,7 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     if "half" in defence.words:
         return _half_whist(ctx, deal, defence, price, talon)
     if not defence.whisters:
-        _refuse(deal.tricks is not None, "nobody whisted, so no tricks are played", "tricks")
+        refuse(deal.tricks is not None, "deal.unwhisted_tricks", "tricks")
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
         return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
     return _played(ctx, deal, defence, price, talon)
@@ -214,7 +151,7 @@ def _check_prikup(ctx: DealContext, deal: Deal) -> None:
     # A convention without talon whists keeps the count as a fact and writes nothing
     # for it: protocol.md's own example records one under Sochi.
     if not 0 <= deal.prikup <= 3:
-        raise DealError(f"talon fast tricks must be 0 to 3, not {shown(deal.prikup)}", "prikup")
+        raise DealError("deal.prikup_range", "prikup", value=deal.prikup)
 
 
 def _talon_whists(ctx: DealContext, deal: Deal, declarer: int, price: int) -> tuple[Entry, ...]:
@@ -239,13 +176,10 @@ def _half_whist(
     """Pass then half-whist: not played; the half-whister writes half the obligation (§3.1.2)."""
     level, conv = deal.contract.level, ctx.convention
     if level not in conv.half_whist_levels:
-        article = "an" if level == 8 else "a"
-        raise DealError(f"half-whist is not allowed on {article} {level}", "whists")
+        raise DealError("deal.half_not_allowed", "whists", level=level)
     if len(defence.defenders) == 2 and defence.words != ("pass", "half"):
-        raise DealError(
-            "half-whist is only for the second defender, after the first passed", "whists"
-        )
-    _refuse(deal.tricks is not None, "a half-whisted contract is not played: no tricks", "tricks")
+        raise DealError("deal.half_second_only", "whists")
+    refuse(deal.tricks is not None, "deal.half_tricks", "tricks")
     half_whister = defence.defenders[defence.words.index("half")]
     amount = exact_div(conv.whist_scale * price * obligation(level), 2)
     entries = (
@@ -256,38 +190,12 @@ def _half_whist(
     return DealOutcome(entries, f"{deal.contract.symbol}/½", _resets(ctx, "pulya"), False)
 
 
-def _tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> dict[int, int]:
-    """Trick counts per seat for ``players``; they must add up to 10 (protocol.md)."""
-    counts = deal.tricks
-    if counts is None:
-        raise DealError("the tricks are missing", "tricks")
-    names = ctx.names
-    by_seat: dict[int, int] = {}
-    for name, count in dict(counts).items():
-        seat = names.index(name) if name in names else _seat(ctx, name, "tricks")
-        if seat not in players:
-            raise DealError(f"{name} takes no tricks in this deal", "tricks")
-        if (
-            type(count) is not int and (not isinstance(count, int) or isinstance(count, bool))
-        ) or not 0 <= count <= 10:
-            raise DealError(f"{name}'s tricks must be a whole number 0 to 10", "tricks")
-        by_seat[seat] = count
-    if len(by_seat) != len(players):
-        for seat in players:
-            if seat not in by_seat:
-                raise DealError(f"{names[seat]}'s tricks are missing", "tricks")
-    total = sum(by_seat.values())
-    if total != 10:
-        raise DealError(f"tricks add up to {total}, they must add up to 10", "tricks")
-    return by_seat
-
-
 def _played(
     ctx: DealContext, deal: Deal, defence: _Defence, price: int, talon: tuple[Entry, ...]
 ) -> DealOutcome:
     """A played contract: pulya or remiz, consolation, trick whists, shortfall (§3.1.3–5)."""
     conv, level, declarer = ctx.convention, deal.contract.level, defence.declarer
-    tricks = _tricks(ctx, deal, (declarer, *defence.defenders))
+    tricks = checked_tricks(ctx, deal, (declarer, *defence.defenders))
     taken = tricks[declarer]
     under = level - taken if taken < level else 0
     if under:
@@ -411,18 +319,15 @@ def _checked_ten(
     """A checked 10 (``ten: checked``, protocol.md): played when tricks are given.
 
     Made: pulya. Failed: gora with consolation, both defenders counting as whisters;
-    no trick whists, no shortfall.
+    no trick whists, no shortfall. The defenders' words, when given, change nothing:
+    whoever whists or passes, the 10 is checked. Only a half-whist has no place here.
     """
-    _refuse(
-        defence.whisters != () or "half" in defence.words,
-        "a 10 is not whisted in this convention: it is checked",
-        "whists",
-    )
+    refuse("half" in defence.words, "deal.ten_checked", "whists")
     declarer = defence.declarer
     if deal.tricks is None:
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
         return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
-    tricks = _tricks(ctx, deal, (declarer, *defence.defenders))
+    tricks = checked_tricks(ctx, deal, (declarer, *defence.defenders))
     under = 10 - tricks[declarer]
     if not under:
         entries = (Entry(declarer, PULYA, price, reason="contract"), *talon)
@@ -443,17 +348,17 @@ def _checked_ten(
 
 def _misere(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     """Misère: pulya if clean, else ``gora_scale × price`` per trick; not whisted (§3.2)."""
-    _refuse(bool(deal.whists), "a misère is not whisted: leave out whists", "whists")
-    _refuse(deal.prikup != 0, "a misère has no talon whists", "prikup")
+    refuse(bool(deal.whists), "misere.whists", "whists")
+    refuse(deal.prikup != 0, "misere.prikup", "prikup")
     counts = deal.trick_counts
     if counts is None or ctx.names[declarer] not in counts:
-        raise DealError("the declarer's tricks on the misère are missing", "tricks")
+        raise DealError("misere.tricks_missing", "tricks")
     if len(counts) > 1:
-        taken = _tricks(ctx, deal, (declarer, *ctx.seats.defenders_of(declarer)))[declarer]
+        taken = checked_tricks(ctx, deal, (declarer, *ctx.seats.defenders_of(declarer)))[declarer]
     else:
         taken = counts[ctx.names[declarer]]
         if not isinstance(taken, int) or isinstance(taken, bool) or not 0 <= taken <= 10:
-            raise DealError("the declarer's tricks must be a whole number 0 to 10", "tricks")
+            raise DealError("misere.tricks_range", "tricks")
     conv, price = ctx.convention, ctx.convention.misere_price
     if taken == 0:
         entries: tuple[Entry, ...] = (Entry(declarer, PULYA, price, reason="misere"),)
@@ -473,137 +378,3 @@ def _resets(ctx: DealContext, outcome: str, whisted: bool = False) -> bool:
     if rule == "whisted_game":
         return whisted
     return outcome in ("pulya", "misere_made", "misere_failed")
-
-
-# --- all-pass (rules.md §3.3) --------------------------------------------------------
-
-
-def _allpass_players(ctx: DealContext, deal: Deal) -> tuple[tuple[int, ...], dict[int, int]]:
-    """Who plays the all-pass, with tricks; a 4-player dealer on the talon takes ≤ 2 (§3.3)."""
-    seats, conv = ctx.seats, ctx.convention
-    with_dealer = seats.size == 4 and conv.allpass_dealer_talon and conv.allpass_scoring == "gora"
-    counts = deal.trick_counts or {}
-    if with_dealer:
-        players = (*seats.active, seats.dealer)
-        dealer_name = ctx.names[seats.dealer]
-        if dealer_name not in counts:
-            counts = {**counts, dealer_name: 0}
-        deal = Deal(deal.contract, tricks=tuple(counts.items()))
-    else:
-        players = seats.active
-    tricks = _tricks(ctx, deal, players)
-    if with_dealer and tricks[seats.dealer] > 2:
-        raise DealError("the dealer plays only the two talon cards: at most 2 tricks", "tricks")
-    return players, tricks
-
-
-def _allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
-    """All-pass in gora with amnesty and the zero-trick bonus (rules.md §3.3, gora style)."""
-    conv, seats = ctx.convention, ctx.seats
-    players, tricks = _allpass_players(ctx, deal)
-    price = ctx.allpass_price
-    spared = min(tricks.values()) if conv.allpass_amnesty else 0
-    entries = [
-        Entry(p, GORA, conv.gora_scale * price * (tricks[p] - spared), reason="allpass")
-        for p in sorted(players)
-        if tricks[p] - spared
-    ]
-    # Only a dealer who sits out (4 players, on the talon) is denied the bonus: with 2
-    # or 3 players the dealer holds a hand like everyone else (protocol.md).
-    entries.extend(
-        _zero_bonus(ctx, [p for p in players if p not in seats.sitting_out], tricks, price)
-    )
-    return DealOutcome(tuple(entries), "P", False, True)
-
-
-def _zero_bonus(
-    ctx: DealContext, players: list[int], tricks: dict[int, int], price: int
-) -> list[Entry]:
-    """A player with no trick on an all-pass (protocol.md "Zero-trick bonus").
-
-    Never for a 4-player dealer; pulya entries go clockwise from first hand.
-    """
-    bonus = ctx.convention.allpass_zero_bonus
-    zero = [p for p in ctx.seats.active if p in players and tricks[p] == 0]
-    if bonus == "pulya":
-        return [Entry(p, PULYA, price, reason="zero_bonus") for p in zero]
-    if bonus == "gora":
-        return [Entry(p, GORA, -price, reason="zero_bonus") for p in zero]
-    if bonus == "gora_double":
-        scale = ctx.convention.gora_scale
-        return [Entry(p, GORA, -2 * scale * price, reason="zero_bonus") for p in zero]
-    return []
-
-
-def _allpass_in_whists(ctx: DealContext, deal: Deal) -> DealOutcome:
-    """Rostov all-pass in whists (rules.md §3.3; protocol.md "Rostov all-pass").
-
-    Each player with the fewest tricks writes ``rate × m × t / k`` on every other
-    active player; no amnesty, no talon; with 4 players the dealer gets m in the pulya
-    when the zero bonus is ``pulya``.
-    """
-    conv, seats, price = ctx.convention, ctx.seats, ctx.allpass_price
-    tricks = _tricks(ctx, deal, seats.active)
-    fewest = min(tricks.values())
-    low = [p for p in seats.active if tricks[p] == fewest]
-    entries: list[Entry] = []
-    for writer in low:
-        for other in seats.active:
-            if other not in low and tricks[other]:
-                amount = exact_div(conv.allpass_whist_rate * price * tricks[other], len(low))
-                entries.append(Entry(writer, WHISTS, amount, other, "allpass"))
-    entries.extend(_zero_bonus(ctx, list(seats.active), tricks, price))
-    if seats.size == 4 and conv.allpass_zero_bonus == "pulya":
-        entries.append(Entry(seats.dealer, PULYA, price, reason="zero_bonus"))
-    return DealOutcome(tuple(e for e in entries if e.points), "P", False, True)
-
-
-def parse_deal(raw: Mapping[str, object]) -> Deal:
-    """Read one deal of a pulka file (protocol.md, "Input"); names are checked later."""
-    contract_text = raw.get("contract")
-    if contract_text is None:
-        raise DealError("the contract is missing", "contract")
-    contract = Contract.parse(contract_text)  # type: ignore[arg-type]
-    declarer = raw.get("declarer")
-    if declarer is not None and type(declarer) is not str and not isinstance(declarer, str):
-        raise DealError("declarer must be a player's name", "declarer")
-    dealer = raw.get("dealer")
-    if dealer is not None and type(dealer) is not str and not isinstance(dealer, str):
-        raise DealError("dealer must be a player's name", "dealer")
-    whists = _name_map(raw.get("whists"), "whists", str)
-    tricks_raw = raw.get("tricks")
-    tricks = None if tricks_raw is None else _name_map(tricks_raw, "tricks", int)
-    prikup = raw.get("prikup", 0)
-    if type(prikup) is not int and (not isinstance(prikup, int) or isinstance(prikup, bool)):
-        raise DealError("prikup must be a whole number 0 to 3", "prikup")
-    if not _DEAL_FIELDS.issuperset(raw):
-        unknown = sorted(map(str, set(raw) - _DEAL_FIELDS))
-        raise DealError(f"unknown field {shown(unknown[0])}", unknown[0])
-    return Deal(contract, declarer, whists, tricks, int(prikup), dealer)
-
-
-# A deal item of an exported file also carries what scoring wrote for it (protocol.md
-# output ``deals``): it is recomputed, never read.
-_DEAL_OUTPUT_FIELDS = ("number", "notation", "entries")
-_DEAL_FIELDS = frozenset(
-    {"contract", "declarer", "whists", "tricks", "prikup", "dealer", *_DEAL_OUTPUT_FIELDS}
-)
-
-
-def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, Any], ...]:
-    """A map of player names to words or counts, as pairs; the values' types checked."""
-    if value is None:
-        return ()
-    if type(value) is not dict and not isinstance(value, Mapping):
-        raise DealError(f"{what} must be a map of player names", what)
-    items = tuple(value.items())
-    exact = True
-    for name, item in items:
-        if type(item) is not kind:  # JSON gives exact str and int: the rest is checked here
-            if not isinstance(item, kind) or isinstance(item, bool):
-                expected = "a word" if kind is str else "a whole number"
-                raise DealError(
-                    f"{what} for {shown(name)} must be {expected}, got {shown(item)}", what
-                )
-            exact = False
-    return items if exact else tuple((name, kind(item)) for name, item in items)

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import conventions
 from .deals import Deal, Entry, parse_deal
-from .errors import ConventionError, DealError, ProtocolError, ScoringError, shown
+from .errors import ConventionError, DealError, ProtocolError, ScoringError
 from .numbers import Points, to_json_number
 from .pulka import Correction, Pulka, ScoredPulka, score_pulka
 from .seats import MAX_PLAYERS, MIN_PLAYERS
@@ -65,12 +65,25 @@ class PaperSheet:
 def loads(text: str) -> Pulka | PaperSheet:
     """Parse a pulka file's JSON text (protocol.md, "Input")."""
     try:
-        data = json.loads(text, parse_constant=_refuse_constant)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise ProtocolError(f"the file is not valid JSON: {_short(error)}") from None
-    except ValueError as error:  # huge integers and NaN
-        raise ProtocolError(f"the file holds a number that is not allowed: {error}") from None
+        data = decode(text)
+    except RecursionError as error:
+        raise ProtocolError("file.too_deep", detail=_short(error)) from None
     return read(data)
+
+
+def decode(text: str) -> object:
+    """A pulka file's JSON, refusing NaN, Infinity and numbers too long (protocol.md, "Input").
+
+    Nesting too deep for Python is left to the caller as a ``RecursionError``.
+    """
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise ProtocolError(
+            "file.not_json", detail=_short(error), line=error.lineno, column=error.colno
+        ) from None
+    except ValueError as error:  # huge integers and NaN
+        raise ProtocolError("file.bad_number", detail=str(error)) from None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -84,25 +97,25 @@ def _short(error: Exception) -> str:
 def read(data: object) -> Pulka | PaperSheet:
     """Validate a decoded pulka file and build the engine's objects (protocol.md)."""
     if not isinstance(data, Mapping):
-        raise ProtocolError("the file must hold one JSON object (a pulka)")
+        raise ProtocolError("file.not_object")
     if "deals" in data:
         # An exported pulka: its deals are the facts, its sheet and results are output.
         data = {k: v for k, v in data.items() if k not in OUTPUT_FIELDS and k != "sheet"}
     unknown = sorted(map(str, set(data) - TOP_FIELDS))
     if unknown:
-        raise ProtocolError(f"unknown field {shown(unknown[0])}")
+        raise ProtocolError("file.unknown_field", name=unknown[0])
     names = _players(data.get("players"))
     try:
         convention = conventions.from_spec(data.get("convention", "sochi"), _options(data))
     except ConventionError as error:
-        raise ProtocolError(str(error)) from None
+        raise ProtocolError.of(error) from None
     target = _target(data.get("target"))
     stake = _stake(data.get("stake"))
     if "sheet" in data:
         return PaperSheet(convention, _sheet(data["sheet"], names, target), stake)
     first = data.get("first_dealer", names[0])
     if first not in names:
-        raise ProtocolError(f"first_dealer {shown(first)} is not one of the players")
+        raise ProtocolError("file.first_dealer", value=first)
     log = _log(data.get("deals", []))
     return Pulka(names, convention, target, names.index(first), stake, log)
 
@@ -110,66 +123,64 @@ def read(data: object) -> Pulka | PaperSheet:
 def _options(data: Mapping[str, object]) -> Mapping[str, object] | None:
     options = data.get("options")
     if options is not None and not isinstance(options, Mapping):
-        raise ProtocolError("options must be a map of option names to values")
+        raise ProtocolError("file.options_not_map")
     return options
 
 
 def _players(value: object) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise ProtocolError("players must be a list of names in seating order")
+        raise ProtocolError("file.players_not_list")
     if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
-        raise ProtocolError(f"a pulka has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}")
+        raise ProtocolError(
+            "file.player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(value)
+        )
     for name in value:
         if not isinstance(name, str) or not name.strip():
-            raise ProtocolError(f"a player's name must be non-empty text, got {shown(name)}")
+            raise ProtocolError("file.name_empty", value=name)
         if len(name) > MAX_NAME:
-            raise ProtocolError(f"a player's name is at most {MAX_NAME} characters")
+            raise ProtocolError("file.name_long", high=MAX_NAME)
         if any(unicodedata.category(char) in _NOT_IN_NAMES for char in name):
-            raise ProtocolError(
-                f"a player's name must not hold control characters or line breaks, got {shown(name)}"
-            )
+            raise ProtocolError("file.name_control", value=name)
     if len(set(value)) != len(value):
-        raise ProtocolError("two players have the same name")
+        raise ProtocolError("file.names_twice")
     return tuple(value)
 
 
-def _whole(value: object, what: str, low: int, high: int) -> int:
+def _whole(value: object, code: str, low: int, high: int, **where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ProtocolError(
-            f"{what} must be a whole number from {low} to {high}, got {shown(value)}"
-        )
+        raise ProtocolError(code, low=low, high=high, value=value, **where)
     return value
 
 
 def _target(value: object) -> int:
     if value is None:
-        raise ProtocolError("target is missing: the pulya each player plays to")
-    return _whole(value, "target", 1, MAX_TARGET)
+        raise ProtocolError("file.target_missing")
+    return _whole(value, "file.target_range", 1, MAX_TARGET)
 
 
 def _stake(value: object) -> Decimal | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ProtocolError(f"stake must be a number, got {shown(value)}")
+        raise ProtocolError("file.stake_not_number", value=value)
     if not math.isfinite(value) or not 0 <= value <= 1_000_000:
-        raise ProtocolError(f"stake must be a number from 0 to 1000000, got {shown(value)}")
+        raise ProtocolError("file.stake_range", low=0, high=1_000_000, value=value)
     try:
         return Decimal(str(value))
     except InvalidOperation:
-        raise ProtocolError(f"stake must be a number, got {shown(value)}") from None
+        raise ProtocolError("file.stake_not_number", value=value) from None
 
 
 def _log(value: object) -> tuple[Deal | Correction, ...]:
     if not isinstance(value, list):
-        raise ProtocolError("deals must be a list")
+        raise ProtocolError("file.deals_not_list")
     if len(value) > MAX_DEALS:
-        raise ProtocolError(f"a pulka has at most {MAX_DEALS} deals")
+        raise ProtocolError("file.too_many_deals", high=MAX_DEALS)
     log: list[Deal | Correction] = []
     deal_count = 0
     for item in value:
         if type(item) is not dict and not isinstance(item, Mapping):
-            raise ProtocolError(f"deal {deal_count + 1}: each deal must be an object")
+            raise ProtocolError("file.deal_not_object", number=deal_count + 1)
         try:
             if "correct" in item:
                 log.append(_correction(item))
@@ -179,54 +190,52 @@ def _log(value: object) -> tuple[Deal | Correction, ...]:
         except DealError as error:
             number = item.get("correct")
             if "correct" not in item:
-                where = f"deal {deal_count}"
-            elif isinstance(number, int) and not isinstance(number, bool):
-                where = f"correction of deal {number}"
-            else:
-                where = f"correction {shown(number)}"
-            raise DealError(f"{where}: {error}", error.field, deal_count) from None
+                raise error.at("deal", deal_count, deal_count) from None
+            if isinstance(number, int) and not isinstance(number, bool):
+                raise error.at("correction", number, deal_count) from None
+            raise error.at("correction_item", number, deal_count) from None
     return tuple(log)
 
 
 def _correction(item: Mapping[str, object]) -> Correction:
     number = item["correct"]
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise DealError("correct must be the number of a deal", "correct")
+        raise DealError("correction.not_a_number", "correct")
     if not {"correct", "deal"} <= set(item) <= {"correct", "deal", "penalty"}:
-        raise DealError("a correction needs 'correct' and 'deal' (and may give 'penalty')", "deal")
+        raise DealError("correction.fields", "deal")
     if not isinstance(item["deal"], Mapping):
-        raise DealError("a correction's deal must be an object", "deal")
+        raise DealError("correction.deal_not_object", "deal")
     penalty = item.get("penalty", True)
     if not isinstance(penalty, bool):
-        raise DealError("a correction's penalty must be true or false", "penalty")
+        raise DealError("correction.penalty_not_bool", "penalty")
     return Correction(number, parse_deal(item["deal"]), penalty)
 
 
-def _figure(value: object, what: str, allow_negative: bool = True) -> int:
+def _figure(value: object, column: str, player: str, allow_negative: bool = True) -> int:
     low = -MAX_SHEET_FIGURE if allow_negative else 0
-    return _whole(value, what, low, MAX_SHEET_FIGURE)
+    return _whole(value, f"file.sheet_{column}", low, MAX_SHEET_FIGURE, player=player)
 
 
 def _sheet(value: object, names: tuple[str, ...], target: int) -> Totals:
     """A paper sheet's totals: pulya, gora and whists per player (protocol.md ``sheet``)."""
     if not isinstance(value, Mapping) or set(value) != set(names):
-        raise ProtocolError("sheet must give pulya, gora and whists for every player")
+        raise ProtocolError("file.sheet_players")
     pulya, gora, whists = [], [], []
     for name in names:
         row = value[name]
         if not isinstance(row, Mapping):
-            raise ProtocolError(f"sheet of {name} must be an object")
+            raise ProtocolError("file.sheet_row", player=name)
         unknown = sorted(map(str, set(row) - {"pulya", "gora", "whists"}))
         if unknown:
-            raise ProtocolError(f"sheet of {name}: unknown field {shown(unknown[0])}")
-        pulya.append(_figure(row.get("pulya", 0), f"pulya of {name}", False))
-        gora.append(_figure(row.get("gora", 0), f"gora of {name}"))
+            raise ProtocolError("file.sheet_unknown_field", player=name, name=unknown[0])
+        pulya.append(_figure(row.get("pulya", 0), "pulya", name, False))
+        gora.append(_figure(row.get("gora", 0), "gora", name))
         written = row.get("whists", {})
         if not isinstance(written, Mapping) or not set(written) <= set(names) - {name}:
-            raise ProtocolError(f"whists of {name} must name the other players only")
+            raise ProtocolError("file.sheet_whists_names", player=name)
         whists.append(
             tuple(
-                0 if other == name else _figure(written.get(other, 0), f"whists of {name}", False)
+                0 if other == name else _figure(written.get(other, 0), "whists", name, False)
                 for other in names
             )
         )

@@ -66,7 +66,7 @@ def fold(pulka: Pulka, deals: list[Deal]) -> tuple[SheetState, list[DealRecord]]
         try:
             state, record = apply(state, deal)
         except DealError as error:
-            raise DealError(f"deal {number}: {error}", error.field, number) from None
+            raise error.at("deal", number, number) from None
         records.append(record)
     return state, records
 
@@ -88,22 +88,17 @@ def score_pulka(pulka: Pulka) -> ScoredPulka:
             try:
                 state, record = apply(state, item)
             except DealError as error:
-                number = len(deals)
-                raise DealError(f"deal {number}: {error}", error.field, number) from None
+                raise error.at("deal", len(deals), len(deals)) from None
             records.append(record)
             continue
         if not 1 <= item.number <= len(deals):
-            raise DealError(
-                f"correction of deal {item.number}: there is no such deal yet", "correct"
-            )
+            raise DealError("correction.no_such_deal", "correct").at("correction", item.number)
         wrong = records[item.number - 1]
         deals[item.number - 1] = item.deal
         try:
             state, records = fold(pulka, deals)
         except DealError as error:
-            raise DealError(
-                f"correction of deal {item.number}: {error}", error.field, error.number
-            ) from None
+            raise error.at("correction", item.number) from None
         outcome = judge_correction(
             item.number,
             len(deals),

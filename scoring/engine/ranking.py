@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from .contracts import Kind
 from .deals import GORA
+from .errors import ScoringError
 from .pulka import ScoredPulka
 from .settlement import whole_result
 
@@ -51,7 +52,7 @@ _SEGMENTS: dict[str, tuple[tuple[int | None, Fraction], ...]] = {
 _REMIZ_REASONS = frozenset({"remiz", "whister_shortfall"})
 
 
-class RankingError(ValueError):
+class RankingError(ScoringError):
     """Standings that cannot be computed as asked; the message names the setting."""
 
 
@@ -90,11 +91,11 @@ class TableResult:
 
     def __post_init__(self) -> None:
         if len(self.whists) != len(self.players):
-            raise RankingError("a table needs one whist result per player")
+            raise RankingError("ranking.whists_per_player")
         if self.stats and len(self.stats) != len(self.players):
-            raise RankingError("a table needs one set of counts per player")
+            raise RankingError("ranking.counts_per_player")
         if len(set(self.players)) != len(self.players):
-            raise RankingError("a player sits twice at one table")
+            raise RankingError("ranking.sits_twice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +113,12 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.normalisation not in NORMALISATIONS:
-            raise RankingError(f"unknown normalisation {self.normalisation!r}")
+            raise RankingError("ranking.unknown_normalisation", value=self.normalisation)
         unknown = [name for name in self.tie_breaks if name not in TIE_BREAKS]
         if unknown:
-            raise RankingError(f"unknown tie-break {unknown[0]!r}")
+            raise RankingError("ranking.unknown_tie_break", value=unknown[0])
         if len(set(self.tie_breaks)) != len(self.tie_breaks):
-            raise RankingError("a tie-break is listed twice")
+            raise RankingError("ranking.tie_break_twice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +170,7 @@ def table_result(
     names = scored.pulka.names
     keys = tuple(players) if players is not None else names
     if len(keys) != len(names):
-        raise RankingError("one key per seat is needed")
+        raise RankingError("ranking.key_per_seat")
     whole = whole_result(scored.totals, scored.pulka.convention).result
     return TableResult(round_number, keys, tuple(whole), deal_stats(scored))
 
@@ -222,7 +223,7 @@ def round_points(result: TableResult, normalisation: str = "raw") -> tuple[Fract
         return _place_points(whists)
     if normalisation == "serbian":
         return _serbian_points(whists)
-    raise RankingError(f"unknown normalisation {normalisation!r}")
+    raise RankingError("ranking.unknown_normalisation", value=normalisation)
 
 
 def compress(whists: int, preset: str) -> Fraction:
@@ -384,7 +385,7 @@ def final_standings(
     """
     rules = rules or Rules()
     if carry not in CARRY:
-        raise RankingError(f"unknown carry {carry!r}: kept, halved or cleared")
+        raise RankingError("ranking.unknown_carry", value=carry)
     qualifying = list(qualifying)
     before = standings(qualifying, players, rules)
     chosen = set(finalists)
@@ -404,5 +405,5 @@ def cut(lines: Sequence[Line], size: int) -> tuple[str, ...]:
     needs a judgement call; ``size`` larger than the field takes everyone.
     """
     if size < 1:
-        raise RankingError("a cut keeps at least one player")
+        raise RankingError("ranking.empty_cut")
     return tuple(line.player for line in lines[:size])

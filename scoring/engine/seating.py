@@ -30,13 +30,15 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .errors import ScoringError
+
 TABLE_SIZES = (3, 4)
 
 Round = Sequence[Sequence[str]]
 Pair = frozenset[str]
 
 
-class SeatingError(ValueError):
+class SeatingError(ScoringError):
     """A draw that cannot be made; the message says what to change."""
 
 
@@ -75,20 +77,18 @@ def table_plan(players: int, size: int) -> tuple[int, ...]:
     5 players cannot be seated at all.
     """
     if size not in TABLE_SIZES:
-        raise SeatingError(f"tables have 3 or 4 players, not {size}")
+        raise SeatingError("seating.table_size", size=size)
     if players < 3:
-        raise SeatingError("a draw needs at least 3 players")
+        raise SeatingError("seating.too_few")
     if size == 3:
         if players % 3:
             add, remove = (2, 1) if players % 3 == 1 else (1, 2)
-            raise SeatingError(
-                f"{players} players cannot sit at tables of 3: add {add} or remove {remove}"
-            )
+            raise SeatingError("seating.not_threes", players=players, add=add, remove=remove)
         return (3,) * (players // 3)
     for fours in range(players // 4, -1, -1):
         if (players - 4 * fours) % 3 == 0:
             return (4,) * fours + (3,) * ((players - 4 * fours) // 3)
-    raise SeatingError(f"{players} players cannot sit at tables of 3 and 4")
+    raise SeatingError("seating.not_threes_fours", players=players)
 
 
 def no_repeat_bound(players: int, size: int) -> int:
@@ -316,7 +316,7 @@ def draw_round(
     """
     field = sorted(set(players))
     if len(field) != len(players):
-        raise SeatingError("a player is entered twice")
+        raise SeatingError("seating.entered_twice")
     plan = table_plan(len(field), size)
     round_number = len(history) + 1
     rng = random.Random(f"{seed}:round:{round_number}")
@@ -358,7 +358,7 @@ def tables_by_standing(ranked: Sequence[str], size: int, seed: int) -> tuple[Tab
     standing"); seats and the first dealer still by lot (Кодекс 3.1.1).
     """
     if len(set(ranked)) != len(ranked):
-        raise SeatingError("a player is entered twice")
+        raise SeatingError("seating.entered_twice")
     plan = table_plan(len(ranked), size)
     rng = random.Random(f"{seed}:standing")
     tables, start = [], 0

@@ -9,15 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ._fast import fast_init
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
-from .errors import DealError, shown
+from .errors import DealError
 from .numbers import Points, exact_div
 from .seats import seating
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class SheetState:
     """Every figure on the sheet after some deals, and what the next deal needs.
@@ -53,7 +51,6 @@ class SheetState:
         return ladder[min(self.run, len(ladder) - 1)]
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class DealRecord:
     """One deal as written: its number, dealer, 4.2.11 notation and every entry."""
@@ -83,11 +80,11 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     explicit ``dealer`` restarts the rotation from him.
     """
     if state.closed:
-        raise DealError("the pulka is already over", "contract")
+        raise DealError("deal.pulka_over", "contract")
     dealer = state.dealer
     if deal.dealer is not None:
         if deal.dealer not in state.names:
-            raise DealError(f"unknown dealer {shown(deal.dealer)}", "dealer")
+            raise DealError("deal.unknown_dealer", "dealer", player=deal.dealer)
         dealer = state.names.index(deal.dealer)
     size, convention = len(state.names), state.convention
     ctx = _context(state, dealer)
@@ -123,30 +120,15 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     return new_state, record
 
 
-# A pulka's deals share a few contexts (one per dealer and run length), so they are
-# kept rather than rebuilt for every deal. Keyed by identity and checked on the way
-# out, since an id may be reused once its object is gone.
-_CONTEXTS: dict[tuple[int, int, int, int], DealContext] = {}
-_CONTEXTS_LIMIT = 512
-
-
 def _context(state: SheetState, dealer: int) -> DealContext:
-    """The DealContext of a deal dealt by ``dealer`` on this sheet."""
-    names, convention = state.names, state.convention
-    key = (id(convention), id(names), dealer, state.run)
-    ctx = _CONTEXTS.get(key)
-    if ctx is None or ctx.convention is not convention or ctx.names is not names:
-        ctx = DealContext(
-            convention,
-            names,
-            seating(len(names), dealer),
-            state.allpass_price,
-            state.min_contract,
-        )
-        if len(_CONTEXTS) >= _CONTEXTS_LIMIT:
-            _CONTEXTS.clear()
-        _CONTEXTS[key] = ctx
-    return ctx
+    """The DealContext of a deal dealt by ``dealer`` on this sheet (seatings are shared)."""
+    return DealContext(
+        state.convention,
+        state.names,
+        seating(len(state.names), dealer),
+        state.allpass_price,
+        state.min_contract,
+    )
 
 
 def add_entries(state: SheetState, entries: Iterable[Entry]) -> SheetState:

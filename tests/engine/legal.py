@@ -145,7 +145,9 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
     hands = (declarer, *defenders)
     if level == 10 and conv.ten == "checked":
         if draw(st.booleans()):
-            deal["whists"] = {names[p]: "pass" for p in defenders}
+            # The words are taken and ignored (protocol.md, "A checked 10").
+            words = st.sampled_from(["pass", "whist"])
+            deal["whists"] = {names[p]: draw(words) for p in defenders}
         if draw(st.booleans()):
             deal["tricks"] = _named(names, hands, draw(split(10, [10] * len(hands))))
         return deal

@@ -16,7 +16,6 @@ pencil, an answered proposal) 409.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -30,11 +29,12 @@ from prefscore.web import HtmxHttpRequest, invalid_status, render_page, swaps_re
 from scoring.engine.errors import DealError
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
+from scoring.messages import message_for
 
 from .. import corrections, presenters, services, trail
 from ..access import pulka_for
 from ..corrections import Refusal, answer_forgotten, correct_deal, propose_forgotten
-from ..forms import ArbiterForm, DealForm, translate_deal_error
+from ..forms import ArbiterForm, DealForm
 from ..models import ForgottenDeal, Pulka
 from ..presenters import table_context
 from ..replay import effective_facts, state_before
@@ -141,21 +141,18 @@ def _apply(
     return None
 
 
-_WHERE = re.compile(r"correction of deal \d+: (?:deal (?P<deal>\d+): )?(?P<message>.*)", re.S)
-
-
 def later_deal_error(error: DealError, number: int) -> str:
     """The engine refused the log with the deal replaced: a later deal no longer stands.
 
     For example a corrected pulya closes the pulka before a later deal, or a corrected
     all-pass changes the lowest contract of the next.
     """
-    match = _WHERE.fullmatch(str(error))
-    if match is None:
-        return translate_deal_error(str(error))
-    message = translate_deal_error(match.group("message"))
-    later = match.group("deal")
-    if later is None or int(later) == number:
+    kinds = [kind for kind, _value in error.places]
+    if kinds[:1] != ["correction"]:
+        return message_for(error)
+    message = message_for(error, places=False)
+    later = error.places[1][1] if kinds[1:] == ["deal"] else None
+    if later is None or later == number:
         return message
     return _("With this correction deal %(deal)s would no longer stand: %(message)s") % {
         "deal": later,

@@ -1,0 +1,91 @@
+"""All-pass: in the gora with amnesty and the zero-trick bonus, or in whists (rules.md §3.3).
+
+``deals.score_deal`` sends an all-pass here once it has checked that nobody declared,
+whisted or counted talon tricks.
+"""
+
+from __future__ import annotations
+
+from .errors import DealError
+from .facts import GORA, PULYA, WHISTS, Deal, DealContext, DealOutcome, Entry, checked_tricks
+from .numbers import exact_div
+
+
+def _allpass_players(ctx: DealContext, deal: Deal) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Who plays the all-pass, with tricks; a 4-player dealer on the talon takes ≤ 2 (§3.3)."""
+    seats, conv = ctx.seats, ctx.convention
+    with_dealer = seats.size == 4 and conv.allpass_dealer_talon and conv.allpass_scoring == "gora"
+    counts = deal.trick_counts or {}
+    if with_dealer:
+        players = (*seats.active, seats.dealer)
+        dealer_name = ctx.names[seats.dealer]
+        if dealer_name not in counts:
+            counts = {**counts, dealer_name: 0}
+        deal = Deal(deal.contract, tricks=tuple(counts.items()))
+    else:
+        players = seats.active
+    tricks = checked_tricks(ctx, deal, players)
+    if with_dealer and tricks[seats.dealer] > 2:
+        raise DealError("allpass.dealer_tricks", "tricks")
+    return players, tricks
+
+
+def allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
+    """All-pass in gora with amnesty and the zero-trick bonus (rules.md §3.3, gora style)."""
+    conv, seats = ctx.convention, ctx.seats
+    players, tricks = _allpass_players(ctx, deal)
+    price = ctx.allpass_price
+    spared = min(tricks.values()) if conv.allpass_amnesty else 0
+    entries = [
+        Entry(p, GORA, conv.gora_scale * price * (tricks[p] - spared), reason="allpass")
+        for p in sorted(players)
+        if tricks[p] - spared
+    ]
+    # Only a dealer who sits out (4 players, on the talon) is denied the bonus: with 2
+    # or 3 players the dealer holds a hand like everyone else (protocol.md).
+    entries.extend(
+        _zero_bonus(ctx, [p for p in players if p not in seats.sitting_out], tricks, price)
+    )
+    return DealOutcome(tuple(entries), "P", False, True)
+
+
+def _zero_bonus(
+    ctx: DealContext, players: list[int], tricks: dict[int, int], price: int
+) -> list[Entry]:
+    """A player with no trick on an all-pass (protocol.md "Zero-trick bonus").
+
+    Never for a 4-player dealer; pulya entries go clockwise from first hand.
+    """
+    bonus = ctx.convention.allpass_zero_bonus
+    zero = [p for p in ctx.seats.active if p in players and tricks[p] == 0]
+    if bonus == "pulya":
+        return [Entry(p, PULYA, price, reason="zero_bonus") for p in zero]
+    if bonus == "gora":
+        return [Entry(p, GORA, -price, reason="zero_bonus") for p in zero]
+    if bonus == "gora_double":
+        scale = ctx.convention.gora_scale
+        return [Entry(p, GORA, -2 * scale * price, reason="zero_bonus") for p in zero]
+    return []
+
+
+def allpass_in_whists(ctx: DealContext, deal: Deal) -> DealOutcome:
+    """Rostov all-pass in whists (rules.md §3.3; protocol.md "Rostov all-pass").
+
+    Each player with the fewest tricks writes ``rate × m × t / k`` on every other
+    active player; no amnesty, no talon; with 4 players the dealer gets m in the pulya
+    when the zero bonus is ``pulya``.
+    """
+    conv, seats, price = ctx.convention, ctx.seats, ctx.allpass_price
+    tricks = checked_tricks(ctx, deal, seats.active)
+    fewest = min(tricks.values())
+    low = [p for p in seats.active if tricks[p] == fewest]
+    entries: list[Entry] = []
+    for writer in low:
+        for other in seats.active:
+            if other not in low and tricks[other]:
+                amount = exact_div(conv.allpass_whist_rate * price * tricks[other], len(low))
+                entries.append(Entry(writer, WHISTS, amount, other, "allpass"))
+    entries.extend(_zero_bonus(ctx, list(seats.active), tricks, price))
+    if seats.size == 4 and conv.allpass_zero_bonus == "pulya":
+        entries.append(Entry(seats.dealer, PULYA, price, reason="zero_bonus"))
+    return DealOutcome(tuple(e for e in entries if e.points), "P", False, True)
