@@ -42,7 +42,14 @@ MESSAGES: dict[str, Promise] = {
     "file.stake_not_number": _("stake must be a number."),
     "file.stake_range": _("stake must be a number from %(low)s to %(high)s."),
     "file.deals_not_list": _("deals must be a list."),
-    "file.too_many_deals": _("a pulka has at most %(high)s deals."),
+    "file.too_many_items": _(
+        "a pulka has at most %(deals)s deals and %(corrections)s corrections."
+    ),
+    "pulka.too_many_deals": _("a pulka has at most %(high)s deals."),
+    "pulka.too_many_corrections": _("a pulka has at most %(high)s corrections."),
+    "pulka.too_much_refolding": _(
+        "the corrections would re-score more than %(high)s deals: correct fewer early deals."
+    ),
     "file.deal_not_object": _("deal %(number)s: each deal must be an object."),
     "file.sheet_players": _("sheet must give pulya, gora and whists for every player."),
     "file.sheet_row": _("the sheet of %(player)s must be an object."),

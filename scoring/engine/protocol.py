@@ -18,13 +18,15 @@ from . import conventions
 from .deals import Deal, Entry, parse_deal
 from .errors import ConventionError, DealError, ProtocolError, ScoringError
 from .numbers import Points, to_json_number
-from .pulka import Correction, Pulka, ScoredPulka, score_pulka
+from .pulka import MAX_CORRECTIONS, Correction, Pulka, ScoredPulka, score_pulka
+from .pulka import MAX_DEALS as MAX_DEALS
 from .seats import MAX_PLAYERS, MIN_PLAYERS
 from .settlement import Totals, exact_result, money, whole_result
 from .sheet import pulka_over
 
 MAX_TARGET = 10_000
-MAX_DEALS = 20_000
+# Deals and corrections together: a longer file is refused before any item is read.
+MAX_LOG_ITEMS = MAX_DEALS + MAX_CORRECTIONS
 MAX_NAME = 200
 MAX_SHEET_FIGURE = 10**9
 # Control characters, lone surrogates and line or paragraph separators: a name is
@@ -174,8 +176,8 @@ def _stake(value: object) -> Decimal | None:
 def _log(value: object) -> tuple[Deal | Correction, ...]:
     if not isinstance(value, list):
         raise ProtocolError("file.deals_not_list")
-    if len(value) > MAX_DEALS:
-        raise ProtocolError("file.too_many_deals", high=MAX_DEALS)
+    if len(value) > MAX_LOG_ITEMS:
+        raise ProtocolError("file.too_many_items", deals=MAX_DEALS, corrections=MAX_CORRECTIONS)
     log: list[Deal | Correction] = []
     deal_count = 0
     for item in value:

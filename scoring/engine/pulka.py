@@ -71,45 +71,100 @@ def fold(pulka: Pulka, deals: list[Deal]) -> tuple[SheetState, list[DealRecord]]
     return state, records
 
 
+# A pulka's documented limits (docs/protocol.md, "Limits"): far beyond any evening, and
+# what one request may score within a second. A correction re-scores every deal after
+# the one it corrects; REFOLD_LIMIT bounds those re-scored deals over the whole log.
+MAX_DEALS = 2_000
+MAX_CORRECTIONS = 2_000
+REFOLD_LIMIT = 100_000
+
+
+def check_limits(log: tuple[Deal | Correction, ...]) -> None:
+    """Refuse a log beyond the documented limits (docs/protocol.md, "Limits")."""
+    corrections = sum(1 for item in log if isinstance(item, Correction))
+    if len(log) - corrections > MAX_DEALS:
+        raise DealError("pulka.too_many_deals", high=MAX_DEALS)
+    if corrections > MAX_CORRECTIONS:
+        raise DealError("pulka.too_many_corrections", high=MAX_CORRECTIONS)
+
+
+@dataclass(slots=True)
+class _Fold:
+    """The running fold: each deal with the state it was dealt in, so that a correction
+    of deal k re-scores deals k… only, never 1…k-1 again (checkpoints)."""
+
+    deals: list[Deal]
+    befores: list[SheetState]
+    records: list[DealRecord]
+    state: SheetState
+    refolded: int = 0
+
+    def append(self, deal: Deal) -> None:
+        number = len(self.deals) + 1
+        try:
+            after, record = apply(self.state, deal)
+        except DealError as error:
+            raise error.at("deal", number, number) from None
+        self.deals.append(deal)
+        self.befores.append(self.state)
+        self.records.append(record)
+        self.state = after
+
+    def replace(self, number: int, deal: Deal) -> None:
+        """Deal ``number`` replaced: the sheet from it on as if it had been so all along."""
+        self.refolded += len(self.deals) - number + 1
+        if self.refolded > REFOLD_LIMIT:
+            raise DealError("pulka.too_much_refolding", high=REFOLD_LIMIT)
+        deals = [*self.deals[: number - 1], deal, *self.deals[number:]]
+        state = self.befores[number - 1]
+        befores, records = self.befores[: number - 1], self.records[: number - 1]
+        for index in range(number, len(deals) + 1):
+            try:
+                after, record = apply(state, deals[index - 1])
+            except DealError as error:
+                raise error.at("deal", index, index) from None
+            befores.append(state)
+            records.append(record)
+            state = after
+        self.deals, self.befores, self.records, self.state = deals, befores, records, state
+
+
 def score_pulka(pulka: Pulka) -> ScoredPulka:
     """Score the whole log: deals in order, corrections by Кодекс 4.2.7.
 
-    A correction replaces its deal and the sheet is folded again; penalties are
-    written on top, since they touch neither pulya nor the end of the pulka.
+    A correction replaces its deal and the sheet is folded again from that deal on;
+    penalties are written on top, since they touch neither pulya nor the end of the
+    pulka. Within the limits of :func:`check_limits` and ``REFOLD_LIMIT`` the work is
+    the deals plus, for each correction, the deals after the one it corrects.
     """
-    deals: list[Deal] = []
-    state = start(pulka.names, pulka.convention, pulka.target, pulka.first_dealer)
-    records: list[DealRecord] = []
+    check_limits(pulka.log)
+    start_state = start(pulka.names, pulka.convention, pulka.target, pulka.first_dealer)
+    run = _Fold([], [], [], start_state)
     judged: list[CorrectionOutcome] = []
     warned: frozenset[int] = frozenset()
     for item in pulka.log:
         if isinstance(item, Deal):
-            deals.append(item)
-            try:
-                state, record = apply(state, item)
-            except DealError as error:
-                raise error.at("deal", len(deals), len(deals)) from None
-            records.append(record)
+            run.append(item)
             continue
-        if not 1 <= item.number <= len(deals):
+        if not 1 <= item.number <= len(run.deals):
             raise DealError("correction.no_such_deal", "correct").at("correction", item.number)
-        wrong = records[item.number - 1]
-        deals[item.number - 1] = item.deal
+        wrong = run.records[item.number - 1]
         try:
-            state, records = fold(pulka, deals)
+            run.replace(item.number, item.deal)
         except DealError as error:
             raise error.at("correction", item.number) from None
         outcome = judge_correction(
             item.number,
-            len(deals),
+            len(run.deals),
             wrong.entries,
-            records[item.number - 1].entries,
+            run.records[item.number - 1].entries,
             len(pulka.names),
             warned,
             item.penalise,
         )
         warned = warned | frozenset(outcome.warned)
         judged.append(outcome)
+    state = run.state
     for outcome in judged:
         state = add_entries(state, outcome.penalties)
-    return ScoredPulka(pulka, state, tuple(records), tuple(judged))
+    return ScoredPulka(pulka, state, tuple(run.records), tuple(judged))

@@ -63,6 +63,8 @@ SAMPLES: dict[str, Any] = {
     "players": 7,
     "add": 2,
     "remove": 1,
+    "deals": 2000,
+    "corrections": 2000,
 }
 # An unknown option's name is what the person wrote, not one of ours.
 # Where JSON broke is a parameter the English leaves to Python's own message.
