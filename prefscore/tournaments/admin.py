@@ -19,11 +19,15 @@ class EntryInline(admin.TabularInline):
     raw_id_fields = ["player"]
 
 
+# Shown and read-only alike: a tuple of its own, which both attributes' types accept.
+ROUND_FIELDS = ("number", "is_final", "method", "repeats", "repeats_forced", "seed", "created_at")
+
+
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ["number", "is_final", "method", "repeats", "repeats_forced", "seed", "created_at"]
-    readonly_fields = fields
+    fields = ROUND_FIELDS
+    readonly_fields = ROUND_FIELDS
     can_delete = False
 
     def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
