@@ -7,7 +7,10 @@ played. A tournament is never deleted (its pulkas protect it).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Round, Tournament, TournamentEntry
 
@@ -30,7 +33,7 @@ class RoundInline(admin.TabularInline):
     readonly_fields = ROUND_FIELDS
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -53,5 +56,5 @@ class TournamentAdmin(admin.ModelAdmin):
     ]
     inlines = [EntryInline, RoundInline]
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
