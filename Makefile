@@ -76,8 +76,10 @@ lint: install
 	$(PY) -m ruff format --check .
 	.venv/bin/lint-imports --no-cache
 
+# The django-stubs plugin (pyproject.toml) imports the settings, which need DEBUG=1.
 typecheck: install
-	$(PY) -m mypy --strict scoring/engine
+	DEBUG=1 $(PY) -m mypy --strict scoring/engine
+	DEBUG=1 $(PY) -m mypy prefscore scoring
 
 bench: install
 	@set -e; for script in bench/*.py; do \

@@ -32,7 +32,7 @@ from .models import (
     admin_clubs,
     fields_by_topic,
 )
-from .presenters import option_text
+from .presenters import convention_field, option_text
 
 # Shown as words on a read-only page (a preset), instead of the stored JSON.
 LIST_FIELDS = ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder")
@@ -47,7 +47,7 @@ class IntegerListField(forms.CharField):
         return value
 
     def to_python(self, value: Any) -> list[int]:  # type: ignore[override]
-        text = super().to_python(value)
+        text = super().to_python(value) or ""  # None only with empty_value=None
         parts = [part for part in re.split(r"[\s,;]+", text) if part]
         try:
             return [int(part) for part in parts]
@@ -181,7 +181,8 @@ class ConventionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
-        initial = super().get_changeform_initial_data(request)
+        # Values from the query string are strings; the owner's initial value is a pk.
+        initial: dict[str, Any] = super().get_changeform_initial_data(request)
         if not request.user.is_superuser:
             club = admin_clubs(request.user).first()
             if club is not None:
@@ -230,7 +231,7 @@ def _shown_method(field: str) -> Any:
     def shown(self: ConventionAdmin, obj: Convention) -> str:
         return option_text(field, getattr(obj, field))
 
-    label = capfirst(Convention._meta.get_field(field).verbose_name)
+    label = capfirst(convention_field(field).verbose_name)
     return admin.display(description=label)(shown)
 
 

@@ -12,6 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.db.models import Field
 from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.text import capfirst
@@ -69,16 +70,24 @@ def option_text(field: str, value: Any) -> str:
         labels = dict(Consoler.choices)
         return ", ".join(str(labels[v]) for v in value) or gettext("nobody")
     if field == "half_whist_levels":
-        labels = dict(HalfWhistLevel.choices)
-        return ", ".join(str(labels[v]) for v in value) or gettext("never")
+        level_labels = dict(HalfWhistLevel.choices)
+        return ", ".join(str(level_labels[v]) for v in value) or gettext("never")
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
-    choices = dict(Convention._meta.get_field(field).flatchoices)
+    choices = dict(convention_field(field).flatchoices)
     return str(choices.get(value, value))
 
 
+def convention_field(name: str) -> Field[Any, Any]:
+    """One of Convention's own option fields (get_field may also give a reverse relation)."""
+    field = Convention._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"{name!r} is a relation of Convention, not one of its fields")
+    return field
+
+
 def field_label(field: str) -> str:
-    return capfirst(str(Convention._meta.get_field(field).verbose_name))
+    return capfirst(str(convention_field(field).verbose_name))
 
 
 def field_values(conv: EngineConvention) -> dict[str, Any]:

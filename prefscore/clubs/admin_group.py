@@ -10,7 +10,7 @@ that clubs, below scoring in the layers, need not import it.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, Group, Permission
+from django.contrib.auth.models import Group, Permission, User
 
 GROUP_NAME = "Club admins"
 # scoring.Convention's permissions (Django's four for every model).
@@ -33,9 +33,9 @@ def club_admin_group() -> Group:
     return group
 
 
-def grant(user: AbstractBaseUser, group: Group | None = None) -> None:
+def grant(user: User, group: Group | None = None) -> None:
     """Staff status and the convention permissions for one club admin."""
-    if not user.is_staff:  # type: ignore[attr-defined]
-        user.is_staff = True  # type: ignore[attr-defined]
+    if not user.is_staff:
+        user.is_staff = True
         user.save(update_fields=["is_staff"])
-    user.groups.add(group or club_admin_group())  # type: ignore[attr-defined]
+    user.groups.add(group or club_admin_group())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.db import models
@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 
 
 class ClubQuerySet(models.QuerySet["Club"]):
@@ -20,7 +20,8 @@ class ClubQuerySet(models.QuerySet["Club"]):
         """The clubs this user belongs to: the only clubs any view may show him."""
         if not user.is_authenticated:
             return self.none()
-        return self.filter(memberships__user=user)
+        # AUTH_USER_MODEL is django.contrib.auth's User: an authenticated user is one.
+        return self.filter(memberships__user=cast("User", user))
 
 
 class Club(models.Model):
@@ -50,7 +51,8 @@ class Club(models.Model):
         """The user's role in this club, or None for an outsider."""
         if not user.is_authenticated:
             return None
-        membership = self.memberships.filter(user=user).only("role").first()
+        # AUTH_USER_MODEL is django.contrib.auth's User: an authenticated user is one.
+        membership = self.memberships.filter(user=cast("User", user)).only("role").first()
         return membership.role if membership else None
 
 

@@ -125,7 +125,14 @@ def wait_minutes(username: str | None, address: str | None) -> int:
         scope__in={k.scope for k in keys}, key__in={k.key for k in keys}, locked_until__gt=now
     )
     wanted = {(k.scope, k.key) for k in keys}
-    latest = max((c.locked_until for c in locks if (c.scope, c.key) in wanted), default=None)
+    latest = max(
+        (
+            c.locked_until
+            for c in locks
+            if c.locked_until is not None and (c.scope, c.key) in wanted
+        ),
+        default=None,
+    )
     if latest is None:
         return 0
     return max(1, math.ceil((latest - now).total_seconds() / 60))

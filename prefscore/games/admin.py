@@ -32,11 +32,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+# Shown and read-only alike: a tuple of its own, which both attributes' types accept.
+SEAT_FIELDS = ("seat", "player")
+
+
 class SeatInline(admin.TabularInline):
     model = PulkaSeat
     extra = 0
-    fields = ["seat", "player"]
-    readonly_fields = fields
+    fields = SEAT_FIELDS
+    readonly_fields = SEAT_FIELDS
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

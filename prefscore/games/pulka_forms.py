@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.validators import MaxValueValidator
@@ -63,7 +63,7 @@ class NewPulkaForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
         self.club_players = list(club.players.all())
-        self.fields["convention"].choices = convention_choices(club)
+        cast(forms.ChoiceField, self.fields["convention"]).choices = convention_choices(club)
         choices = [("", _("— empty —"))] + [(p.pk, p.name) for p in self.club_players]
         for number in range(1, MAX_PLAYERS + 1):
             self.fields[f"player_{number}"] = forms.TypedChoiceField(
@@ -79,7 +79,7 @@ class NewPulkaForm(forms.Form):
                 required=False,
                 widget=forms.TextInput(attrs={"placeholder": _("or a guest")}),
             )
-        self.fields["first_dealer"].choices = [
+        cast(forms.TypedChoiceField, self.fields["first_dealer"]).choices = [
             (n, _("Seat %(number)s") % {"number": n}) for n in range(1, MAX_PLAYERS + 1)
         ]
 
@@ -89,7 +89,8 @@ class NewPulkaForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         seated = self._clean_seats()
         rows = [row for row, _seat in seated or []]
         dealer_row = cleaned.get("first_dealer")
@@ -193,7 +194,8 @@ class PulkaFileForm(forms.Form):
     file = forms.FileField(label=_("or upload it"), required=False)
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         text, upload = cleaned.get("text") or "", cleaned.get("file")
         if self.errors:
             return cleaned

@@ -257,7 +257,7 @@ def _buttons(
 
 
 def _outcome(proposal: ForgottenDeal, answered: Mapping[str, bool]) -> str:
-    values = {"number": proposal.number}
+    values: dict[str, object] = {"number": proposal.number}
     if proposal.status == ForgottenDeal.Status.ADDED:
         return _("Everyone agreed: the forgotten deal is now deal %(number)s.") % values
     if proposal.status == ForgottenDeal.Status.REFUSED:
@@ -346,7 +346,8 @@ _ARBITER = {
         "%(facts)s. Reason: %(reason)s"
     ),
 }
-_ANSWERS = {
+# Keyed by the stored action (a str; the Action members equal and hash as their values).
+_ANSWERS: dict[tuple[str, bool], Promise] = {
     (AuditEvent.Action.CONSENTED, True): gettext_lazy(
         "%(player)s agreed to the forgotten deal %(number)s."
     ),

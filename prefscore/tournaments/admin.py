@@ -7,7 +7,10 @@ played. A tournament is never deleted (its pulkas protect it).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Round, Tournament, TournamentEntry
 
@@ -19,14 +22,18 @@ class EntryInline(admin.TabularInline):
     raw_id_fields = ["player"]
 
 
+# Shown and read-only alike: a tuple of its own, which both attributes' types accept.
+ROUND_FIELDS = ("number", "is_final", "method", "repeats", "repeats_forced", "seed", "created_at")
+
+
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ["number", "is_final", "method", "repeats", "repeats_forced", "seed", "created_at"]
-    readonly_fields = fields
+    fields = ROUND_FIELDS
+    readonly_fields = ROUND_FIELDS
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -49,5 +56,5 @@ class TournamentAdmin(admin.ModelAdmin):
     ]
     inlines = [EntryInline, RoundInline]
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

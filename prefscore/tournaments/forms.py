@@ -5,7 +5,7 @@ Each form says what is wrong next to the field; the views save nothing until it 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -72,7 +72,7 @@ class TournamentForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
-        self.fields["convention"].choices = convention_choices(club)
+        cast(forms.ChoiceField, self.fields["convention"]).choices = convention_choices(club)
         choices = [("", _("— none —"))] + list(TIE_BREAK_LABELS.items())
         for slot in range(1, TIE_BREAK_SLOTS + 1):
             default = ranking.DEFAULT_TIE_BREAKS
@@ -87,7 +87,8 @@ class TournamentForm(forms.Form):
         return [self[f"tie_break_{slot}"] for slot in range(1, TIE_BREAK_SLOTS + 1)]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         order: list[str] = []
         for slot in range(1, TIE_BREAK_SLOTS + 1):
             name = cleaned.get(f"tie_break_{slot}")
@@ -161,7 +162,8 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = tournament.club.players.exclude(
+        players = cast(forms.ModelMultipleChoiceField, self.fields["players"])
+        players.queryset = tournament.club.players.exclude(
             tournament_entries__tournament=tournament
         )
 

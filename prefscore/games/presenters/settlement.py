@@ -193,5 +193,8 @@ def _payment(
     }
     if stake is None:
         return _("%(payer)s pays %(payee)s %(whists)s whists") % values
-    values["money"] = format_money(Decimal(payment.amount) * stake)
+    amount = payment.amount
+    if not isinstance(amount, int):  # payments settle the whole result (4.2.12)
+        raise TypeError(f"a payment in whole whists expected, not {amount!r}")
+    values["money"] = format_money(Decimal(amount) * stake)
     return _("%(payer)s pays %(payee)s %(whists)s whists (%(money)s)") % values

@@ -30,7 +30,7 @@ LATEST_SHOWN = 20
 
 def pulka_rows(pulkas: QuerySet[Pulka]) -> list[Pulka]:
     """Pulkas with their standing deal count and convention label: one query."""
-    rows = list(
+    rows: list[Pulka] = list(
         pulkas.annotate(
             deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True), distinct=True)
         )

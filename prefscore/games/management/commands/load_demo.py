@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
@@ -82,7 +82,7 @@ DEMO_PULKAS: tuple[dict[str, Any], ...] = (
 )
 
 
-def ensure_demo_user() -> tuple[AbstractBaseUser, bool]:
+def ensure_demo_user() -> tuple[User, bool]:
     """The demo user with the demo password; True when it had to be created."""
     user, created = get_user_model().objects.get_or_create(username=DEMO_USERNAME)
     if created or not user.check_password(DEMO_PASSWORD):
@@ -91,7 +91,7 @@ def ensure_demo_user() -> tuple[AbstractBaseUser, bool]:
     return user, created
 
 
-def ensure_demo_club(user: AbstractBaseUser) -> tuple[Club, bool]:
+def ensure_demo_club(user: User) -> tuple[Club, bool]:
     """The demo club, the demo user its admin, and its players; True when created."""
     club, created = Club.objects.get_or_create(
         slug=DEMO_CLUB_SLUG, defaults={"name": DEMO_CLUB_NAME}
@@ -103,7 +103,7 @@ def ensure_demo_club(user: AbstractBaseUser) -> tuple[Club, bool]:
     return club, created
 
 
-def ensure_demo_pulka(club: Club, user: AbstractBaseUser, spec: dict[str, Any]) -> bool:
+def ensure_demo_pulka(club: Club, user: User, spec: dict[str, Any]) -> bool:
     """One demo pulka with its deals, unless a pulka of that title exists; True if made."""
     if Pulka.objects.filter(club=club, title=spec["title"]).exists():
         return False
