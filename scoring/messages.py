@@ -227,7 +227,7 @@ def option_label(option: str) -> str:
         return gettext("Prices")
     if option not in OPTION_FIELD_NAMES:
         return ""
-    return str(Convention._meta.get_field(option).verbose_name)
+    return str(getattr(Convention._meta.get_field(option), "verbose_name", option))
 
 
 def _params(error: ScoringError) -> dict[str, Any]:

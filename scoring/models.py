@@ -37,9 +37,11 @@ from .option_fields import (
 from .option_fields import SOCHI_OPTIONS as _SOCHI
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.auth.models import User as Account
 
-    User = AbstractBaseUser | AnonymousUser
+    # The project's user model is Django's own (no AUTH_USER_MODEL of its own).
+    User = Account | AnonymousUser
 
 # The options' names and choices, defined beside (choices, option_fields), are named here
 # too: the admin, the pages and the tests take them with the model.

@@ -75,7 +75,8 @@ class DealForm(forms.Form):
     # --- reading the facts -----------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what the base class returns, typed as never None
         contract = data.get("contract")
         if not contract:
             return data

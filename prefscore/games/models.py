@@ -60,7 +60,7 @@ class PulkaQuerySet(models.QuerySet["Pulka"]):
         or with a password change, at no extra query.
         """
         try:
-            params = [session_key, timezone.now(), int(pk), int(user_id)]
+            params: list[Any] = [session_key, timezone.now(), int(pk), int(user_id)]
         except (TypeError, ValueError):
             return None
         pulka, membership = Pulka._meta.db_table, Membership._meta.db_table
