@@ -1,6 +1,6 @@
 """The choices of the convention options that take one of a few values.
 
-Each value is the engine's own (protocol.md, "Convention options"); the label is what
+Each value is the engine's own (docs/protocol.md, "Convention options"); the label is what
 the admin and the player pages show.
 """
 

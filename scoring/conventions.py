@@ -1,6 +1,6 @@
 """Which conventions a club may start a pulka under: the one place that knows.
 
-The presets (protocol.md, "Preset defaults") and the club's own conventions edited in
+The presets (docs/protocol.md, "Preset defaults") and the club's own conventions edited in
 the Django admin (``scoring.models.Convention``), presets first.
 
 A pulka stores the *name* returned by :func:`convention_for_key` and a snapshot of the
@@ -28,7 +28,7 @@ _LABELS: dict[str, Promise] = {**PRESET_LABELS, CUSTOM: _("own options")}
 
 
 def _records(club: Club | None) -> list[ConventionRecord]:
-    """Presets first in protocol.md's order, then the club's own by name."""
+    """Presets first in docs/protocol.md's order, then the club's own by name."""
     order = {slug: i for i, slug in enumerate(PRESET_SLUGS)}
     return sorted(
         ConventionRecord.objects.available_to(club),

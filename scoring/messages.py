@@ -21,7 +21,7 @@ _NOT_PLAYING = _("%(player)s does not play in this pulka.")
 _WHOLE_FROM = _("Enter a whole number from %(low)s to %(high)s.")
 
 MESSAGES: dict[str, Promise] = {
-    # The pulka file (protocol.md, "Input"): shown after "The file was not accepted:".
+    # The pulka file (docs/protocol.md, "Input"): shown after "The file was not accepted:".
     "file.not_json": _("The file is not valid JSON: line %(line)s, column %(column)s."),
     "file.too_deep": _("The file is nested too deeply."),
     "file.bad_number": _(
@@ -67,7 +67,7 @@ MESSAGES: dict[str, Promise] = {
     "correction.deal_not_object": _("a correction's deal must be an object."),
     "correction.penalty_not_bool": _("a correction's penalty must be true or false."),
     "correction.no_such_deal": _("there is no such deal yet."),
-    # A deal's fields as given (protocol.md, a deal's fields).
+    # A deal's fields as given (docs/protocol.md, a deal's fields).
     "deal.contract_missing": _("Choose the contract: 6 to 10, misère or all-pass."),
     "deal.contract_not_text": _("The contract must be text such as 6S."),
     "deal.contract_unknown": _(
@@ -82,7 +82,7 @@ MESSAGES: dict[str, Promise] = {
     "deal.tricks_not_map": _("The tricks must be a map of player names to counts."),
     "deal.word_not_text": _("%(player)s: the word is whist, pass or half."),
     "deal.count_not_whole": _("%(player)s: tricks must be a whole number from 0 to 10."),
-    # A deal against the rules (rules.md §3; protocol.md, "Order and limits").
+    # A deal against the rules (docs/rules.md §3; docs/protocol.md, "Order and limits").
     "deal.pulka_over": _("The pulka is already over."),
     "deal.unknown_dealer": _NOT_PLAYING,
     "deal.unknown_player": _NOT_PLAYING,
@@ -120,7 +120,7 @@ MESSAGES: dict[str, Promise] = {
     "allpass.whists": _("An all-pass has no whists."),
     "allpass.prikup": _("An all-pass has no talon tricks."),
     "allpass.dealer_tricks": _("The dealer plays only the two talon cards: at most 2 tricks."),
-    # Convention options (protocol.md, "Convention options"), shown beside the option.
+    # Convention options (docs/protocol.md, "Convention options"), shown beside the option.
     "option.int_range": _WHOLE_FROM,
     "option.choice": _("Choose one of the values offered."),
     "option.bool": _("Tick the box or leave it empty."),
@@ -161,7 +161,7 @@ MESSAGES: dict[str, Promise] = {
     "convention.unknown": _("unknown convention %(value)s: use a preset's name."),
     "convention.incomplete": _("a convention spelled out must give every option."),
     "convention.not_spec": _("convention must be a preset name or a map of options."),
-    # Tournament draws and standings (tournaments.md).
+    # Tournament draws and standings (docs/tournaments.md).
     "seating.table_size": _("Tables have 3 or 4 players, not %(size)s."),
     "seating.too_few": _("A draw needs at least 3 players."),
     "seating.not_threes": _(

@@ -1,6 +1,6 @@
 """Conventions as clubs edit them in the admin, mirrored by the engine's Convention.
 
-Every option of protocol.md ("Convention options") is a typed field
+Every option of docs/protocol.md ("Convention options") is a typed field
 (``scoring.option_fields``, choices in ``scoring.choices``). The engine stays the one
 judge of what is valid: ``clean()`` builds the engine's Convention and turns its
 ``ConventionError`` into a message next to the field it names.
@@ -140,7 +140,7 @@ def admin_clubs(user: User) -> models.QuerySet[Club]:
 
 
 class Convention(ConventionOptions):
-    """A named set of every scoring option; a pulka keeps a copy of it (design.md)."""
+    """A named set of every scoring option; a pulka keeps a copy of it (docs/design.md)."""
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(

@@ -1,4 +1,4 @@
-"""Every option of protocol.md ("Convention options") as a typed model field.
+"""Every option of docs/protocol.md ("Convention options") as a typed model field.
 
 ``ConventionOptions`` is abstract: ``scoring.models.Convention`` adds its name, owner and
 the rest. The engine stays the one judge of what is valid; these fields only hold the
@@ -31,7 +31,7 @@ from .choices import (
     ZeroBonus,
 )
 
-# The engine's defaults are Sochi's (protocol.md, "Preset defaults"): a new convention
+# The engine's defaults are Sochi's (docs/protocol.md, "Preset defaults"): a new convention
 # starts as a copy of Sochi, and a field the form rejected keeps a valid value.
 SOCHI_OPTIONS = EngineConvention().to_options()
 
@@ -124,7 +124,7 @@ def sochi_exit_ladder() -> list[int]:
 class ConventionOptions(models.Model):
     """Every scoring option, Sochi's by default, and the bridge to the engine."""
 
-    # Prices (rules.md §2)
+    # Prices (docs/rules.md §2)
     price_6 = models.PositiveIntegerField(
         _("price of a six"),
         default=SOCHI_OPTIONS["prices"]["6"],
@@ -166,7 +166,7 @@ class ConventionOptions(models.Model):
         help_text=_("множитель горы: gora per undertrick = price × this (Leningrad 2)."),
     )
 
-    # Whist (rules.md §3.1)
+    # Whist (docs/rules.md §3.1)
     whist_style = models.CharField(
         _("whist style"),
         max_length=12,
@@ -234,7 +234,7 @@ class ConventionOptions(models.Model):
         help_text=_("висты за прикуп: whists for fast tricks the declarer finds in the talon."),
     )
 
-    # All-pass (rules.md §3.3)
+    # All-pass (docs/rules.md §3.3)
     allpass_scoring = models.CharField(
         _("all-pass scored"),
         max_length=12,
@@ -298,7 +298,7 @@ class ConventionOptions(models.Model):
         ),
     )
 
-    # Pulya and help (rules.md §3.4, §3.5)
+    # Pulya and help (docs/rules.md §3.4, §3.5)
     help = models.BooleanField(
         _("help"),
         **_option("help"),
@@ -329,7 +329,7 @@ class ConventionOptions(models.Model):
         help_text=_("for a pulka that ends after a number of deals; empty: played by time."),
     )
 
-    # Settlement (rules.md §3.7)
+    # Settlement (docs/rules.md §3.7)
     pulya_to_gora = models.PositiveSmallIntegerField(
         _("pulya to gora"),
         choices=PulyaToGora.choices,
@@ -361,7 +361,7 @@ class ConventionOptions(models.Model):
     # The engine <-> model bridge
 
     def options(self) -> dict[str, Any]:
-        """Every option as protocol.md spells it, from the fields."""
+        """Every option as docs/protocol.md spells it, from the fields."""
         options = {name: getattr(self, name) for name in OPTION_NAMES if name != "prices"}
         options["prices"] = {key: getattr(self, field) for key, field in PRICE_FIELDS.items()}
         return options
@@ -371,7 +371,7 @@ class ConventionOptions(models.Model):
         return from_options(self.options())
 
     def snapshot(self) -> dict[str, Any]:
-        """A fresh copy of every option for Pulka.convention_options (design.md)."""
+        """A fresh copy of every option for Pulka.convention_options (docs/design.md)."""
         return self.to_engine().to_options()
 
     def apply_engine(self, conv: EngineConvention) -> None:

@@ -25,7 +25,7 @@ from scoring.engine.values import game_values
 
 from .models import PRESET_SLUGS, Consoler, Convention, HalfWhistLevel, fields_by_topic
 
-# The table sizes whose game values the pages show (rules.md §6.6 quotes 3 and 4).
+# The table sizes whose game values the pages show (docs/rules.md §6.6 quotes 3 and 4).
 TABLE_SIZES = (3, 4)
 MINUS = "\u2212"
 
@@ -131,7 +131,7 @@ def option_sections(*conventions: EngineConvention) -> list[Section]:
 
 
 def value_rows(conv: EngineConvention) -> list[Row]:
-    """The game values (rules.md §6.6) with one column per table size."""
+    """The game values (docs/rules.md §6.6) with one column per table size."""
     by_size = [game_values(conv, size) for size in TABLE_SIZES]
     return [
         Row(
@@ -194,7 +194,7 @@ def _items(conventions: Iterable[Convention]) -> tuple[Item, ...]:
 
 
 def convention_groups(conventions: Iterable[Convention]) -> list[Group]:
-    """Presets (in protocol.md's order) and shared conventions, then each club's own."""
+    """Presets (in docs/protocol.md's order) and shared conventions, then each club's own."""
     order = {slug: index for index, slug in enumerate(PRESET_SLUGS)}
     shared: list[Convention] = []
     clubs: dict[int, list[Convention]] = {}

@@ -1,7 +1,7 @@
 """A convention's rules in plain words, generated from its options.
 
 No preset has hand-written text: each option value turns into one translated sentence
-(rules.md §2–§3.7 say what each option means), so a club's own convention reads as
+(docs/rules.md §2–§3.7 say what each option means), so a club's own convention reads as
 clearly as Sochi. Options that change nothing under the others (the number of deals
 when the pulka does not end after a number of deals) give no sentence.
 """

@@ -15,7 +15,7 @@ from scoring.engine.conventions import Convention, from_options
 class ConventionSnapshot(models.Model):
     """A convention's every option, copied when a pulka or tournament starts.
 
-    Editing a convention never re-scores a game that started under it (design.md).
+    Editing a convention never re-scores a game that started under it (docs/design.md).
     """
 
     convention_name = models.CharField(_("convention"), max_length=200)

@@ -15,7 +15,7 @@ NAMES = ("Anna", "Boris", "Vera")
 def cycle_deal(number: int, names: Sequence[str] = NAMES) -> dict[str, Any]:
     """Deal ``number`` of a long evening: six kinds in turn, none closing a pulka to 1000.
 
-    Legal Sochi deals (protocol.md, "Deals") at a table of three whose first dealer is
+    Legal Sochi deals (docs/protocol.md, "Deals") at a table of three whose first dealer is
     seat 0; after 400 deals the leader's pulya is still under 400.
     """
     dealer = (number - 1) % 3

@@ -1,6 +1,6 @@
 """The deal entry form: what the players report, turned into protocol deal facts.
 
-The form only reads and shapes the facts (protocol.md, a deal); whether they make a
+The form only reads and shapes the facts (docs/protocol.md, a deal); whether they make a
 legal deal is the engine's call, and its :class:`DealError` lands beside the field.
 """
 

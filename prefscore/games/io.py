@@ -1,6 +1,6 @@
-"""Pulkas in and out of the database as pulka files (protocol.md).
+"""Pulkas in and out of the database as pulka files (docs/protocol.md).
 
-**Export** (``games:export``) writes the protocol.md *input* of a pulka, so that the
+**Export** (``games:export``) writes the docs/protocol.md *input* of a pulka, so that the
 file can be imported again, followed by the engine's *output* for it:
 
 - input: ``convention`` (every option spelled out: the pulka's snapshot), ``players``,
@@ -12,13 +12,13 @@ file can be imported again, followed by the engine's *output* for it:
   (``number``, ``dealer``, ``notation``, ``entries``). The engine ignores those on
   reading, and the dealer it names is the one the rotation gives anyway.
 
-**Import** reads such a file, or any pulka file of protocol.md. When a file has
+**Import** reads such a file, or any pulka file of docs/protocol.md. When a file has
 ``deals``, the output fields above are ignored (they are recomputed from the deals), so
 an export imports again and gives the same sheet. A file with ``sheet`` instead of
 ``deals`` is a finished paper pulka: it is settled, never stored (the paper-pulka
 calculator).
 
-Corrections travel both ways as protocol.md ``correct`` items in ``deals``: an export
+Corrections travel both ways as docs/protocol.md ``correct`` items in ``deals``: an export
 writes each stored correction right after the deal that was the last one when it was
 made (``"penalty": false`` when it was made without the 4.2.7 penalty), which is where
 ``services.engine_pulka_of`` folds it; an import stores each as a correction row.
@@ -96,7 +96,7 @@ def too_large_message() -> str:
 
 
 def read_text(text: str) -> PulkaFile:
-    """Read a pulka file's text (protocol.md): the engine validates every field."""
+    """Read a pulka file's text (docs/protocol.md): the engine validates every field."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise FileRefused(too_large_message())
     data = _json(text)

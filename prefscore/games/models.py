@@ -1,7 +1,7 @@
 """Pulkas and their deal logs. The sheet is always the engine's fold over the log.
 
 A deal row is never edited in place: a pencil change withdraws the row and records
-a new one with the same number (design.md, "How a deal flows"; Кодекс 4.2.8).
+a new one with the same number (docs/design.md, "How a deal flows"; Кодекс 4.2.8).
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ class DealQuerySet(models.QuerySet["Deal"]):
 
 
 class Deal(models.Model):
-    """One deal's facts as the players reported them (protocol.md, a deal)."""
+    """One deal's facts as the players reported them (docs/protocol.md, a deal)."""
 
     pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="deals")
     number = models.PositiveIntegerField(_("number"))

@@ -37,7 +37,7 @@ def engine_pulka_of(
     """The engine's view of a pulka: snapshot convention, seat names, the log.
 
     Each correction stands in the log right after the deal that was the last one
-    when it was made (protocol.md ``correct`` items).
+    when it was made (docs/protocol.md ``correct`` items).
     """
     deals = list(deals)
     pending = in_log_order(corrections)
@@ -122,7 +122,7 @@ def _check_new_deal(pulka: Pulka, deals: list[Deal], facts: Mapping[str, Any]) -
 
 
 def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int) -> Recorded:
-    """Record deal ``number`` of a pulka, or refuse it (design.md, "How a deal flows").
+    """Record deal ``number`` of a pulka, or refuse it (docs/design.md, "How a deal flows").
 
     ``number`` is the deal the form expected to create: if another device recorded it
     first, :class:`Conflict` is raised and nothing is saved. A deal the rules refuse

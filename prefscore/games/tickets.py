@@ -1,7 +1,7 @@
 """Poll tickets: how a device asks "anything new?" without loading its session.
 
 A ticket is signed for one user and one pulka when the sheet is shown, and lives a
-playing evening at most (design.md, "How a deal flows", step 6). It is also sealed to
+playing evening at most (docs/design.md, "How a deal flows", step 6). It is also sealed to
 the session it was shown in and to the account's password: the seal is an HMAC of the
 session key (the device's cookie, never put in the URL) and the password hash. The
 poll's one query reads both, so a ticket stops giving answers the moment its session

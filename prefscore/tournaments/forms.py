@@ -19,7 +19,7 @@ from scoring.engine.protocol import MAX_TARGET
 
 from .models import Tournament
 
-# tournaments.md §1: "max 18 deals", "6 deals per round"; a generous ceiling.
+# docs/tournaments.md §1: "max 18 deals", "6 deals per round"; a generous ceiling.
 MAX_DEALS = 200
 MAX_CUT = 200
 TIE_BREAK_SLOTS = len(ranking.TIE_BREAKS)
@@ -36,7 +36,7 @@ TIE_BREAK_LABELS = {
 
 
 class TournamentForm(forms.Form):
-    """Name, convention, tables, round length, scoring and tie-breaks (tournaments.md §4.1)."""
+    """Name, convention, tables, round length, scoring and tie-breaks (docs/tournaments.md §4.1)."""
 
     name = forms.CharField(label=_("Name"), max_length=120)
     convention = forms.ChoiceField(label=_("Convention"))
@@ -169,7 +169,7 @@ class EntryForm(forms.Form):
 
 
 class CutForm(forms.Form):
-    """How many players go through to the final tables (tournaments.md §4.10)."""
+    """How many players go through to the final tables (docs/tournaments.md §4.10)."""
 
     size = forms.IntegerField(label=_("Players in the final"), min_value=3, max_value=MAX_CUT)
 

@@ -19,7 +19,7 @@ from scoring.snapshot import ConventionSnapshot
 
 
 def _new_seed() -> int:
-    # Shown on the page and kept: the draws can be re-checked from it (tournaments.md §4.3).
+    # Shown on the page and kept: the draws can be re-checked from it (docs/tournaments.md §4.3).
     return secrets.randbelow(2**31)
 
 

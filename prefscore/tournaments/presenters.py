@@ -134,7 +134,7 @@ def _table(number: int, pulka: Pulka) -> TableView:
 
 
 def _summary(round_: Round) -> str:
-    """How the draw met the no-repeat rule (tournaments.md §4.4)."""
+    """How the draw met the no-repeat rule (docs/tournaments.md §4.4)."""
     if round_.is_final:
         return _("Final tables, seated by standing.")
     if not round_.repeats:
@@ -154,7 +154,7 @@ def _summary(round_: Round) -> str:
 
 
 def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
-    """The regulations in short (tournaments.md §4.1): label and value."""
+    """The regulations in short (docs/tournaments.md §4.1): label and value."""
     tie_breaks = ", ".join(str(TIE_BREAK_LABELS[name]) for name in tournament.tie_breaks)
     deals = tournament.deals_per_round
     return [

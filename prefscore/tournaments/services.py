@@ -65,7 +65,7 @@ def active_players(tournament: Tournament) -> list[Player]:
 
 
 def draw_next_round(tournament_id: int, user: Any) -> Round:
-    """Draw the next qualifying round and start a pulka per table (tournaments.md §4.3).
+    """Draw the next qualifying round and start a pulka per table (docs/tournaments.md §4.3).
 
     The engine avoids repeat meetings as far as possible; seats and the first dealer
     are by lot (Кодекс 3.1.1). Raises :class:`TournamentError` with the reason.
@@ -95,7 +95,7 @@ def draw_next_round(tournament_id: int, user: Any) -> Round:
 
 
 def draw_final(tournament_id: int, user: Any, size: int) -> Round:
-    """Cut the field to the top ``size`` and seat them by standing (tournaments.md §4.10)."""
+    """Cut the field to the top ``size`` and seat them by standing (docs/tournaments.md §4.10)."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status in (Tournament.Status.FINAL, Tournament.Status.FINISHED):
@@ -220,7 +220,7 @@ class Standings:
 
 
 def standings(tournament: Tournament) -> Standings:
-    """Live standings from every table's sheet (Кодекс 4.1.3; tournaments.md §4.8, §4.10).
+    """Live standings from every table's sheet (Кодекс 4.1.3; docs/tournaments.md §4.8, §4.10).
 
     A constant number of queries however many rounds and tables: entries, rounds,
     pulkas, and the seats, deals and corrections of all pulkas at once.

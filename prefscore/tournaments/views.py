@@ -69,7 +69,7 @@ def tournament_list(request: HtmxHttpRequest, club: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def create(request: HtmxHttpRequest, club: str) -> HttpResponse:
-    """A new tournament: its regulations are fixed here (tournaments.md §4.1)."""
+    """A new tournament: its regulations are fixed here (docs/tournaments.md §4.1)."""
     club_obj, _role = club_and_role_for(request, club, roles=ORGANISERS)
     form = TournamentForm(request.POST if request.method == "POST" else None, club=club_obj)
     if request.method == "POST" and form.is_valid():
@@ -139,7 +139,7 @@ def register(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def drop(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpResponse:
-    """Drop a player from the next draws, or take him back (tournaments.md §4.2)."""
+    """Drop a player from the next draws, or take him back (docs/tournaments.md §4.2)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     row = get_object_or_404(TournamentEntry, pk=entry, tournament=tournament)
     row.dropped = not row.dropped
@@ -152,7 +152,7 @@ def drop(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpResp
 @require_POST
 @login_required
 def draw(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """Draw the next round and start its tables' pulkas (tournaments.md §4.3)."""
+    """Draw the next round and start its tables' pulkas (docs/tournaments.md §4.3)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     try:
         round_ = services.draw_next_round(tournament.pk, request.user)
@@ -164,7 +164,7 @@ def draw(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def cut(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """Cut the field to the top N and draw the final tables (tournaments.md §4.10)."""
+    """Cut the field to the top N and draw the final tables (docs/tournaments.md §4.10)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     form = CutForm(request.POST)
     if form.is_valid():

@@ -1,4 +1,4 @@
-"""All-pass: in the gora with amnesty and the zero-trick bonus, or in whists (rules.md §3.3).
+"""All-pass: in the gora with amnesty and the zero-trick bonus, or in whists (docs/rules.md §3.3).
 
 ``deals.score_deal`` sends an all-pass here once it has checked that nobody declared,
 whisted or counted talon tricks.
@@ -31,7 +31,7 @@ def _allpass_players(ctx: DealContext, deal: Deal) -> tuple[tuple[int, ...], dic
 
 
 def allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
-    """All-pass in gora with amnesty and the zero-trick bonus (rules.md §3.3, gora style)."""
+    """All-pass in gora with amnesty and the zero-trick bonus (docs/rules.md §3.3, gora style)."""
     conv, seats = ctx.convention, ctx.seats
     players, tricks = _allpass_players(ctx, deal)
     price = ctx.allpass_price
@@ -42,7 +42,7 @@ def allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
         if tricks[p] - spared
     ]
     # Only a dealer who sits out (4 players, on the talon) is denied the bonus: with 2
-    # or 3 players the dealer holds a hand like everyone else (protocol.md).
+    # or 3 players the dealer holds a hand like everyone else (docs/protocol.md).
     entries.extend(
         _zero_bonus(ctx, [p for p in players if p not in seats.sitting_out], tricks, price)
     )
@@ -52,7 +52,7 @@ def allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
 def _zero_bonus(
     ctx: DealContext, players: list[int], tricks: dict[int, int], price: int
 ) -> list[Entry]:
-    """A player with no trick on an all-pass (protocol.md "Zero-trick bonus").
+    """A player with no trick on an all-pass (docs/protocol.md "Zero-trick bonus").
 
     Never for a 4-player dealer; pulya entries go clockwise from first hand.
     """
@@ -69,7 +69,7 @@ def _zero_bonus(
 
 
 def allpass_in_whists(ctx: DealContext, deal: Deal) -> DealOutcome:
-    """Rostov all-pass in whists (rules.md §3.3; protocol.md "Rostov all-pass").
+    """Rostov all-pass in whists (docs/rules.md §3.3; docs/protocol.md "Rostov all-pass").
 
     Each player with the fewest tricks writes ``rate × m × t / k`` on every other
     active player; no amnesty, no talon; with 4 players the dealer gets m in the pulya

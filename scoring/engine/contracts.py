@@ -1,4 +1,4 @@
-"""Contracts and their prices (rules.md §2; protocol.md, a deal's ``contract``).
+"""Contracts and their prices (docs/rules.md §2; docs/protocol.md, a deal's ``contract``).
 
 Parse and print in pairs: ``Contract.parse("7♥")`` and ``str(contract)`` give the
 canonical form back (``7H``), ``contract.symbol`` the form players write (``7♥``).
@@ -15,7 +15,7 @@ LEVELS = (6, 7, 8, 9, 10)
 
 
 class Suit(enum.Enum):
-    """Trump suit in bidding order ♠ < ♣ < ♦ < ♥ < no trumps (rules.md §2)."""
+    """Trump suit in bidding order ♠ < ♣ < ♦ < ♥ < no trumps (docs/rules.md §2)."""
 
     SPADES = "S"
     CLUBS = "C"
@@ -25,7 +25,7 @@ class Suit(enum.Enum):
 
     @property
     def symbol(self) -> str:
-        """The sign players write on the sheet; no-trumps is ``БК`` (protocol.md)."""
+        """The sign players write on the sheet; no-trumps is ``БК`` (docs/protocol.md)."""
         return _SUIT_SYMBOLS[self]
 
 
@@ -53,7 +53,7 @@ _SUIT_SPELLINGS = {
 
 
 class Kind(enum.Enum):
-    """What a deal was: a trick contract, a misère or an all-pass (rules.md §3)."""
+    """What a deal was: a trick contract, a misère or an all-pass (docs/rules.md §3)."""
 
     TRICKS = "tricks"
     MISERE = "misere"
@@ -66,7 +66,7 @@ _ALLPASS_WORDS = {"ALLPASS", "РАСПАСЫ", "РАСПАС", "P"}
 
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """A contract as declared: kind, level 6–10 and optional suit (rules.md §2)."""
+    """A contract as declared: kind, level 6–10 and optional suit (docs/rules.md §2)."""
 
     kind: Kind
     level: int = 0
@@ -76,8 +76,8 @@ class Contract:
     def parse(cls, text: str) -> Contract:
         """Read ``6S``, ``7♥``, ``8NT``, ``6БК``, ``9``, ``misere`` or ``allpass``.
 
-        The spellings are those of protocol.md (a deal's ``contract``); the suit never
-        changes a price (rules.md §2) but is kept for the protocol.
+        The spellings are those of docs/protocol.md (a deal's ``contract``); the suit never
+        changes a price (docs/rules.md §2) but is kept for the protocol.
         """
         # A pulka repeats a few dozen spellings: each is read once (contracts are immutable).
         if cls is Contract and type(text) is str:
@@ -126,7 +126,7 @@ class Contract:
 
     @property
     def rank(self) -> float:
-        """Bidding height for the exit ladder: a misère ranks between 8NT and 9♠ (rules.md §2)."""
+        """Bidding height for the exit ladder: a misère ranks between 8NT and 9♠ (docs/rules.md §2)."""
         if self.kind is Kind.MISERE:
             return 8.5
         return float(self.level)
@@ -137,7 +137,7 @@ _PARSED_LIMIT = 1024
 
 
 def obligation(level: int) -> int:
-    """Defenders' total trick obligation O(L): 4, 2, 1, 1, 1 (rules.md §2 table)."""
+    """Defenders' total trick obligation O(L): 4, 2, 1, 1, 1 (docs/rules.md §2 table)."""
     return _OBLIGATIONS.get(level, 1)
 
 

@@ -1,6 +1,6 @@
-"""Conventions: every scoring option of protocol.md, validated, and the four presets.
+"""Conventions: every scoring option of docs/protocol.md, validated, and the four presets.
 
-rules.md §3.9 and protocol.md ("Convention options", "Preset defaults") are the
+docs/rules.md §3.9 and docs/protocol.md ("Convention options", "Preset defaults") are the
 contract: option names and values here are exactly theirs.
 """
 
@@ -55,7 +55,7 @@ _MAX_SCALE = 100
 
 @dataclass(frozen=True, slots=True)
 class Convention:
-    """Every option of protocol.md, validated on construction (rules.md §3.9).
+    """Every option of docs/protocol.md, validated on construction (docs/rules.md §3.9).
 
     Build one with :func:`preset` and :func:`from_options`; constructing it directly
     also validates, and a bad value raises :class:`ConventionError` naming the option.
@@ -98,16 +98,16 @@ class Convention:
         _check_consistency(self)
 
     def price(self, level: int) -> int:
-        """Price of a trick contract 6–10 (rules.md §2, option ``prices``)."""
+        """Price of a trick contract 6–10 (docs/rules.md §2, option ``prices``)."""
         return self.prices[level - 6]
 
     @property
     def misere_price(self) -> int:
-        """Price of a misère (rules.md §2: 10)."""
+        """Price of a misère (docs/rules.md §2: 10)."""
         return self.prices[5]
 
     def to_options(self) -> dict[str, Any]:
-        """Every option as protocol.md spells it (a JSON-ready mapping)."""
+        """Every option as docs/protocol.md spells it (a JSON-ready mapping)."""
         options = asdict(self)
         options["prices"] = dict(zip(PRICE_KEYS, self.prices, strict=True))
         for name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
@@ -291,9 +291,9 @@ PRESET_NAMES: tuple[str, ...] = tuple(_PRESET_OPTIONS)
 
 
 def from_options(options: Mapping[str, object], base: Convention | None = None) -> Convention:
-    """Apply option overrides to ``base`` (Sochi when omitted); protocol.md ``options``.
+    """Apply option overrides to ``base`` (Sochi when omitted); docs/protocol.md ``options``.
 
-    Unknown names are an error, never ignored (protocol.md).
+    Unknown names are an error, never ignored (docs/protocol.md).
     """
     if not isinstance(options, Mapping):
         raise ConventionError("options", "options.not_map")
@@ -308,7 +308,7 @@ def from_options(options: Mapping[str, object], base: Convention | None = None) 
 
 
 def preset(name: str) -> Convention:
-    """The preset ``sochi``, ``leningrad``, ``rostov`` or ``fspr`` (protocol.md, presets)."""
+    """The preset ``sochi``, ``leningrad``, ``rostov`` or ``fspr`` (docs/protocol.md, presets)."""
     if name not in _PRESET_OPTIONS:
         raise ConventionError("convention", "convention.unknown", value=name, presets=PRESET_NAMES)
     return from_options(_PRESET_OPTIONS[name])
@@ -317,7 +317,7 @@ def preset(name: str) -> Convention:
 def from_spec(spec: object, overrides: Mapping[str, object] | None = None) -> Convention:
     """A pulka file's ``convention`` (a preset name or a full option map) plus ``options``.
 
-    protocol.md: "a preset name, or an object with every option spelled out".
+    docs/protocol.md: "a preset name, or an object with every option spelled out".
     """
     if isinstance(spec, str):
         base = preset(spec)

@@ -1,7 +1,7 @@
-"""One deal's facts -> the entries it writes (rules.md §3.1–3.6, protocol.md decisions).
+"""One deal's facts -> the entries it writes (docs/rules.md §3.1–3.6, docs/protocol.md decisions).
 
 Pulya entries are *requests*: the sheet (``sheet.py``) passes them through help
-(rules.md §3.4) before they reach the pulya. Everything else is written as it stands.
+(docs/rules.md §3.4) before they reach the pulya. Everything else is written as it stands.
 The facts and their reading are ``facts.py``'s, all-pass scoring ``allpass.py``'s; both
 are named here too, where the rest of the project imports them from.
 """
@@ -42,7 +42,7 @@ __all__ = [
 
 
 def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
-    """Score one deal by its kind: rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass)."""
+    """Score one deal by its kind: docs/rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass)."""
     kind = deal.contract.kind
     if kind is Kind.ALLPASS:
         refuse(deal.declarer is not None, "allpass.declarer", "declarer")
@@ -70,7 +70,7 @@ def _declarer(ctx: DealContext, deal: Deal) -> int:
     return declarer
 
 
-# --- contracts (rules.md §3.1) ------------------------------------------------------
+# --- contracts (docs/rules.md §3.1) ------------------------------------------------------
 
 
 class _Defence:
@@ -130,7 +130,7 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
 
 
 def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
-    """A trick contract 6–10: not played, half-whisted or played (rules.md §3.1, §3.6)."""
+    """A trick contract 6–10: not played, half-whisted or played (docs/rules.md §3.1, §3.6)."""
     conv, level = ctx.convention, deal.contract.level
     price = conv.price(level)
     defence = _defence(ctx, deal, declarer)
@@ -149,13 +149,13 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
 
 def _check_prikup(ctx: DealContext, deal: Deal) -> None:
     # A convention without talon whists keeps the count as a fact and writes nothing
-    # for it: protocol.md's own example records one under Sochi.
+    # for it: docs/protocol.md's own example records one under Sochi.
     if not 0 <= deal.prikup <= 3:
         raise DealError("deal.prikup_range", "prikup", value=deal.prikup)
 
 
 def _talon_whists(ctx: DealContext, deal: Deal, declarer: int, price: int) -> tuple[Entry, ...]:
-    """Whists for fast tricks in the talon (rules.md §3.6; protocol.md "Talon whists").
+    """Whists for fast tricks in the talon (docs/rules.md §3.6; docs/protocol.md "Talon whists").
 
     With 4 or 5 players the dealer writes them; with 3 each opponent writes half; with
     2 the opponent writes half. Written whether the contract is played, made or not.
@@ -252,9 +252,9 @@ def _consolation(
     price: int,
     under: int,
 ) -> list[Entry]:
-    """Consolation on a failed declarer from every consoler (§3.1.3; protocol.md).
+    """Consolation on a failed declarer from every consoler (§3.1.3; docs/protocol.md).
 
-    With two players the whister is the only consoler (protocol.md "Two players").
+    With two players the whister is the only consoler (docs/protocol.md "Two players").
     """
     conv = ctx.convention
     amount = 10 * under if conv.consolation_unit == "flat10" else conv.whist_scale * price * under
@@ -273,7 +273,7 @@ def _whister_shortfall(
 ) -> list[Entry]:
     """Недовист: whisters short of the obligation write it to the gora (§3.1.5).
 
-    Per missing trick: ``gora_scale × price``, halved for half liability (protocol.md).
+    Per missing trick: ``gora_scale × price``, halved for half liability (docs/protocol.md).
     """
     conv = ctx.convention
     need = obligation(level)
@@ -316,7 +316,7 @@ def _quota_shares(
 def _checked_ten(
     ctx: DealContext, deal: Deal, defence: _Defence, price: int, talon: tuple[Entry, ...]
 ) -> DealOutcome:
-    """A checked 10 (``ten: checked``, protocol.md): played when tricks are given.
+    """A checked 10 (``ten: checked``, docs/protocol.md): played when tricks are given.
 
     Made: pulya. Failed: gora with consolation, both defenders counting as whisters;
     no trick whists, no shortfall. The defenders' words, when given, change nothing:
@@ -343,7 +343,7 @@ def _checked_ten(
     )
 
 
-# --- misère (rules.md §3.2) ----------------------------------------------------------
+# --- misère (docs/rules.md §3.2) ----------------------------------------------------------
 
 
 def _misere(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
@@ -371,7 +371,7 @@ def _misere(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
 
 
 def _resets(ctx: DealContext, outcome: str, whisted: bool = False) -> bool:
-    """Whether this deal ends a run of all-passes (protocol.md, "Runs of all-passes")."""
+    """Whether this deal ends a run of all-passes (docs/protocol.md, "Runs of all-passes")."""
     rule = ctx.convention.allpass_reset
     if rule == "any_game":
         return True

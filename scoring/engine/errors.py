@@ -2,7 +2,7 @@
 
 The code names what is wrong (``deal.declarer_sits_out``); the parameters say where
 and with what (the deal's ``number``, the ``player``, the ``option``, ``low``/``high``).
-``str(error)`` is the one-line English message of protocol.md, "Bad input", built from
+``str(error)`` is the one-line English message of docs/protocol.md, "Bad input", built from
 the code's template in :data:`TEMPLATES`; the web side gives each code its own
 translated message (``scoring/messages.py``) and never reads the English.
 """
@@ -16,7 +16,7 @@ from typing import Any
 # own: ``:q`` quotes a value as :func:`shown` does, ``:a`` puts "a" or "an" before a
 # level ("an 8"), ``:list`` joins a sequence with commas.
 TEMPLATES: dict[str, str] = {
-    # The pulka file (protocol.md, "Input").
+    # The pulka file (docs/protocol.md, "Input").
     "file.not_json": "the file is not valid JSON: {detail}",
     "file.too_deep": "the file is not valid JSON: {detail}",
     "file.bad_number": "the file holds a number that is not allowed: {detail}",
@@ -53,13 +53,13 @@ TEMPLATES: dict[str, str] = {
     "file.sheet_whists": (
         "whists of {player} must be a whole number from {low} to {high}, got {value:q}"
     ),
-    # Corrections in a file (protocol.md, "Corrections"; Кодекс 4.2.7).
+    # Corrections in a file (docs/protocol.md, "Corrections"; Кодекс 4.2.7).
     "correction.not_a_number": "correct must be the number of a deal",
     "correction.fields": "a correction needs 'correct' and 'deal' (and may give 'penalty')",
     "correction.deal_not_object": "a correction's deal must be an object",
     "correction.penalty_not_bool": "a correction's penalty must be true or false",
     "correction.no_such_deal": "there is no such deal yet",
-    # A deal's fields as given (protocol.md, a deal's fields).
+    # A deal's fields as given (docs/protocol.md, a deal's fields).
     "deal.contract_missing": "the contract is missing",
     "deal.contract_not_text": "contract must be text such as '6S', got {value:q}",
     "deal.contract_unknown": (
@@ -74,7 +74,7 @@ TEMPLATES: dict[str, str] = {
     "deal.tricks_not_map": "tricks must be a map of player names",
     "deal.word_not_text": "whists for {player:q} must be a word, got {value:q}",
     "deal.count_not_whole": "tricks for {player:q} must be a whole number, got {value:q}",
-    # A deal against the rules (rules.md §3; protocol.md, "Order and limits").
+    # A deal against the rules (docs/rules.md §3; docs/protocol.md, "Order and limits").
     "deal.pulka_over": "the pulka is already over",
     "deal.unknown_dealer": "unknown dealer {player:q}",
     "deal.unknown_player": "unknown player {player:q} in {what}",
@@ -104,7 +104,7 @@ TEMPLATES: dict[str, str] = {
     "allpass.whists": "an all-pass has no whists",
     "allpass.prikup": "an all-pass has no talon tricks",
     "allpass.dealer_tricks": "the dealer plays only the two talon cards: at most 2 tricks",
-    # Convention options (protocol.md, "Convention options").
+    # Convention options (docs/protocol.md, "Convention options").
     "option.int_range": "option {option} must be a whole number from {low} to {high}, got {value:q}",
     "option.choice": "option {option} must be one of {allowed:list}, got {value:q}",
     "option.bool": "option {option} must be true or false, got {value:q}",
@@ -137,7 +137,7 @@ TEMPLATES: dict[str, str] = {
     "convention.unknown": "unknown convention {value:q}: use one of {presets:list}",
     "convention.incomplete": "a convention spelled out must give every option: {option} is missing",
     "convention.not_spec": "convention must be a preset name or a map of options",
-    # Tournament draws (tournaments.md, "Seating").
+    # Tournament draws (docs/tournaments.md, "Seating").
     "seating.table_size": "tables have 3 or 4 players, not {size}",
     "seating.too_few": "a draw needs at least 3 players",
     "seating.not_threes": (
@@ -145,7 +145,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "seating.not_threes_fours": "{players} players cannot sit at tables of 3 and 4",
     "seating.entered_twice": "a player is entered twice",
-    # Tournament standings (tournaments.md, "Ranking").
+    # Tournament standings (docs/tournaments.md, "Ranking").
     "ranking.whists_per_player": "a table needs one whist result per player",
     "ranking.counts_per_player": "a table needs one set of counts per player",
     "ranking.sits_twice": "a player sits twice at one table",
@@ -183,7 +183,7 @@ _FORMATTER = _Formatter()
 
 
 def english(code: str, params: dict[str, Any]) -> str:
-    """The English message of ``code`` with ``params`` (protocol.md, "Bad input")."""
+    """The English message of ``code`` with ``params`` (docs/protocol.md, "Bad input")."""
     return _FORMATTER.format(TEMPLATES[code], **params)
 
 
@@ -215,7 +215,7 @@ def _restore(cls: type[ScoringError], args: tuple[Any, ...], state: dict[str, An
 class ConventionError(ScoringError):
     """A convention option is unknown, of the wrong type, or contradicts another.
 
-    ``option`` names the offending option (protocol.md, "Convention options"), so a
+    ``option`` names the offending option (docs/protocol.md, "Convention options"), so a
     form can show the message next to its field; it is a parameter too.
     """
 
@@ -254,7 +254,7 @@ class DealError(ScoringError):
         return None
 
     def at(self, kind: str, value: object, number: int | None = None) -> DealError:
-        """The same error placed inside ``kind`` (:data:`PLACES`; protocol.md, "Bad input")."""
+        """The same error placed inside ``kind`` (:data:`PLACES`; docs/protocol.md, "Bad input")."""
         return DealError(
             self.code,
             self.field,
@@ -269,18 +269,18 @@ class DealError(ScoringError):
 
 
 class ProtocolError(ScoringError):
-    """A pulka file is malformed (protocol.md): the message names the deal or field."""
+    """A pulka file is malformed (docs/protocol.md): the message names the deal or field."""
 
     @classmethod
     def of(cls, error: ConventionError) -> ProtocolError:
-        """A convention error met reading a file (protocol.md, "Input"): same code, params."""
+        """A convention error met reading a file (docs/protocol.md, "Input"): same code, params."""
         return cls(error.code, **error.params)
 
 
 def shown(value: object, limit: int = 40) -> str:
     """A value as a message quotes it: its repr, on one line, cut to ``limit`` characters.
 
-    Messages are one line that a person reads (protocol.md, "Bad input"), so a 400-digit
+    Messages are one line that a person reads (docs/protocol.md, "Bad input"), so a 400-digit
     number or a name holding a line break must not spill over.
     """
     try:

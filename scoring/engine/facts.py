@@ -1,4 +1,4 @@
-"""A deal's facts as the players report them, and what scoring one writes (protocol.md).
+"""A deal's facts as the players report them, and what scoring one writes (docs/protocol.md).
 
 The dataclasses every part of the engine passes around (a deal, an entry on the sheet,
 a deal's outcome and the context it is scored in), reading a deal of a pulka file, and
@@ -23,7 +23,7 @@ PULYA, GORA, WHISTS = "pulya", "gora", "whists"
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """A deal as the players report it at the table (protocol.md, a deal's fields).
+    """A deal as the players report it at the table (docs/protocol.md, a deal's fields).
 
     Names are the pulka's player names; nothing here is a computed figure.
     """
@@ -46,7 +46,7 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One number written on the sheet (protocol.md output ``entries``).
+    """One number written on the sheet (docs/protocol.md output ``entries``).
 
     ``player`` writes ``points`` into ``section``; for whists, ``on`` is the seat they
     are written on. ``reason`` is a code the protocol view translates: ``contract``,
@@ -85,13 +85,13 @@ class DealContext:
 
 
 def refuse(condition: bool, code: str, field_name: str) -> None:
-    """Refuse the deal with ``code`` when ``condition`` holds (protocol.md, "Bad input")."""
+    """Refuse the deal with ``code`` when ``condition`` holds (docs/protocol.md, "Bad input")."""
     if condition:
         raise DealError(code, field_name)
 
 
 def seat_of(ctx: DealContext, name: str, what: str) -> int:
-    """The seat of a player named in ``what``; an unknown name is refused (protocol.md)."""
+    """The seat of a player named in ``what``; an unknown name is refused (docs/protocol.md)."""
     try:
         return ctx.names.index(name)
     except ValueError:
@@ -99,7 +99,7 @@ def seat_of(ctx: DealContext, name: str, what: str) -> int:
 
 
 def checked_tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> dict[int, int]:
-    """Trick counts per seat for ``players``; they must add up to 10 (protocol.md)."""
+    """Trick counts per seat for ``players``; they must add up to 10 (docs/protocol.md)."""
     counts = deal.tricks
     if counts is None:
         raise DealError("deal.tricks_missing", "tricks")
@@ -125,7 +125,7 @@ def checked_tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> di
 
 
 def parse_deal(raw: Mapping[str, object]) -> Deal:
-    """Read one deal of a pulka file (protocol.md, "Input"); names are checked later."""
+    """Read one deal of a pulka file (docs/protocol.md, "Input"); names are checked later."""
     contract_text = raw.get("contract")
     if contract_text is None:
         raise DealError("deal.contract_missing", "contract")
@@ -148,7 +148,7 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     return Deal(contract, declarer, whists, tricks, int(prikup), dealer)
 
 
-# A deal item of an exported file also carries what scoring wrote for it (protocol.md
+# A deal item of an exported file also carries what scoring wrote for it (docs/protocol.md
 # output ``deals``): it is recomputed, never read.
 _DEAL_OUTPUT_FIELDS = ("number", "notation", "entries")
 _DEAL_FIELDS = frozenset(

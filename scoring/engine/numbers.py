@@ -1,6 +1,6 @@
 """Exact arithmetic for sheet values: whole numbers stay ``int``, the rest ``Fraction``.
 
-Every sheet figure is exact (rules.md §3.7: "All values are exact rationals"). Most
+Every sheet figure is exact (docs/rules.md §3.7: "All values are exact rationals"). Most
 figures are whole, so ints are kept for speed and a Fraction appears only where a
 division is not exact.
 """
@@ -14,7 +14,7 @@ Points: TypeAlias = int | Fraction
 
 
 def exact_div(value: Points, divisor: int) -> Points:
-    """Divide exactly, returning an ``int`` when the quotient is whole (rules.md §3.7)."""
+    """Divide exactly, returning an ``int`` when the quotient is whole (docs/rules.md §3.7)."""
     if isinstance(value, int) and value % divisor == 0:
         return value // divisor
     return normalise(Fraction(value, divisor))
@@ -33,7 +33,7 @@ def is_whole(value: Points) -> bool:
 
 
 def to_json_number(value: Points) -> int | float:
-    """Print a figure as protocol.md asks: whole as an integer, else two decimals."""
+    """Print a figure as docs/protocol.md asks: whole as an integer, else two decimals."""
     if type(value) is int:  # nearly every figure: the output's hot path
         return value
     value = normalise(value)

@@ -1,4 +1,4 @@
-"""Corrections of recorded deals and their penalties (Кодекс 4.2.7; protocol.md).
+"""Corrections of recorded deals and their penalties (Кодекс 4.2.7; docs/protocol.md).
 
 A correction replaces a recorded deal. Every player whom the wrong record favoured —
 more whists written on someone than due, more pulya than due, less gora than due —
@@ -40,7 +40,7 @@ def _totals(entries: Iterable[Entry], size: int) -> list[list[Points]]:
 
 
 def favours(wrong: Iterable[Entry], right: Iterable[Entry], size: int) -> tuple[Favour, ...]:
-    """Who the wrong record favoured and by how much (Кодекс 4.2.7; protocol.md).
+    """Who the wrong record favoured and by how much (Кодекс 4.2.7; docs/protocol.md).
 
     Compares what the wrong and the corrected record wrote for each player.
     """

@@ -1,4 +1,4 @@
-"""The pulka file (protocol.md): read and validate it, score it, write the output.
+"""The pulka file (docs/protocol.md): read and validate it, score it, write the output.
 
 Reading never lets a Python error escape: every problem becomes a
 :class:`ProtocolError` (or a subclass) whose one-line message names the deal or field.
@@ -42,7 +42,7 @@ TOP_FIELDS = {
     "deals",
     "sheet",
 }
-# What scoring writes back (protocol.md, "Output"; the web export): a file of deals
+# What scoring writes back (docs/protocol.md, "Output"; the web export): a file of deals
 # that carries them is re-scored from its deals, and these are recomputed, not read.
 OUTPUT_FIELDS = {
     "closed",
@@ -57,7 +57,7 @@ OUTPUT_FIELDS = {
 
 @dataclass(frozen=True, slots=True)
 class PaperSheet:
-    """A finished paper pulka given by its totals (protocol.md: ``sheet`` instead of deals)."""
+    """A finished paper pulka given by its totals (docs/protocol.md: ``sheet`` instead of deals)."""
 
     convention: conventions.Convention
     totals: Totals
@@ -65,7 +65,7 @@ class PaperSheet:
 
 
 def loads(text: str) -> Pulka | PaperSheet:
-    """Parse a pulka file's JSON text (protocol.md, "Input")."""
+    """Parse a pulka file's JSON text (docs/protocol.md, "Input")."""
     try:
         data = decode(text)
     except RecursionError as error:
@@ -74,7 +74,7 @@ def loads(text: str) -> Pulka | PaperSheet:
 
 
 def decode(text: str) -> object:
-    """A pulka file's JSON, refusing NaN, Infinity and numbers too long (protocol.md, "Input").
+    """A pulka file's JSON, refusing NaN, Infinity and numbers too long (docs/protocol.md, "Input").
 
     Nesting too deep for Python is left to the caller as a ``RecursionError``.
     """
@@ -97,7 +97,7 @@ def _short(error: Exception) -> str:
 
 
 def read(data: object) -> Pulka | PaperSheet:
-    """Validate a decoded pulka file and build the engine's objects (protocol.md)."""
+    """Validate a decoded pulka file and build the engine's objects (docs/protocol.md)."""
     if not isinstance(data, Mapping):
         raise ProtocolError("file.not_object")
     if "deals" in data:
@@ -219,7 +219,7 @@ def _figure(value: object, column: str, player: str, allow_negative: bool = True
 
 
 def _sheet(value: object, names: tuple[str, ...], target: int) -> Totals:
-    """A paper sheet's totals: pulya, gora and whists per player (protocol.md ``sheet``)."""
+    """A paper sheet's totals: pulya, gora and whists per player (docs/protocol.md ``sheet``)."""
     if not isinstance(value, Mapping) or set(value) != set(names):
         raise ProtocolError("file.sheet_players")
     pulya, gora, whists = [], [], []
@@ -248,7 +248,7 @@ def _sheet(value: object, names: tuple[str, ...], target: int) -> Totals:
 
 
 def entry_json(entry: Entry, names: tuple[str, ...]) -> dict[str, Any]:
-    """One entry as protocol.md prints it: player, section, [on], points."""
+    """One entry as docs/protocol.md prints it: player, section, [on], points."""
     out: dict[str, Any] = {"player": names[entry.player], "section": entry.section}
     if entry.on is not None:
         out["on"] = names[entry.on]
@@ -257,7 +257,7 @@ def entry_json(entry: Entry, names: tuple[str, ...]) -> dict[str, Any]:
 
 
 def sheet_json(totals: Totals) -> dict[str, Any]:
-    """``sheet``: pulya, gora and whists written on each other player (protocol.md)."""
+    """``sheet``: pulya, gora and whists written on each other player (docs/protocol.md)."""
     names = totals.names
     return {
         name: {
@@ -280,7 +280,7 @@ def _by_name(names: tuple[str, ...], values: tuple[Points, ...]) -> dict[str, in
 def settlement_json(
     totals: Totals, convention: conventions.Convention, stake: Decimal | None
 ) -> dict[str, Any]:
-    """``result``, ``result_whole`` and ``money`` (rules.md §3.7; Кодекс 4.2.12–4.2.13)."""
+    """``result``, ``result_whole`` and ``money`` (docs/rules.md §3.7; Кодекс 4.2.12–4.2.13)."""
     whole = whole_result(totals, convention).result
     out: dict[str, Any] = {
         "result": _by_name(totals.names, exact_result(totals, convention)),
@@ -299,7 +299,7 @@ def _money_number(value: Decimal) -> int | float:
 
 
 def scored_json(scored: ScoredPulka) -> dict[str, Any]:
-    """The output of ``manage.py score`` for a pulka of deals (protocol.md, "Output")."""
+    """The output of ``manage.py score`` for a pulka of deals (docs/protocol.md, "Output")."""
     names, state = scored.pulka.names, scored.state
     out: dict[str, Any] = {
         "players": list(names),
@@ -336,7 +336,7 @@ def scored_json(scored: ScoredPulka) -> dict[str, Any]:
 
 
 def paper_json(paper: PaperSheet) -> dict[str, Any]:
-    """The output for a paper sheet: its figures settled (protocol.md, ``sheet`` input)."""
+    """The output for a paper sheet: its figures settled (docs/protocol.md, ``sheet`` input)."""
     totals = paper.totals
     # A paper sheet brought for settlement is finished unless its pulyas say otherwise.
     closed = paper.convention.end == "deals" or pulka_over(
@@ -349,7 +349,7 @@ def paper_json(paper: PaperSheet) -> dict[str, Any]:
 
 
 def score_text(text: str) -> dict[str, Any]:
-    """Read, score and print a pulka file: what ``manage.py score`` does (protocol.md)."""
+    """Read, score and print a pulka file: what ``manage.py score`` does (docs/protocol.md)."""
     pulka = loads(text)
     if isinstance(pulka, PaperSheet):
         return paper_json(pulka)

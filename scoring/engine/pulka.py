@@ -1,7 +1,7 @@
-"""A whole pulka: its deal log with corrections, folded into a sheet (rules.md §3–§5).
+"""A whole pulka: its deal log with corrections, folded into a sheet (docs/rules.md §3–§5).
 
 This is what ``manage.py score`` and the web app both call: the sheet is always the
-fold over the log (design.md, "How a deal flows", step 4).
+fold over the log (docs/design.md, "How a deal flows", step 4).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class ScoredPulka:
 
 
 def fold(pulka: Pulka, deals: list[Deal]) -> tuple[SheetState, list[DealRecord]]:
-    """Fold deals into a sheet from the start; errors name the deal (protocol.md)."""
+    """Fold deals into a sheet from the start; errors name the deal (docs/protocol.md)."""
     state = start(pulka.names, pulka.convention, pulka.target, pulka.first_dealer)
     records = []
     for number, deal in enumerate(deals, start=1):

@@ -1,11 +1,11 @@
-"""Tournament standings: whists first, then the tie-breaks (Кодекс 4.1.3; tournaments.md §4).
+"""Tournament standings: whists first, then the tie-breaks (Кодекс 4.1.3; docs/tournaments.md §4).
 
 Кодекс 4.1.3: the tournament criterion is the largest sum of whists; organisers may add
 secondary criteria — most all-pass deals won, fewest all-pass tricks, fewest remizes or
-misère tricks — but the whist difference stays primary. tournaments.md §4.8 adds best
+misère tricks — but the whist difference stays primary. docs/tournaments.md §4.8 adds best
 round, opponents' score sum (Buchholz-like) and lot; the order is the organiser's.
 
-tournaments.md §4.7 allows normalising a round's whists before they are summed, so
+docs/tournaments.md §4.7 allows normalising a round's whists before they are summed, so
 that one huge pulka cannot decide the event: place points within the table (split or
 the Serbian ± rule) or a piecewise compression (the Gambler and Elephant online
 events). Raw whists stay a column and a tie-break whatever the normalisation.
@@ -29,7 +29,7 @@ from .errors import ScoringError
 from .pulka import ScoredPulka
 from .settlement import whole_result
 
-# Tie-breaks by name; True when more is better (tournaments.md §4.8, Кодекс 4.1.3).
+# Tie-breaks by name; True when more is better (docs/tournaments.md §4.8, Кодекс 4.1.3).
 TIE_BREAKS: dict[str, bool] = {
     "whists": True,
     "allpass_won": True,
@@ -100,7 +100,7 @@ class TableResult:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """How standings are computed (tournaments.md §4.7–4.8, §4.10).
+    """How standings are computed (docs/tournaments.md §4.7–4.8, §4.10).
 
     ``normalisation``: one of :data:`NORMALISATIONS`; ``tie_breaks``: names of
     :data:`TIE_BREAKS` in the order they apply; ``seed``: the lot that settles what
@@ -165,7 +165,7 @@ def table_result(
     """A table's whole whists (Кодекс 4.2.12, ``result_whole``) and 4.1.3 counts.
 
     ``players``: the keys of the seats in order; the pulka's names when omitted. A
-    running pulka gives its result as it stands (live standings, tournaments.md §4.11).
+    running pulka gives its result as it stands (live standings, docs/tournaments.md §4.11).
     """
     names = scored.pulka.names
     keys = tuple(players) if players is not None else names
@@ -206,13 +206,13 @@ def deal_stats(scored: ScoredPulka) -> tuple[PlayerStats, ...]:
 
 
 def round_points(result: TableResult, normalisation: str = "raw") -> tuple[Fraction, ...]:
-    """A table's points per player after normalisation (tournaments.md §4.7).
+    """A table's points per player after normalisation (docs/tournaments.md §4.7).
 
     ``raw``: whists. ``places``: place points within the table, k−1 for the best down
     to 0, shared places split. ``serbian``: 1st 3 (4 if the only positive score), 2nd 2
     if positive else 1, the rest 0; shared places get that place's points.
     ``gambler``/``elephant``: positive whists compressed piecewise; losses count in full
-    (our reading of the sources, tournaments.md §1).
+    (our reading of the sources, docs/tournaments.md §1).
     """
     whists = result.whists
     if normalisation == "raw":
@@ -227,7 +227,7 @@ def round_points(result: TableResult, normalisation: str = "raw") -> tuple[Fract
 
 
 def compress(whists: int, preset: str) -> Fraction:
-    """Piecewise compression of a positive result (tournaments.md §1, Gambler/Elephant)."""
+    """Piecewise compression of a positive result (docs/tournaments.md §1, Gambler/Elephant)."""
     if whists <= 0:
         return Fraction(whists)
     total, low = Fraction(0), 0
@@ -299,7 +299,7 @@ def _tally(
 
 
 def _lot(seed: int, player: str) -> bytes:
-    """A seeded, reproducible lot: the last tie-break (tournaments.md §4.8)."""
+    """A seeded, reproducible lot: the last tie-break (docs/tournaments.md §4.8)."""
     return hashlib.sha256(f"{seed}:{player}".encode()).digest()
 
 
@@ -358,7 +358,7 @@ def _ordered(lines: list[Line], rules: Rules, first_place: int = 1) -> list[Line
 def standings(
     results: Iterable[TableResult], players: Iterable[str] = (), rules: Rules | None = None
 ) -> tuple[Line, ...]:
-    """The standings of a stage (Кодекс 4.1.3; tournaments.md §4.7–4.8).
+    """The standings of a stage (Кодекс 4.1.3; docs/tournaments.md §4.7–4.8).
 
     ``players``: everyone entered, so that a player without a result yet has a line.
     Points (normalised whists) first; then each tie-break of ``rules`` in order; then
@@ -377,7 +377,7 @@ def final_standings(
     rules: Rules | None = None,
     players: Iterable[str] = (),
 ) -> tuple[Line, ...]:
-    """Standings after a cut (tournaments.md §4.10): finalists first, then the rest.
+    """Standings after a cut (docs/tournaments.md §4.10): finalists first, then the rest.
 
     A finalist's points are his final points plus his qualifying points ``kept``,
     ``halved`` or ``cleared``; the tie-break counts are those of the final. Players who
@@ -399,7 +399,7 @@ def final_standings(
 
 
 def cut(lines: Sequence[Line], size: int) -> tuple[str, ...]:
-    """The players who advance: the top ``size`` of the standings (tournaments.md §4.10).
+    """The players who advance: the top ``size`` of the standings (docs/tournaments.md §4.10).
 
     The standings are totally ordered (the lot breaks the last ties), so the cut never
     needs a judgement call; ``size`` larger than the field takes everyone.

@@ -1,7 +1,7 @@
-"""Tournament seating: who sits at which table each round (tournaments.md §3, §4.3).
+"""Tournament seating: who sits at which table each round (docs/tournaments.md §3, §4.3).
 
 Players are drawn into tables of 3 or 4 so that no pair meets twice when that can be
-avoided, and repeats are spread evenly when it cannot (tournaments.md §3, ranked rules
+avoided, and repeats are spread evenly when it cannot (docs/tournaments.md §3, ranked rules
 of §4.3). Two strategies of §3, tried in this order:
 
 - **A, lookup of known designs** — when the field is a size for which a resolvable
@@ -18,7 +18,7 @@ of §4.3). Two strategies of §3, tried in this order:
   4-tables of a mixed plan (the dealer sits out there; KRCG's "fifth seat").
 
 Seats at a table and the first dealer are drawn by lot (Кодекс 3.1.1, «тираж»).
-Everything is deterministic given the seed (tournaments.md §4.13: "a fixed seed gives
+Everything is deterministic given the seed (docs/tournaments.md §4.13: "a fixed seed gives
 identical output"). Pure Python: the web stores the seed and the tables.
 """
 
@@ -52,7 +52,7 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    """A round's tables and how the draw meets the no-repeat rule (tournaments.md §4.4).
+    """A round's tables and how the draw meets the no-repeat rule (docs/tournaments.md §4.4).
 
     ``repeats``: pairs at this round's tables who had met before; ``max_meetings``:
     the most times any pair has met, this round included; ``repeats_forced``: zero
@@ -70,7 +70,7 @@ class Draw:
 
 
 def table_plan(players: int, size: int) -> tuple[int, ...]:
-    """Table sizes for a field (tournaments.md §4.2: N = 4a + 3b).
+    """Table sizes for a field (docs/tournaments.md §4.2: N = 4a + 3b).
 
     ``size`` 3: threes only, so the field must be a multiple of 3 (Serbian league, Dama
     Herc). ``size`` 4: as many fours as possible, the rest in threes (13 → 4+3+3+3);
@@ -92,12 +92,12 @@ def table_plan(players: int, size: int) -> tuple[int, ...]:
 
 
 def no_repeat_bound(players: int, size: int) -> int:
-    """Most rounds without any pair meeting twice: ⌊(N−1)/(k−1)⌋ (tournaments.md §3)."""
+    """Most rounds without any pair meeting twice: ⌊(N−1)/(k−1)⌋ (docs/tournaments.md §3)."""
     return (players - 1) // (size - 1)
 
 
 def repeats_forced(plan: Sequence[int], round_number: int) -> bool:
-    """Whether some pair must meet again in round ``round_number`` (tournaments.md §3).
+    """Whether some pair must meet again in round ``round_number`` (docs/tournaments.md §3).
 
     Each round a player meets k−1 new people (the bound), and a second round without
     repeats needs at least as many tables as the largest table has seats (pigeonhole:
@@ -184,7 +184,7 @@ def design_schedule(players: Sequence[str], size: int, seed: int) -> list[list[t
 
     The design's points are given to the players in a seeded random order and its
     rounds are shuffled too, so two tournaments with different seeds look different
-    (tournaments.md §3, option A; "seeded, reproducible seatings").
+    (docs/tournaments.md §3, option A; "seeded, reproducible seatings").
     """
     ordered = sorted(set(players))
     design = _design(len(ordered), size)
@@ -307,7 +307,7 @@ def draw_round(
     seed: int,
     tries: int = 40,
 ) -> Draw:
-    """The next round's tables (tournaments.md §3, §4.3; Кодекс 3.1.1).
+    """The next round's tables (docs/tournaments.md §3, §4.3; Кодекс 3.1.1).
 
     ``players``: the active field (order does not matter); ``history``: the past
     rounds' tables, oldest first; ``size``: 3 or 4 (:func:`table_plan`); ``seed``: the
@@ -354,7 +354,7 @@ def _by_lot(players: Sequence[str], rng: random.Random) -> Table:
 def tables_by_standing(ranked: Sequence[str], size: int, seed: int) -> tuple[Table, ...]:
     """Tables filled in order of standing: the best players together (§3 option C/F).
 
-    For a final or a playoff round (tournaments.md §4.10: "final table(s), seeded by
+    For a final or a playoff round (docs/tournaments.md §4.10: "final table(s), seeded by
     standing"); seats and the first dealer still by lot (Кодекс 3.1.1).
     """
     if len(set(ranked)) != len(ranked):

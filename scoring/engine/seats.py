@@ -1,4 +1,4 @@
-"""Who sits where in one deal: dealer, players sitting out, first hand (rules.md §4).
+"""Who sits where in one deal: dealer, players sitting out, first hand (docs/rules.md §4).
 
 Seats are numbered clockwise in the order of the pulka's ``players``.
 """
@@ -18,7 +18,7 @@ class Seating:
     ``active`` are the players dealt a hand, clockwise from first hand (left of the
     dealer). With 4 players the dealer sits out; with 5 the dealer and the outgoing
     player (the seat before the dealer) sit out; with 2 the dummy is no seat at all
-    (rules.md §4; protocol.md, "Order and limits").
+    (docs/rules.md §4; docs/protocol.md, "Order and limits").
     """
 
     size: int
@@ -33,7 +33,7 @@ class Seating:
 
 
 def seating(size: int, dealer: int) -> Seating:
-    """The seating for a deal dealt by seat ``dealer`` at a table of ``size`` (rules.md §4).
+    """The seating for a deal dealt by seat ``dealer`` at a table of ``size`` (docs/rules.md §4).
 
     Seatings are immutable and few (at most 14 tables of 2 to 5), so each is built once.
     """

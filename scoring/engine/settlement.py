@@ -1,4 +1,4 @@
-"""Settlement in whists and money (rules.md §3.7; Кодекс 4.2.12–4.2.14).
+"""Settlement in whists and money (docs/rules.md §3.7; Кодекс 4.2.12–4.2.14).
 
 All figures are exact rationals. Both Кодекс methods are given as steps a person can
 follow, and both equal the closed formula
@@ -33,7 +33,7 @@ class Totals:
 
 
 def converted_gora(totals: Totals, convention: Convention) -> tuple[Points, ...]:
-    """G' = G + f·(T − P): unclosed pulya carried to the gora (rules.md §3.7.1; 4.2.3)."""
+    """G' = G + f·(T − P): unclosed pulya carried to the gora (docs/rules.md §3.7.1; 4.2.3)."""
     factor, target = convention.pulya_to_gora, totals.target
     return tuple(
         normalise(g + factor * (target - p)) for g, p in zip(totals.gora, totals.pulya, strict=True)
@@ -45,12 +45,12 @@ def _indivisible(totals: Totals, convention: Convention) -> bool:
 
 
 def _mountain_divisor(totals: Totals, convention: Convention) -> int:
-    """n, or 1 for two players with an indivisible mountain (rules.md §3.7, S002)."""
+    """n, or 1 for two players with an indivisible mountain (docs/rules.md §3.7, S002)."""
     return 1 if _indivisible(totals, convention) else totals.size
 
 
 def exact_result(totals: Totals, convention: Convention) -> tuple[Points, ...]:
-    """Each player's result in whists, exactly; they add up to 0 (rules.md §3.7.3)."""
+    """Each player's result in whists, exactly; they add up to 0 (docs/rules.md §3.7.3)."""
     converted = converted_gora(totals, convention)
     size, whists = totals.size, totals.whists
     if _indivisible(totals, convention):
@@ -163,7 +163,7 @@ def compensation(size: int, convention: Convention) -> int:
 
 
 def rounding_bound(size: int, convention: Convention, adjustments: int) -> Fraction:
-    """How far rule 4.2.12 may move a result from the exact one (rules.md §3.7.5).
+    """How far rule 4.2.12 may move a result from the exact one (docs/rules.md §3.7.5).
 
     Each ±1 adjustment moves the adjusted player by ``(n−1)·|10/n − q|``.
     """
@@ -172,7 +172,7 @@ def rounding_bound(size: int, convention: Convention, adjustments: int) -> Fract
 
 
 def whole_result(totals: Totals, convention: Convention, first_seat: int = 0) -> WholeResult:
-    """Whole whists by rule 4.2.12 exactly as protocol.md states (``rounding``).
+    """Whole whists by rule 4.2.12 exactly as docs/protocol.md states (``rounding``).
 
     ``codex``: try net gora changes 0, −1, +1, −2, +2, … and take the first that makes
     every result whole; the points go one each to the seats in order from
@@ -218,7 +218,7 @@ def largest_remainder(values: Sequence[Points]) -> tuple[int, ...]:
     """Round figures that add up to a whole to whole numbers with the same sum.
 
     Floors first, then one more to the largest remainders, ties to the earlier seat
-    (protocol.md, ``rounding: exact``).
+    (docs/protocol.md, ``rounding: exact``).
     """
     floors = [int(Fraction(v).__floor__()) for v in values]
     missing = int(sum(Fraction(v) for v in values)) - sum(floors)

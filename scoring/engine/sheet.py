@@ -1,4 +1,4 @@
-"""The running sheet: a fold over the deal log (rules.md §3.4–3.5, Кодекс 4.2.3).
+"""The running sheet: a fold over the deal log (docs/rules.md §3.4–3.5, Кодекс 4.2.3).
 
 ``apply(state, deal) -> (state, record)`` never mutates ``state``. Pulya requests
 from a deal pass through help (помощь) here, and the end of the pulka is decided here.
@@ -20,7 +20,7 @@ from .seats import seating
 class SheetState:
     """Every figure on the sheet after some deals, and what the next deal needs.
 
-    ``whists[i][j]`` is what player i has written on player j (rules.md notation W).
+    ``whists[i][j]`` is what player i has written on player j (docs/rules.md notation W).
     """
 
     names: tuple[str, ...]
@@ -40,13 +40,13 @@ class SheetState:
 
     @property
     def allpass_price(self) -> int:
-        """Price per trick of an all-pass dealt now: ``allpass_ladder[run]`` (protocol.md)."""
+        """Price per trick of an all-pass dealt now: ``allpass_ladder[run]`` (docs/protocol.md)."""
         ladder = self.convention.allpass_ladder
         return ladder[min(self.run, len(ladder) - 1)]
 
     @property
     def min_contract(self) -> int:
-        """Lowest contract allowed now: ``exit_ladder[run]`` (rules.md §3.3 "Exit")."""
+        """Lowest contract allowed now: ``exit_ladder[run]`` (docs/rules.md §3.3 "Exit")."""
         ladder = self.convention.exit_ladder
         return ladder[min(self.run, len(ladder) - 1)]
 
@@ -65,7 +65,7 @@ class DealRecord:
 def start(
     names: Sequence[str], convention: Convention, target: int, first_dealer: int = 0
 ) -> SheetState:
-    """An empty sheet; the first dealer defaults to the first seat (protocol.md)."""
+    """An empty sheet; the first dealer defaults to the first seat (docs/protocol.md)."""
     size = len(names)
     zero: tuple[Points, ...] = (0,) * size
     return SheetState(
@@ -74,9 +74,9 @@ def start(
 
 
 def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
-    """Score the next deal and write it: the fold step (design.md, "How a deal flows").
+    """Score the next deal and write it: the fold step (docs/design.md, "How a deal flows").
 
-    A deal after the pulka closed is an error (protocol.md "Order and limits"); an
+    A deal after the pulka closed is an error (docs/protocol.md "Order and limits"); an
     explicit ``dealer`` restarts the rotation from him.
     """
     if state.closed:
@@ -145,14 +145,14 @@ def add_entries(state: SheetState, entries: Iterable[Entry]) -> SheetState:
 
 
 def is_over(state: SheetState) -> bool:
-    """Whether the pulka is over by its convention's ``end`` (rules.md §3.5)."""
+    """Whether the pulka is over by its convention's ``end`` (docs/rules.md §3.5)."""
     return pulka_over(state.convention, state.target, state.pulya, state.deals_played)
 
 
 def pulka_over(
     convention: Convention, target: int, pulya: Sequence[Points], deals_played: int
 ) -> bool:
-    """The end of the pulka by the convention's ``end`` (rules.md §3.5; Кодекс 4.2.3.3).
+    """The end of the pulka by the convention's ``end`` (docs/rules.md §3.5; Кодекс 4.2.3.3).
 
     ``all_closed``: every pulya reached the target. ``sum_reached``: the pulyas add up
     to players × target (the last deal is written in full). ``deals``: the deal limit
@@ -166,7 +166,7 @@ def pulka_over(
 
 
 def _next_run(state: SheetState, is_allpass: bool, resets: bool) -> int:
-    """All-passes in a row after this deal (protocol.md, "Runs of all-passes")."""
+    """All-passes in a row after this deal (docs/protocol.md, "Runs of all-passes")."""
     if not is_allpass:
         return 0 if resets else state.run
     run = state.run + 1
@@ -244,7 +244,7 @@ class _Writer:
             self.write_plain(entry)
 
     def _pulya_with_help(self, entry: Entry) -> None:
-        """PULYA(p, v) with help (rules.md §3.4; Кодекс 4.1.1, 4.2.3).
+        """PULYA(p, v) with help (docs/rules.md §3.4; Кодекс 4.1.1, 4.2.3).
 
         The excess over the target goes to the largest unclosed pulya (ties: nearest
         clockwise from the giver) at 10 whists a point; what nobody can take comes off
@@ -270,7 +270,7 @@ class _Writer:
             self.write_plain(Entry(giver, GORA, -excess, reason="help_writeoff"))
 
     def _help_receiver(self, giver: int) -> int | None:
-        """The largest pulya below the target, ties nearest clockwise (rules.md §3.4.2)."""
+        """The largest pulya below the target, ties nearest clockwise (docs/rules.md §3.4.2)."""
         conv, size, target = self.state.convention, self.state.size, self.state.target
         best: int | None = None
         for step in range(1, size):
@@ -290,7 +290,7 @@ class _Writer:
 class RunningTotals:
     """A player's figures as written on paper: each new total after a change.
 
-    ``2.6.10.12`` on the sheet is ``pulya == (2, 6, 10, 12)`` (design.md, "The drawn
+    ``2.6.10.12`` on the sheet is ``pulya == (2, 6, 10, 12)`` (docs/design.md, "The drawn
     sheet"; Кодекс 4.2.4–4.2.6: entries are running totals).
     """
 

@@ -1,4 +1,4 @@
-"""What each game is worth in whists under a convention (rules.md §6.6; Кодекс 4.1.1).
+"""What each game is worth in whists under a convention (docs/rules.md §6.6; Кодекс 4.1.1).
 
 Every game has one constant whist value within a pulka (Кодекс 4.1.1). The engine
 computes it by scoring the game alone on an even sheet with a target far from
@@ -94,7 +94,7 @@ def allpass_trick_value(convention: Convention, size: int) -> Points:
 
 
 def game_values(convention: Convention, size: int) -> tuple[GameValue, ...]:
-    """The table of game values for a convention and table size (rules.md §6.6).
+    """The table of game values for a convention and table size (docs/rules.md §6.6).
 
     Sixes to tens made and one down, a misère made and caught with one trick, and an
     all-pass trick, each as the declarer's whists on an even sheet.

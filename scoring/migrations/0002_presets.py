@@ -1,4 +1,4 @@
-"""The four presets of protocol.md, read-only in the admin, with their options frozen here.
+"""The four presets of docs/protocol.md, read-only in the admin, with their options frozen here.
 
 The values are the engine's presets (``scoring.engine.conventions.preset``) as they stood
 when this migration was written, copied rather than imported: a migration must create the

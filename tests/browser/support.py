@@ -64,7 +64,7 @@ def engine_output(
     target: int = TARGET,
     stake: str | None = STAKE,
 ) -> dict[str, Any]:
-    """What ``manage.py score`` prints for these deals (protocol.md, "Output")."""
+    """What ``manage.py score`` prints for these deals (docs/protocol.md, "Output")."""
     pulka: dict[str, Any] = {
         "convention": "sochi",
         "players": list(names),

@@ -135,7 +135,7 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 # Russian words that English pages keep on purpose: the rule book's title, the names
 # conventions go by, the no-trump mark and the "passed" of the tournament notation
-# (Кодекс 4.2.11, protocol.md).
+# (Кодекс 4.2.11, docs/protocol.md).
 RUSSIAN_IN_ENGLISH = re.compile(
     r"Кодекс\w*|преферанс\w*|сочинк\w*|ленинградк\w*|питерк\w*|ростовк\w*|«?Ленинградская»?"
     r"|ФСПР|БК|пас\b|пуля|гора|висты|Русский"

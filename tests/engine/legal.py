@@ -107,7 +107,7 @@ def split(draw: st.DrawFn, total: int, caps: list[int]) -> list[int]:
 
 @st.composite
 def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
-    """One deal a table could play on this sheet (protocol.md, a deal's fields)."""
+    """One deal a table could play on this sheet (docs/protocol.md, a deal's fields)."""
     conv, names, size = state.convention, state.names, state.size
     deal: dict[str, Any] = {}
     dealer = state.dealer
@@ -145,7 +145,7 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
     hands = (declarer, *defenders)
     if level == 10 and conv.ten == "checked":
         if draw(st.booleans()):
-            # The words are taken and ignored (protocol.md, "A checked 10").
+            # The words are taken and ignored (docs/protocol.md, "A checked 10").
             words = st.sampled_from(["pass", "whist"])
             deal["whists"] = {names[p]: draw(words) for p in defenders}
         if draw(st.booleans()):

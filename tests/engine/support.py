@@ -29,7 +29,7 @@ def pulka_file(
     options: Mapping[str, Any] | None = None,
     **fields: Any,
 ) -> dict[str, Any]:
-    """A pulka file (protocol.md, "Input") as a dict."""
+    """A pulka file (docs/protocol.md, "Input") as a dict."""
     data: dict[str, Any] = {
         "convention": convention,
         "players": list(players),

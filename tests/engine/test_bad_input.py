@@ -1,6 +1,6 @@
 """Bad pulka files: one clear line naming the deal and the problem, never a traceback.
 
-protocol.md: "Bad input: exit status 2 and one line on standard error that names the
+docs/protocol.md: "Bad input: exit status 2 and one line on standard error that names the
 deal and the problem". Most cases go through ``score_text`` (what the command calls);
 a handful run the ``score`` command itself through ``call_command``, with its exit
 status, standard output and standard error; the one subprocess smoke test of the real

@@ -1,4 +1,4 @@
-"""Contracts and their prices (scoring/engine/contracts.py; rules.md §2).
+"""Contracts and their prices (scoring/engine/contracts.py; docs/rules.md §2).
 
 Parse and print in pairs: ``Contract.parse(text)``, ``str(contract)`` (canonical) and
 ``contract.symbol`` (the 4.2.11 notation).
@@ -101,7 +101,7 @@ def test_the_suit_never_changes_the_rank() -> None:
 @pytest.mark.parametrize(("level", "tricks"), [(6, 4), (7, 2), (8, 1), (9, 1), (10, 1)])
 def test_the_defenders_obligation_is_rules_2s_table(level: int, tricks: int) -> None:
     assert obligation(level) == tricks
-    # rules.md §2 states O(L) ≤ 10 − L, which fails for a 10; what its argument needs
+    # docs/rules.md §2 states O(L) ≤ 10 − L, which fails for a 10; what its argument needs
     # ("if the declarer goes down, the defence obligation is always met") is that the
     # 11 − L defence tricks of a remiz cover it.
     assert obligation(level) <= 11 - level

@@ -1,4 +1,4 @@
-"""Conventions and presets (scoring/engine/conventions.py; protocol.md, "Preset defaults")."""
+"""Conventions and presets (scoring/engine/conventions.py; docs/protocol.md, "Preset defaults")."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ SOCHI: dict[str, Any] = {
     "rounding_compensation_4": 2,
     "indivisible_mountain": False,
 }
-# protocol.md's preset table: what differs from Sochi.
+# docs/protocol.md's preset table: what differs from Sochi.
 PRESETS: dict[str, dict[str, Any]] = {
     "sochi": {},
     "leningrad": {

@@ -1,4 +1,4 @@
-"""One deal's facts -> the entries it writes: trick contracts (rules.md §3.1).
+"""One deal's facts -> the entries it writes: trick contracts (docs/rules.md §3.1).
 
 Known answers of scoring/engine/deals.py per rule, kept as tables; who deals,
 declares and defends in them is said in deal_tables.py.

@@ -1,4 +1,4 @@
-"""One deal's entries: misère and all-pass (rules.md §3.2, §3.3).
+"""One deal's entries: misère and all-pass (docs/rules.md §3.2, §3.3).
 
 Known answers of scoring/engine/deals.py per rule, kept as tables; who deals,
 declares and defends in them is said in deal_tables.py.

@@ -1,4 +1,4 @@
-"""Known answers: the worked examples of rules.md §6 and protocol.md, kept as data.
+"""Known answers: the worked examples of docs/rules.md §6 and docs/protocol.md, kept as data.
 
 Each file in tests/engine/examples holds a pulka, the source of its figures, and a
 subset of the output the engine must print for it (numbers to two decimals).
@@ -55,7 +55,7 @@ def test_the_engine_gives_the_published_answer(path: Path) -> None:
 
 
 def test_the_protocol_example_prints_exactly_what_protocol_md_shows() -> None:
-    """protocol.md's output block is the whole output, not a subset: nothing more."""
+    """docs/protocol.md's output block is the whole output, not a subset: nothing more."""
     example = json.loads((EXAMPLES / "001-protocol-example.json").read_text(encoding="utf-8"))
     output = score_text(json.dumps(example["input"]))
     assert output == {"players": ["A", "B", "C"], **example["expect"]}

@@ -1,4 +1,4 @@
-"""Exact sheet arithmetic (scoring/engine/numbers.py; rules.md §3.7: exact rationals)."""
+"""Exact sheet arithmetic (scoring/engine/numbers.py; docs/rules.md §3.7: exact rationals)."""
 
 from __future__ import annotations
 

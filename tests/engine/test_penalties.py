@@ -2,7 +2,7 @@
 
 The first correction that favours a player is a warning; after that the penalty
 equals the over-entry: whists over-written on j are written by j on the offender,
-pulya over-written and gora under-written go into the offender's gora (protocol.md,
+pulya over-written and gora under-written go into the offender's gora (docs/protocol.md,
 "Corrections").
 """
 
@@ -31,7 +31,7 @@ def correct(number: int, deal: dict[str, Any]) -> dict[str, Any]:
 
 
 def judged(output: dict[str, Any]) -> list[dict[str, Any]]:
-    """The corrections of an output, by the fields protocol.md names."""
+    """The corrections of an output, by the fields docs/protocol.md names."""
     keys = ("correct", "after_deal", "warned", "penalties")
     return [{key: c[key] for key in keys} for c in output["corrections"]]
 

@@ -1,6 +1,6 @@
 """Properties of the engine over random legal pulkas, every preset, 2 to 5 players.
 
-design.md: "every settlement adds up to zero; both Кодекс methods agree; replaying a
+docs/design.md: "every settlement adds up to zero; both Кодекс methods agree; replaying a
 protocol file gives the same sheet". The pulkas come from ``legal.py``: each deal is
 drawn for the state it meets, so every one is a pulka a table could have played.
 """

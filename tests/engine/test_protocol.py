@@ -1,4 +1,4 @@
-"""The pulka file (scoring/engine/protocol.py; protocol.md "Input" and "Output")."""
+"""The pulka file (scoring/engine/protocol.py; docs/protocol.md "Input" and "Output")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from scoring.engine.pulka import Correction, Pulka
 
 from .support import allpass, played, pulka_file, score, unplayed
 
-# protocol.md's input, in full.
+# docs/protocol.md's input, in full.
 PROTOCOL_INPUT = {
     "convention": "sochi",
     "options": {"whist_style": "gentleman"},

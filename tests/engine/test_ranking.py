@@ -1,4 +1,4 @@
-"""Tournament standings (scoring/engine/ranking.py; Кодекс 4.1.3; tournaments.md §4.7–4.10)."""
+"""Tournament standings (scoring/engine/ranking.py; Кодекс 4.1.3; docs/tournaments.md §4.7–4.10)."""
 
 from __future__ import annotations
 
@@ -235,7 +235,7 @@ def test_a_table_with_mismatched_figures_is_refused():
         TableResult(1, ("a", "a", "c"), (1, 2, -3))
 
 
-# --- normalisation (tournaments.md §4.7) ---
+# --- normalisation (docs/tournaments.md §4.7) ---
 
 
 def test_place_points_split_shared_places():
@@ -278,7 +278,7 @@ def test_normalised_points_rank_first_and_raw_whists_stay_a_column():
     assert lines[0].whists == 800
 
 
-# --- the cut and the final (tournaments.md §4.10) ---
+# --- the cut and the final (docs/tournaments.md §4.10) ---
 
 
 def test_the_cut_keeps_the_top_n():

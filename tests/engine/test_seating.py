@@ -1,4 +1,4 @@
-"""Tournament seating (scoring/engine/seating.py; tournaments.md §3, §4.13)."""
+"""Tournament seating (scoring/engine/seating.py; docs/tournaments.md §3, §4.13)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_seats_and_first_dealer_are_drawn_within_the_table():
         assert 0 <= table.first_dealer < len(table.players)
 
 
-# --- zero repeats where the bound allows (tournaments.md §4.13) ---
+# --- zero repeats where the bound allows (docs/tournaments.md §4.13) ---
 
 
 @pytest.mark.parametrize(("count", "size", "rounds"), [(9, 3, 4), (15, 3, 7), (16, 4, 5)])

@@ -1,4 +1,4 @@
-"""Who sits where in a deal (scoring/engine/seats.py; rules.md §4)."""
+"""Who sits where in a deal (scoring/engine/seats.py; docs/rules.md §4)."""
 
 from __future__ import annotations
 

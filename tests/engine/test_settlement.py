@@ -1,6 +1,6 @@
 """Settlement in whists and money (scoring/engine/settlement.py).
 
-The published steps of rules.md §6.1, §6.2 and §6.3 (S000a, S000f, S002/S003) for
+The published steps of docs/rules.md §6.1, §6.2 and §6.3 (S000a, S000f, S002/S003) for
 both Кодекс 4.2.14 methods, the rounding of Кодекс 4.2.12 (§6.9), money (4.2.13), and
 the fewest payments that settle a result.
 """

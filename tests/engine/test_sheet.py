@@ -1,6 +1,6 @@
 """The running sheet (scoring/engine/sheet.py): help, runs of all-passes, the end.
 
-rules.md §3.3 (runs, ladders, exit), §3.4 (help, Кодекс 4.2.3), §3.5 (end), protocol.md
+docs/rules.md §3.3 (runs, ladders, exit), §3.4 (help, Кодекс 4.2.3), §3.5 (end), docs/protocol.md
 "Runs of all-passes", "Help" and "Order and limits".
 """
 

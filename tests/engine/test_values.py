@@ -1,4 +1,4 @@
-"""What each game is worth in whists (scoring/engine/values.py; rules.md §6.6, Кодекс 4.1.1)."""
+"""What each game is worth in whists (scoring/engine/values.py; docs/rules.md §6.6, Кодекс 4.1.1)."""
 
 from __future__ import annotations
 

@@ -365,7 +365,7 @@ def test_the_compare_page_compares_game_values_for_three_and_four(
 def test_the_compare_page_counts_the_differences(conventions_client, conventions_world):
     html = conventions_client("mila").get(compare("sochi", "rostov")).content.decode()
 
-    # Rostov differs from Sochi in five options (protocol.md, "Preset defaults").
+    # Rostov differs from Sochi in five options (docs/protocol.md, "Preset defaults").
     assert "5 options differ" in html
 
 

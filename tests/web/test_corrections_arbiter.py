@@ -145,7 +145,7 @@ def test_the_correction_page_speaks_russian_by_default(seated_world, seated_clie
     assert "Исправить сдачу 1" in html
 
 
-# --- the pulka file carries the corrections (protocol.md ``correct`` items) --------------------
+# --- the pulka file carries the corrections (docs/protocol.md ``correct`` items) --------------------
 
 
 def test_an_exported_pulka_imports_again_with_the_same_sheet_penalties_and_warnings(

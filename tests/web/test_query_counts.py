@@ -1,4 +1,4 @@
-"""A page's query count does not grow with the number of deals or players (design.md)."""
+"""A page's query count does not grow with the number of deals or players (docs/design.md)."""
 
 import re
 

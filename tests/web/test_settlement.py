@@ -12,7 +12,7 @@ from tests.web.fixtures_table import EN, HTMX, region
 
 pytestmark = pytest.mark.django_db
 
-# protocol.md, "Output": the first two deals of its input (Sochi, target 10, stake 0.1).
+# docs/protocol.md, "Output": the first two deals of its input (Sochi, target 10, stake 0.1).
 EXAMPLE = [
     {"contract": "6S", "declarer": "A", "whists": {"B": "whist", "C": "pass"},
      "tricks": {"A": 6, "B": 3, "C": 1}},
@@ -69,7 +69,7 @@ def test_both_kodeks_methods_are_shown_and_agree(example, table_client):
 def test_the_steps_show_the_converted_gora_and_the_mountain_whists(example, table_client):
     html = table_client().get(url(example), headers=EN).content.decode()
 
-    # A: pulya 3 → 7 carried; B: gora 4 + 10; C: gora 6 + 10 (protocol.md: 7, 14, 16 before
+    # A: pulya 3 → 7 carried; B: gora 4 + 10; C: gora 6 + 10 (docs/protocol.md: 7, 14, 16 before
     # the amnesty of 7 gives 0, 7, 9).
     rows = re.findall(
         r'<th scope="row">([ABC])</th>\s*((?:<td class="num">[^<]*</td>\s*){5})', html

@@ -1,4 +1,4 @@
-"""The drawn score sheet (design.md, "The drawn sheet"): its geometry and its text.
+"""The drawn score sheet (docs/design.md, "The drawn sheet"): its geometry and its text.
 
 ``geometry`` cuts the sheet into one sector per player and each sector into fields;
 ``text`` fits the running totals and the names into them. ``drawing.X`` finds each

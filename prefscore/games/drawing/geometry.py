@@ -1,4 +1,4 @@
-"""Geometry of the drawn score sheet (design.md, "The drawn sheet"): where each field is.
+"""Geometry of the drawn score sheet (docs/design.md, "The drawn sheet"): where each field is.
 
 Plain arithmetic on points, cached per number of players: the presenters put the
 figures into the fields computed here (``text.py`` fits them) and the template only

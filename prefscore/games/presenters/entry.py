@@ -76,7 +76,7 @@ class EntryForm:
 
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
-MISERE_RANK = 8.5  # a misère outbids 8NT and yields to a 9 (rules.md §2)
+MISERE_RANK = 8.5  # a misère outbids 8NT and yields to a 9 (docs/rules.md §2)
 SUITS = (("", "—"), ("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("NT", "БК"))
 
 
@@ -94,7 +94,7 @@ def entry_form(
     """The form for a deal dealt in ``state``: only what that deal may be.
 
     ``values`` are what the form shows: what was typed, or a deal's facts again in
-    change mode. Contracts below the exit ladder are not offered (rules.md §3.3).
+    change mode. Contracts below the exit ladder are not offered (docs/rules.md §3.3).
     """
     conv = state.convention
     names = state.names

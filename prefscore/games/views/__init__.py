@@ -1,1 +1,1 @@
-"""Games views, one module per screen (design.md: split by screen early)."""
+"""Games views, one module per screen (docs/design.md: split by screen early)."""

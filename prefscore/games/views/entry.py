@@ -30,7 +30,7 @@ from .sheet import changed, refuse, render_table, reread
 @login_required
 @require_POST
 def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Record the next deal from the entry form (design.md, "How a deal flows")."""
+    """Record the next deal from the entry form (docs/design.md, "How a deal flows")."""
     pulka = pulka_for(request, pk, change=True)
     if pulka.is_frozen:
         return refuse(request, pulka, 409, _("This pulka is finished: its sheet is frozen."))

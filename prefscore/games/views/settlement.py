@@ -1,7 +1,7 @@
 """Settlement at any moment: who is up, who owes whom (Кодекс 4.2.12–4.2.14).
 
 Both Кодекс methods step by step, whole whists with the table's choice of who adjusts
-(``?first_seat=``, the first seat by default as protocol.md says), money and the
+(``?first_seat=``, the first seat by default as docs/protocol.md says), money and the
 shortest list of payments. A running pulka is settled as if the players stopped now.
 """
 

@@ -1,7 +1,7 @@
 """The table screen: the drawn sheet, the protocol and the entry form; the poll.
 
 ``sheet_page`` shows a pulka; ``poll`` lets the other devices at the table ask cheaply
-whether anything changed (design.md, "How a deal flows", step 6). The regions the
+whether anything changed (docs/design.md, "How a deal flows", step 6). The regions the
 screen swaps are partials of ``games/sheet.html``; the entry and correction views
 answer through ``render_table``, ``refuse`` and ``changed`` below, with the same regions.
 What the screen shows is ``presenters.table_context``'s.

@@ -1,7 +1,7 @@
-"""``python manage.py score FILE`` (or ``-``): score a pulka file (protocol.md, "Output").
+"""``python manage.py score FILE`` (or ``-``): score a pulka file (docs/protocol.md, "Output").
 
 Prints the output JSON, exit 0. Bad input: one line on stderr naming the deal and the
-problem, exit 2, never a traceback (protocol.md).
+problem, exit 2, never a traceback (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 
 
 class Command(BaseCommand):
-    help = "Score a pulka file (protocol.md) and print the sheet, result and settlement."
+    help = "Score a pulka file (docs/protocol.md) and print the sheet, result and settlement."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="a pulka file, or - for standard input")

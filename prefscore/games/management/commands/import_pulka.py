@@ -19,7 +19,7 @@ from prefscore.games import io
 
 
 class Command(BaseCommand):
-    help = "Import a pulka file (protocol.md) with its deals into a club; print its path."
+    help = "Import a pulka file (docs/protocol.md) with its deals into a club; print its path."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="a pulka file, or - for standard input")
