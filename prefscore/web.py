@@ -99,3 +99,16 @@ def redirect_to(request: HtmxHttpRequest, url: str, *, htmx_status: int = 200) -
     if request.htmx:
         return vary(HttpResponseClientRedirect(url, status=htmx_status))
     return vary(HttpResponseRedirect(url))
+
+
+def request_int(value: object, *, max_digits: int = 9) -> int | None:
+    """A whole number a request carries (a query parameter, a form field), else None.
+
+    ASCII digits only, at most ``max_digits`` of them: ``"²".isdigit()`` is true but
+    ``int("²")`` fails, ``int("٣")`` is 3, and a 5,000-digit string is beyond what
+    ``int`` converts. Every integer read from a request goes through here, so none of
+    these can reach ``int`` and give a 500.
+    """
+    if not isinstance(value, str) or not 0 < len(value) <= max_digits:
+        return None
+    return int(value) if value.isascii() and value.isdigit() else None

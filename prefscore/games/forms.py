@@ -6,7 +6,6 @@ legal deal is the engine's call, and its :class:`DealError` lands beside the fie
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
@@ -14,6 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from prefscore.web import request_int
 from scoring.engine.errors import DealError
 from scoring.engine.seats import seating
 from scoring.engine.sheet import SheetState
@@ -25,7 +25,6 @@ WORDS = ("", "whist", "pass", "half")
 # Form areas an error is shown beside; the engine's DealError.field names the same facts.
 GROUPS = ("number", "contract", "declarer", "whists", "tricks", "prikup", "reason")
 NON_FIELD = "__all__"
-_TRICKS = re.compile(r"\d{1,2}")
 
 
 class DealForm(forms.Form):
@@ -102,10 +101,11 @@ class DealForm(forms.Form):
         if not value:
             self._group_error("declarer", _("Choose the declarer."))
             return None
-        if not value.isdigit() or int(value) >= len(names):
+        seat = request_int(value, max_digits=1)
+        if seat is None or seat >= len(names):
             self._group_error("declarer", _("Choose the declarer among the players."))
             return None
-        return names[int(value)]
+        return names[seat]
 
     def _words(self, data: dict[str, Any]) -> dict[str, str]:
         active = seating(self.state.size, self.state.dealer).active
@@ -127,22 +127,24 @@ class DealForm(forms.Form):
             if not text:
                 continue
             name = self.state.names[seat]
-            if not _TRICKS.fullmatch(text) or int(text) > 10:
+            count = request_int(text, max_digits=2)
+            if count is None or count > 10:
                 self._group_error(
                     "tricks",
                     _("%(name)s: tricks must be a whole number from 0 to 10.") % {"name": name},
                 )
                 continue
-            tricks[name] = int(text)
+            tricks[name] = count
         return tricks
 
     def _prikup(self, text: str, contract: str) -> int:
         if not text or not self.state.convention.prikup_whists or contract in ("allpass", "misere"):
             return 0
-        if not text.isdigit() or int(text) > 3:
+        count = request_int(text, max_digits=1)
+        if count is None or count > 3:
             self._group_error("prikup", _("Talon fast tricks are a whole number from 0 to 3."))
             return 0
-        return int(text)
+        return count
 
     # --- errors by area --------------------------------------------------------------
 

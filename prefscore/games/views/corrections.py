@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from prefscore.web import HtmxHttpRequest, invalid_status, render_page, swaps_region
+from prefscore.web import HtmxHttpRequest, invalid_status, render_page, request_int, swaps_region
 from scoring.engine.errors import DealError
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
@@ -257,14 +257,14 @@ def answer(request: HtmxHttpRequest, pk: int, proposal: int) -> HttpResponse:
     """Agree to or refuse a forgotten deal for one seat: one's own, or a guest's."""
     pulka = pulka_for(request, pk, change=True)
     found = get_object_or_404(ForgottenDeal, pk=proposal, pulka=pulka)
-    seat, choice = request.POST.get("seat", ""), request.POST.get("answer", "")
-    if not seat.isdigit() or len(seat) > 2 or choice not in ("agree", "refuse"):
+    seat, choice = request_int(request.POST.get("seat"), max_digits=1), request.POST.get("answer")
+    if seat is None or choice not in ("agree", "refuse"):
         return refuse(request, pulka, 400, _("Choose Agree or Refuse."))
     refusal = corrections.answer_refusal(pulka, request.user)
     if refusal is not None:
         return _refuse(request, pulka, refusal)
     try:
-        answer_forgotten(found.pk, request.user, int(seat), choice == "agree")
+        answer_forgotten(found.pk, request.user, seat, choice == "agree")
     except services.NotAllowed as error:
         return refuse(request, pulka, 409, str(error))
     return changed(request, pulka.pk)

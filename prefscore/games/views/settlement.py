@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.views.decorators.http import require_GET
 
-from prefscore.web import HtmxHttpRequest, render_page
+from prefscore.web import HtmxHttpRequest, render_page, request_int
 
 from .. import presenters, services
 from ..access import pulka_for
@@ -19,7 +19,8 @@ from ..access import pulka_for
 
 def _seat(value: str, size: int) -> int:
     """The seat who adjusts first; anything unexpected falls back to the first seat."""
-    return int(value) if value.isdigit() and int(value) < size else 0
+    seat = request_int(value, max_digits=1)
+    return seat if seat is not None and seat < size else 0
 
 
 @login_required

@@ -22,7 +22,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page, render_partials
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page, render_partials, request_int
 
 from .. import presenters, tickets
 from ..access import pulka_for
@@ -98,8 +98,7 @@ def signed_out(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _change_param(request: HtmxHttpRequest) -> int | None:
-    value = request.GET.get("change", "")
-    return int(value) if value.isdigit() and len(value) < 8 else None
+    return request_int(request.GET.get("change", ""), max_digits=7)
 
 
 @login_required
@@ -149,8 +148,8 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if user_id is None:
             return signed_out(request)
         version = Pulka.objects.version_for_member(pk, user_id)
-    shown = request.GET.get("v", "")
-    if version is not None and shown.isdigit() and int(shown) == version:
+    shown = request_int(request.GET.get("v", ""))
+    if version is not None and shown == version:
         response: HttpResponse = HttpResponseNotModified()
     else:
         if not request.user.is_authenticated:
