@@ -18,7 +18,15 @@ phones), and ``--tables`` running pulkas of three players; starts gunicorn with
    probe requests the bare view twice a second all along, so that every latency has
    a baseline measured under the same load.
 3. The database check: every deal acknowledged (200) is saved exactly once, none
-   is missing, nothing else is saved.
+   is missing, nothing else is saved, and none is half-saved (each saved deal has its
+   audit line, written in the same transaction).
+
+``--fault kill-worker`` sends SIGKILL to one gunicorn worker a third of the way into the
+evening; ``--fault restart-db`` restarts PostgreSQL there. Tables then carry on: a
+recording that failed (a cut connection, a 5xx) is sent again with the same deal
+number until it is answered, and a 409 to such a retry means the first attempt was
+saved. The report says how many requests failed, that each failure reached its table
+as a failure (never a false 200), and how long the server took to answer again.
 
 Only 127.0.0.1 is contacted; threads are bounded (four per table and a probe), every
 request has a timeout, and a watchdog ends the run after WATCHDOG_SECONDS.
@@ -52,6 +60,7 @@ from harness.client import (
     shown_version,
 )
 from harness.deals import NAMES, cycle_form
+from harness.faults import FAULTS
 from harness.postgres import database
 from harness.server import BARE, HOST, bounded_run, gunicorn, in_child, server_env
 
@@ -64,6 +73,7 @@ CAPACITY_SECONDS = 5.0
 WATCHDOG_SECONDS = 175
 SPARE_PULKAS = 16
 KINDS = ("bare view", "poll 304", "poll 200", "record", "record again (409)")
+RETRY_SECONDS = 30.0  # how long a table keeps sending a deal whose answer was lost
 
 
 # --- in a child process with the bench settings: prepare, then check ------------------
@@ -107,7 +117,7 @@ def check(acknowledged: dict[str, list[int]]) -> dict[str, Any]:
     django.setup()
     from django.db.models import Count
 
-    from prefscore.games.models import Deal
+    from prefscore.games.models import AuditEvent, Deal
 
     problems: list[str] = []
     saved_total = 0
@@ -121,6 +131,14 @@ def check(acknowledged: dict[str, list[int]]) -> dict[str, Any]:
         expected = list(range(1, HISTORY + 1)) + sorted(numbers)
         if twice:
             problems.append(f"pulka {pk}: saved more than once: {twice}")
+        audited = set(
+            AuditEvent.objects.filter(
+                pulka_id=int(pk), action=AuditEvent.Action.RECORDED
+            ).values_list("deal_number", flat=True)
+        )
+        half = sorted(n for n in saved if n > HISTORY and n not in audited)
+        if half:
+            problems.append(f"pulka {pk}: half-saved (no audit line): {half}")
         if saved != expected:
             missing = sorted(set(expected) - set(saved))
             extra = sorted(set(saved) - set(expected))
@@ -183,10 +201,50 @@ class Table:
     acknowledged: list[int] = field(default_factory=list)
 
 
-def evening(port: int, tables: list[Table], seconds: float, tally: dict[str, Series]) -> float:
+@dataclass
+class FaultLog:
+    """When the fault struck, and when requests failed (from every thread)."""
+
+    name: str | None
+    struck_at: float = 0.0
+    what: str = ""
+    failed_at: list[float] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def failed(self) -> None:
+        with self.lock:
+            self.failed_at.append(time.perf_counter())
+
+
+def evening(
+    port: int, tables: list[Table], seconds: float, tally: dict[str, Series], faults: FaultLog
+) -> float:
     """Every table records and polls, a bare-view probe runs; returns the seconds taken."""
     stop = threading.Event()
     rng = random.Random(8)
+
+    def saved(client: Client, path: str, number: int) -> bool:
+        """Record deal ``number``; with a fault, send it again until it is answered."""
+        answer = tally["record"].expect(
+            200, partial(client.request, "POST", path, cycle_form(number))
+        )
+        if answer is not None and answer.status == 200:
+            return True
+        if faults.name is None:
+            return False
+        faults.failed()
+        give_up = time.perf_counter() + RETRY_SECONDS
+        while time.perf_counter() < give_up:
+            time.sleep(1.0)
+            try:
+                answer = client.request("POST", path, cycle_form(number))
+            except ERRORS:
+                faults.failed()
+                continue
+            if answer.status in (200, 409):  # 409: the attempt that failed had saved it
+                return True
+            faults.failed()
+        return False
 
     def phone(table: Table, seat: int, offset: float) -> None:
         client = Client(port, table.sessions[seat], htmx=True)
@@ -203,6 +261,7 @@ def evening(port: int, tables: list[Table], seconds: float, tally: dict[str, Ser
                 status, payload, spent = client.request("GET", f"{path}?v={shown}&t={ticket}")
             except ERRORS as error:
                 tally["poll 200"].error(type(error).__name__)
+                faults.failed()
                 continue
             if status == 304:
                 tally["poll 304"].add(spent)
@@ -221,10 +280,7 @@ def evening(port: int, tables: list[Table], seconds: float, tally: dict[str, Ser
         while not stop.wait(max(0.0, next_deal - time.perf_counter())):
             next_deal += pace.uniform(*RECORD_SECONDS)
             number = table.next_number
-            answer = tally["record"].expect(
-                200, partial(client.request, "POST", path, cycle_form(number))
-            )
-            if answer is None or answer.status != 200:
+            if not saved(client, path, number):
                 # Refused, or the answer was lost: whether it was saved is unknown, so
                 # the table stops recording rather than guess (the check would show it).
                 return
@@ -254,7 +310,12 @@ def evening(port: int, tables: list[Table], seconds: float, tally: dict[str, Ser
     started = time.perf_counter()
     for thread in threads:
         thread.start()
-    time.sleep(seconds)
+    if faults.name is not None:
+        time.sleep(seconds / 3)
+        faults.struck_at, faults.what = time.perf_counter(), FAULTS[faults.name]()
+        time.sleep(seconds * 2 / 3)
+    else:
+        time.sleep(seconds)
     stop.set()
     for thread in threads:
         thread.join(TIMEOUT + 5)
@@ -317,6 +378,18 @@ def print_evening(tally: dict[str, Series], seconds: float, tables: int) -> None
         )
 
 
+def print_fault(faults: FaultLog) -> None:
+    if faults.name is None:
+        return
+    after = [t - faults.struck_at for t in faults.failed_at if t >= faults.struck_at - 1]
+    recovered = f"{max(after):.1f} s" if after else "at once"
+    print(
+        f"fault: {faults.what}; {len(faults.failed_at)} requests failed and said so "
+        f"(an error status or a cut connection, never a false 200); the last failure "
+        f"came {recovered} after the fault, then every table carried on"
+    )
+
+
 # --- main ------------------------------------------------------------------------------
 
 
@@ -325,6 +398,7 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--fault", choices=sorted(FAULTS), help="inject a fault mid-evening")
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -352,8 +426,10 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
         tables = [Table(t["pulka"], t["sessions"], t["version"]) for t in data["tables"]]
         tally = {name: Series(name) for name in KINDS}
         print(f"\nthe evening runs for {args.seconds:.0f} s …", flush=True)
-        seconds = evening(port, tables, args.seconds, tally)
+        faults = FaultLog(args.fault)
+        seconds = evening(port, tables, args.seconds, tally, faults)
         print_evening(tally, seconds, len(tables))
+        print_fault(faults)
         print_demand(tally, seconds, rows, args.workers)
     acknowledged = {str(t.pulka): t.acknowledged for t in tables}
     checked = in_child(__file__, env, "--check", stdin=json.dumps(acknowledged))
@@ -366,7 +442,8 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
     for problem in checked["problems"]:
         print("   ", problem)
     errors = sum(kind.error_count for kind in tally.values())
-    return 1 if checked["problems"] or errors else 0
+    # Under a fault, failed requests are expected: what must hold is the database check.
+    return 1 if checked["problems"] or (errors and args.fault is None) else 0
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .faults import RUNNING
 from .server import HOST, free_port
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -59,6 +60,8 @@ def throwaway_postgres(workdir: Path) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         check=True,
     )
+    # bench/load.py --fault restart-db restarts it (pg_ctl reuses the options above).
+    RUNNING["pg_ctl"] = [*pg_ctl, "-l", str(root / "server.log")]
     try:
         password = secrets.token_hex(16)
         subprocess.run(

@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .faults import RUNNING
+
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 BARE = "/bench/bare/"  # the bench settings' view that does nothing (bench/webapp/urls.py)
@@ -95,6 +97,7 @@ def gunicorn(env: dict[str, str], workers: int, workdir: Path) -> Iterator[int]:
              "--chdir", str(ROOT)],
             env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
+        RUNNING["gunicorn"] = process.pid  # for bench/load.py --fault kill-worker
         try:
             _wait_until_up(port, process, log_path)
             yield port
