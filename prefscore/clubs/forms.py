@@ -8,6 +8,7 @@ the views save nothing until the form is valid.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
@@ -18,8 +19,10 @@ from django.utils.translation import gettext_lazy as _
 from .models import Club, Membership, Player, Role
 from .names import normalise_name
 
-# Clubs created at the same instant from the same name each get the next free slug.
-SLUG_ATTEMPTS = 5
+# Clubs created at the same instant from the same name each get the next free slug; past
+# the first tries (many racing for one name) a random tail makes the slug free at once.
+SLUG_ATTEMPTS = 8
+PLAIN_SLUG_ATTEMPTS = 2
 
 # Russian letters for links (ГОСТ 7.79-2000, system B, simplified): "Демо-клуб" -> demo-klub.
 _TRANSLIT = str.maketrans(
@@ -81,8 +84,8 @@ class ClubForm(forms.Form):
         the short name asked for; a short name made from the name just moves on to the
         next free one.
         """
-        for _attempt in range(SLUG_ATTEMPTS):
-            slug = self.cleaned_data["slug"] or free_slug(slug_from_name(self.cleaned_data["name"]))
+        for attempt in range(SLUG_ATTEMPTS):
+            slug = self.cleaned_data["slug"] or self._made_slug(attempt)
             try:
                 with transaction.atomic():
                     club = Club.objects.create(name=self.cleaned_data["name"], slug=slug)
@@ -94,6 +97,12 @@ class ClubForm(forms.Form):
                     break
         self.add_error("slug", _("Another club already uses this short name."))
         return None
+
+    def _made_slug(self, attempt: int) -> str:
+        base = slug_from_name(self.cleaned_data["name"])
+        if attempt < PLAIN_SLUG_ATTEMPTS:
+            return free_slug(base)
+        return f"{base[:54]}-{secrets.token_hex(2)}"
 
 
 class GuestForm(forms.Form):
