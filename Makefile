@@ -42,7 +42,7 @@ run: install
 # check-tools first, before anything is installed or run; then the rest in order.
 test: check-tools
 	@$(MAKE) --no-print-directory install node_modules
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 	$(MAKE) --no-print-directory lint typecheck
 
 # What the tests need from the machine: Debian's Chromium and its driver (browser tests),

@@ -270,6 +270,7 @@ def evening(
                 shown = shown_version(payload) or shown
             else:
                 tally["poll 200"].error(f"HTTP {status}")
+                faults.failed()
 
     def recorder(table: Table, offset: float, seed: int) -> None:
         pace = random.Random(seed)
