@@ -19,8 +19,8 @@ from scoring.engine.deals import GORA, PULYA, WHISTS, Entry, parse_deal
 from scoring.engine.deals import Deal as EngineDeal
 from scoring.engine.numbers import Points
 from scoring.engine.penalties import CorrectionOutcome
-from scoring.engine.pulka import ScoredPulka, fold
-from scoring.engine.sheet import DealRecord, SheetState, apply, start
+from scoring.engine.pulka import LogFold, ScoredPulka, fold
+from scoring.engine.sheet import DealRecord, SheetState
 
 from . import services
 from .models import Correction, Deal, Pulka
@@ -79,27 +79,21 @@ def replay(scored: ScoredPulka) -> Iterator[DealRecord | CorrectionStep]:
     if not scored.corrections:
         yield from scored.records
         return
-    pulka = scored.pulka
-    state = start(pulka.names, pulka.convention, pulka.target, pulka.first_dealer)
-    deals: list[EngineDeal] = []
-    records: list[DealRecord] = []
+    run = LogFold.begin(scored.pulka)  # checkpointed: a correction re-scores from its deal
     penalties: list[Entry] = []
     judged = iter(scored.corrections)
-    for item in pulka.log:
+    for item in scored.pulka.log:
         if isinstance(item, EngineDeal):
-            state, record = apply(state, item)
-            deals.append(item)
-            records.append(record)
-            yield record
+            run.append(item)
+            yield run.records[-1]
             continue
         outcome = next(judged)
-        wrong = records[item.number - 1]
-        deals[item.number - 1] = item.deal
-        state, records = fold(pulka, deals)
-        standing = _standing(state, penalties)
+        wrong = run.records[item.number - 1]
+        run.replace(item.number, item.deal)
+        standing = _standing(run.state, penalties)
         penalties.extend(outcome.penalties)
-        right = records[item.number - 1]
-        yield CorrectionStep(item.number, len(deals), wrong, right, outcome, standing)
+        right = run.records[item.number - 1]
+        yield CorrectionStep(item.number, len(run.deals), wrong, right, outcome, standing)
 
 
 # --- earlier moments of the sheet -----------------------------------------------------

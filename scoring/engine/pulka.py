@@ -89,9 +89,12 @@ def check_limits(log: tuple[Deal | Correction, ...]) -> None:
 
 
 @dataclass(slots=True)
-class _Fold:
-    """The running fold: each deal with the state it was dealt in, so that a correction
-    of deal k re-scores deals k… only, never 1…k-1 again (checkpoints)."""
+class LogFold:
+    """The running fold of a log (docs/rules.md §3–§5; Кодекс 4.2.7 for corrections):
+    each deal with the state it was dealt in, so that a correction of deal k re-scores
+    deals k… only, never 1…k-1 again (checkpoints). ``score_pulka`` and the screens that
+    replay a log as the table lived it both fold through it.
+    """
 
     deals: list[Deal]
     befores: list[SheetState]
@@ -99,7 +102,15 @@ class _Fold:
     state: SheetState
     refolded: int = 0
 
+    @classmethod
+    def begin(cls, pulka: Pulka) -> LogFold:
+        """The fold of ``pulka`` before its first deal (docs/rules.md §3)."""
+        return cls(
+            [], [], [], start(pulka.names, pulka.convention, pulka.target, pulka.first_dealer)
+        )
+
     def append(self, deal: Deal) -> None:
+        """The next deal of the log (docs/rules.md §3); errors name it."""
         number = len(self.deals) + 1
         try:
             after, record = apply(self.state, deal)
@@ -138,8 +149,7 @@ def score_pulka(pulka: Pulka) -> ScoredPulka:
     the deals plus, for each correction, the deals after the one it corrects.
     """
     check_limits(pulka.log)
-    start_state = start(pulka.names, pulka.convention, pulka.target, pulka.first_dealer)
-    run = _Fold([], [], [], start_state)
+    run = LogFold.begin(pulka)
     judged: list[CorrectionOutcome] = []
     warned: frozenset[int] = frozenset()
     for item in pulka.log:
