@@ -57,6 +57,7 @@ class Screen:
     path: Callable[[Any], str]
     user: str | None = "admin"  # who looks at it; None: nobody signed in
     then: Callable[[Page, Any], None] | None = None  # what a player does there first
+    status: int = 200  # what the page answers (the error pages: 403, 404)
 
 
 def paste_a_pulka_file(page: Page, world: Any) -> None:
@@ -84,6 +85,8 @@ SCREENS = (
     Screen("compare", lambda w: "/conventions/compare/?a=sochi&b=leningrad"),
     Screen("members", lambda w: f"/clubs/{w.club.slug}/members/"),
     Screen("invitation", lambda w: f"/invitations/{w.invitation.token}/", user=None),
+    Screen("not-found", lambda w: "/no/such/page/", status=404),
+    Screen("not-allowed", lambda w: f"/clubs/{w.club.slug}/", user="outsider", status=403),
 )
 
 
@@ -206,7 +209,7 @@ def test_every_screen_fits_a_phone_reads_in_its_language_and_passes_axe(
         sign_in(context, live_server.url, world.users[screen.user])
     page = context.new_page()
     response = page.goto(live_server.url + screen.path(world))
-    assert response is not None and response.status == 200, screen.path(world)
+    assert response is not None and response.status == screen.status, screen.path(world)
     if screen.then:
         screen.then(page, world)
 
