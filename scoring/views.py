@@ -15,7 +15,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from prefscore.web import HtmxHttpRequest, render_page
 from scoring.engine.conventions import Convention as EngineConvention
@@ -45,7 +45,7 @@ def _engine(convention: Convention) -> tuple[EngineConvention | None, str]:
         return None, " ".join(translated(error).messages)
 
 
-@require_GET
+@require_safe
 @login_required
 def convention_list(request: HtmxHttpRequest) -> HttpResponse:
     """Presets first, then each of the user's clubs with its own conventions."""
@@ -54,7 +54,7 @@ def convention_list(request: HtmxHttpRequest) -> HttpResponse:
     return render_page(request, "scoring/convention_list.html", context, "conventions")
 
 
-@require_GET
+@require_safe
 @login_required
 def convention_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """One convention: its rules in words, its game values, every option."""
@@ -76,7 +76,7 @@ def convention_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render_page(request, "scoring/convention_detail.html", context, "convention")
 
 
-@require_GET
+@require_safe
 @login_required
 def compare(request: HtmxHttpRequest) -> HttpResponse:
     """Two conventions side by side, every option and game value, differences marked."""

@@ -84,7 +84,7 @@ def safe_next(request: HtmxHttpRequest) -> str:
 
 
 @sensitive_post_parameters("password1", "password2")
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
     """Create an account and sign in with it; then on to ``next`` (an invitation, say)."""
     if request.user.is_authenticated:

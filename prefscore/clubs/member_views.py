@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
@@ -70,7 +70,7 @@ def _after_change(request: HtmxHttpRequest, club: Club, role: str, region: str) 
 
 
 @login_required
-@require_GET
+@require_safe
 def members(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Who is in the club and with what role; for admins, the controls and invitations."""
     club, role = club_and_role_for(request, slug, roles=MEMBERS)
@@ -159,7 +159,7 @@ def revoke(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     return _after_change(request, club, role, "invitations")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invitation(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The page an invitation link opens: sign up or in, then accept (POST)."""
     try:

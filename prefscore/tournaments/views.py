@@ -22,7 +22,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
@@ -54,7 +54,7 @@ def detail_url(tournament: Tournament, anchor: str = "") -> str:
 # --- the club's tournaments ---------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @login_required
 def tournament_list(request: HtmxHttpRequest, club: str) -> HttpResponse:
     club_obj, role = club_and_role_for(request, club, roles=MEMBERS)
@@ -66,7 +66,7 @@ def tournament_list(request: HtmxHttpRequest, club: str) -> HttpResponse:
     return render_page(request, "tournaments/list.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def create(request: HtmxHttpRequest, club: str) -> HttpResponse:
     """A new tournament: its regulations are fixed here (docs/tournaments.md §4.1)."""
@@ -108,7 +108,7 @@ def _detail(
     return render_page(request, DETAIL, _detail_context(tournament, role, **overrides), partial)
 
 
-@require_GET
+@require_safe
 @login_required
 def detail(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     tournament, role = _tournament(request, club, slug)
@@ -194,7 +194,7 @@ def publish(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
 # --- standings ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Live standings; anyone may read them when public (issue 7), else members only."""
     club_obj = get_object_or_404(Club, slug=club)

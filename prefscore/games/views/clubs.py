@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from prefscore.clubs.forms import ClubForm, GuestForm
 from prefscore.clubs.models import Club
@@ -40,7 +40,7 @@ def pulka_rows(pulkas: QuerySet[Pulka]) -> list[Pulka]:
     return rows
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome; for a signed-in player his clubs, a new club form, running pulkas."""
     context = {}
@@ -75,7 +75,7 @@ def club_url(club: Club) -> str:
     return reverse("clubs:club", args=[club.slug])
 
 
-@require_GET
+@require_safe
 @login_required
 def club_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)

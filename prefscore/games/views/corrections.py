@@ -23,7 +23,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from prefscore.web import HtmxHttpRequest, invalid_status, render_page, request_int, swaps_region
 from scoring.engine.errors import DealError
@@ -51,14 +51,14 @@ def _refuse(request: HtmxHttpRequest, pulka: Pulka, refusal: Refusal, **known: A
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def correct(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Deal ``number`` in the form again, for a player at the table to correct it."""
     return _correction(request, pk, number, arbiter=False)
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def arbiter(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Deal ``number`` in the form again, for an organiser's arbiter decision."""
     return _correction(request, pk, number, arbiter=True)
@@ -274,7 +274,7 @@ def answer(request: HtmxHttpRequest, pk: int, proposal: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def audit_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Everything that happened to the sheet, in order, with who and when; nothing is
     ever deleted, so the withdrawn deal rows are listed too."""

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
@@ -26,7 +26,7 @@ def _to_sheet(request: HtmxHttpRequest, pulka: Pulka) -> HttpResponse:
     return redirect_to(request, reverse("games:sheet", args=[pulka.pk]))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def new_pulka(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
@@ -39,7 +39,7 @@ def new_pulka(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render_page(request, "games/new.html", {"club": club, "form": form}, "form")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def import_pulka(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Import a pulka file with deals; a file with a sheet is settled, not stored."""
@@ -56,7 +56,7 @@ def import_pulka(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render_page(request, "games/import.html", context, "form")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
     """Settle a pulka file, paper sheet or deals, storing nothing; any signed-in user."""
@@ -87,7 +87,7 @@ def _settlement(form: PulkaFileForm, file: io.PulkaFile) -> presenters.Settlemen
         return None
 
 
-@require_GET
+@require_safe
 @login_required
 def export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The pulka file with the engine's output (``prefscore.games.io``), as a download."""

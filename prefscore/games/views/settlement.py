@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from prefscore.web import HtmxHttpRequest, render_page, request_int
 
@@ -24,7 +24,7 @@ def _seat(value: str, size: int) -> int:
 
 
 @login_required
-@require_GET
+@require_safe
 def settlement_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pulka = pulka_for(request, pk)
     scored = services.score(pulka)

@@ -20,7 +20,7 @@ from django.http import HttpResponse, HttpResponseForbidden, HttpResponseNotModi
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page, render_partials, request_int
 
@@ -102,7 +102,7 @@ def _change_param(request: HtmxHttpRequest) -> int | None:
 
 
 @login_required
-@require_GET
+@require_safe
 def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table screen of one pulka; ``?change=N`` puts deal N back in the form,
     ``?propose=1`` turns the form into a forgotten deal's proposal (Кодекс 4.2.10)."""
@@ -129,7 +129,7 @@ def _version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
     return found[0]
 
 
-@require_GET
+@require_safe
 def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """304 while the pulka's version is the one shown (``?v=``), else the new regions.
 
