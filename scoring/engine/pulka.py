@@ -122,22 +122,25 @@ class LogFold:
         self.state = after
 
     def replace(self, number: int, deal: Deal) -> None:
-        """Deal ``number`` replaced: the sheet from it on as if it had been so all along."""
+        """Deal ``number`` replaced: the sheet from it on as if it had been so all along.
+
+        In place, from deal ``number`` on: correcting the last deal costs one deal, not a
+        copy of the whole log. An error leaves the fold unfinished; callers stop there.
+        """
         self.refolded += len(self.deals) - number + 1
         if self.refolded > REFOLD_LIMIT:
             raise DealError("pulka.too_much_refolding", high=REFOLD_LIMIT)
-        deals = [*self.deals[: number - 1], deal, *self.deals[number:]]
+        self.deals[number - 1] = deal
         state = self.befores[number - 1]
-        befores, records = self.befores[: number - 1], self.records[: number - 1]
-        for index in range(number, len(deals) + 1):
+        for index in range(number, len(self.deals) + 1):
             try:
-                after, record = apply(state, deals[index - 1])
+                after, record = apply(state, self.deals[index - 1])
             except DealError as error:
                 raise error.at("deal", index, index) from None
-            befores.append(state)
-            records.append(record)
+            self.befores[index - 1] = state
+            self.records[index - 1] = record
             state = after
-        self.deals, self.befores, self.records, self.state = deals, befores, records, state
+        self.state = state
 
 
 def score_pulka(pulka: Pulka) -> ScoredPulka:
