@@ -29,6 +29,7 @@ MESSAGES: dict[str, Promise] = {
     ),
     "file.not_object": _("the file must hold one JSON object, a pulka."),
     "file.unknown_field": _("unknown field %(name)s."),
+    "file.description": _("%(name)s must be one line of text of at most %(high)s characters."),
     "file.first_dealer": _("first_dealer %(value)s is not one of the players."),
     "file.options_not_map": _("options must be a map of option names to values."),
     "file.players_not_list": _("players must be a list of names in seating order."),

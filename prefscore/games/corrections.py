@@ -126,7 +126,7 @@ def _proposal_refusal(pulka: Pulka, seats: Sequence[int]) -> Refusal | None:
     if not seats:
         return Refusal(_("Only the players at this table may add a forgotten deal."), True)
     if pulka.is_frozen:
-        return Refusal(_("This pulka is finished: its sheet is frozen."), False)
+        return Refusal(_("This pulka is over: it takes no more deals."), False)
     return None
 
 

@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
@@ -59,6 +60,7 @@ OUTPUT_FIELDS = frozenset(
 MAX_PLAYER_NAME = Player._meta.get_field("name").max_length or 60
 MAX_STAKE = Decimal("999999.9999")
 STAKE_PLACES = Decimal("0.0001")
+MAX_TITLE = 120  # Pulka.title
 
 
 class FileRefused(ValueError):
@@ -72,6 +74,8 @@ class PulkaFile:
     parsed: EnginePulka | protocol.PaperSheet
     raw_deals: tuple[Mapping[str, Any], ...] = ()
     sha256: str = ""  # of the file's text, for the audit trail of an import
+    # What the file says of itself: title, date, club (docs/protocol.md, "Input").
+    descriptions: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def is_paper(self) -> bool:
@@ -109,9 +113,10 @@ def read_text(text: str) -> PulkaFile:
     except RecursionError:
         raise FileRefused(_("The file is nested too deeply.")) from None
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    described = protocol.descriptions(data)
     if isinstance(parsed, protocol.PaperSheet):
-        return PulkaFile(parsed, sha256=digest)
-    return PulkaFile(parsed, tuple(data.get("deals", [])), digest)
+        return PulkaFile(parsed, sha256=digest, descriptions=described)
+    return PulkaFile(parsed, tuple(data.get("deals", [])), digest, described)
 
 
 def engine_refused(error: ScoringError) -> FileRefused:
@@ -207,6 +212,7 @@ def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
             stake=parsed.stake,
             first_dealer=parsed.first_dealer,
             user=user,
+            title=file.descriptions.get("title", "").strip()[:MAX_TITLE],
         )
         corrections = _store_log(pulka, file.raw_deals, user)
         _audit_import(pulka, file, corrections, user)
@@ -221,7 +227,13 @@ def _audit_import(
 ) -> None:
     """The import itself, with the file's hash, then each correction the file brings."""
     Action = AuditEvent.Action
-    details = {"sha256": file.sha256, "deals": pulka.deals.count(), "corrections": len(corrections)}
+    details: dict[str, Any] = {
+        "sha256": file.sha256,
+        "deals": pulka.deals.count(),
+        "corrections": len(corrections),
+    }
+    # Where the file says it comes from (an export writes its club and date).
+    details.update({f"file_{key}": value for key, value in file.descriptions.items()})
     services.audit(pulka, Action.IMPORTED, user, None, details)
     for correction in corrections:
         kind = "imported" if correction.penalise else "imported-no-penalty"
@@ -232,6 +244,18 @@ def _audit_import(
             correction.deal_number,
             {"facts": correction.facts, "kind": kind, "after_deal": correction.after_deal},
         )
+
+
+def earlier_imports(club: Club, file: PulkaFile) -> list[Pulka]:
+    """The club's pulkas already imported from this very file (by its hash), newest first.
+
+    Importing the same file twice is usually a slip of the finger: the form asks before
+    making the duplicate.
+    """
+    events = AuditEvent.objects.filter(
+        pulka__club=club, action=AuditEvent.Action.IMPORTED, details__sha256=file.sha256
+    ).select_related("pulka")
+    return [event.pulka for event in events.order_by("-at")[:5]]
 
 
 def _store_log(pulka: Pulka, items: Sequence[Mapping[str, Any]], user: Any) -> list[Correction]:
@@ -296,6 +320,10 @@ def export_data(pulka: Pulka) -> dict[str, Any]:
     corrections = list(pulka.corrections.all())
     names = list(pulka.player_names)
     data: dict[str, Any] = {
+        # Descriptive fields first, for the reader of the file (docs/protocol.md, "Input").
+        "title": str(pulka),
+        "date": timezone.localtime(pulka.created_at).date().isoformat(),
+        "club": pulka.club.name,
         "convention": pulka.convention.to_options(),
         "players": names,
         "target": pulka.target,

@@ -28,6 +28,10 @@ class PulkaQuerySet(models.QuerySet["Pulka"]):
     def finished(self) -> PulkaQuerySet:
         return self.filter(status=Pulka.Status.FINISHED)
 
+    def abandoned(self) -> PulkaQuerySet:
+        """Pulkas started by mistake and abandoned (``games.abandon``): listed apart."""
+        return self.filter(status=Pulka.Status.ARCHIVED)
+
     def version_for_member(self, pk: int, user_id: Any) -> int | None:
         """The pulka's version if ``user_id`` belongs to its club, else None.
 
@@ -331,6 +335,10 @@ class AuditEvent(models.Model):
         ARBITER = "arbiter", _("arbiter's decision")
         FINISHED = "finished", _("pulka finished")
         IMPORTED = "imported", _("imported from a file")
+        TO_ABANDON = "to_abandon", _("proposed abandoning the pulka")
+        ABANDON_ANSWER = "abandon_ans", _("answered about abandoning the pulka")
+        ABANDON_LAPSED = "abandon_off", _("abandoning lapsed")
+        ABANDONED = "abandoned", _("pulka abandoned")
 
     pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="audit_events")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
@@ -352,3 +360,64 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pulka_id} {self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class Abandonment(models.Model):
+    """A pulka started by mistake, to be abandoned: archived, frozen and listed apart.
+
+    A club admin abandons at once; the players at the table propose it and each agrees
+    on his own sign-in (as for a forgotten deal, Кодекс 4.2.10), a seated member
+    answering for guests without an account. One refusal keeps the pulka, and so does
+    recording the next deal.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for consent")
+        ABANDONED = "abandoned", _("abandoned")
+        KEPT = "kept", _("kept: a player refused")
+        LAPSED = "lapsed", _("lapsed: the next deal was recorded")
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="abandonments")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("proposed by"),
+    )
+    created_at = models.DateTimeField(_("proposed"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("abandonment")
+        verbose_name_plural = _("abandonments")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} abandonment ({self.status})"
+
+
+class AbandonConsent(models.Model):
+    """One seat's answer to abandoning a pulka, given on its own sign-in or for a guest."""
+
+    abandonment = models.ForeignKey(Abandonment, on_delete=models.PROTECT, related_name="consents")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    agreed = models.BooleanField(_("agreed"))
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["abandonment", "player"], name="one_abandon_answer_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {'yes' if self.agreed else 'no'}"

@@ -210,6 +210,7 @@ class PulkaFileForm(forms.Form):
             if upload is not None:
                 text = self._read_upload(upload)
             cleaned["pulka_file"] = io.read_text(text)
+            cleaned["pulka_text"] = text  # to ask again before importing a duplicate
         except io.FileRefused as error:
             self.add_error(field, str(error))
         return cleaned

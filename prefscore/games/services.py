@@ -19,7 +19,7 @@ from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
 from scoring.engine.sheet import apply
 
-from .models import AuditEvent, Correction, Deal, ForgottenDeal, Pulka
+from .models import Abandonment, AuditEvent, Correction, Deal, ForgottenDeal, Pulka
 from .pencil import pencil_deal, pencil_holder, pencil_until
 
 
@@ -132,7 +132,7 @@ def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int)
         with transaction.atomic():
             pulka = Pulka.objects.select_for_update().get(pk=pulka_id)
             if pulka.is_frozen:
-                raise NotAllowed(_("This pulka is finished: its sheet is frozen."))
+                raise NotAllowed(_("This pulka is over: it takes no more deals."))
             deals = standing_deals(pulka)
             if number != len(deals) + 1:
                 raise Conflict(
@@ -147,6 +147,7 @@ def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int)
             scored = score(pulka, deals)
             audit(pulka, AuditEvent.Action.RECORDED, user, number, {"facts": dict(facts)})
             _lapse_forgotten(pulka, user)
+            _lapse_abandonment(pulka, user)
             _after_change(pulka, scored, user)
     except IntegrityError:
         raise Conflict(
@@ -179,6 +180,15 @@ def _lapse_forgotten(pulka: Pulka, user: Any) -> None:
         proposal.resolved_at = timezone.now()
         proposal.save(update_fields=["status", "resolved_at"])
         audit(pulka, AuditEvent.Action.LAPSED, user, proposal.number)
+
+
+def _lapse_abandonment(pulka: Pulka, user: Any) -> None:
+    """Recording the next deal keeps the pulka: a proposal to abandon it lapses (abandon.py)."""
+    for found in pulka.abandonments.filter(status=Abandonment.Status.PENDING):
+        found.status = Abandonment.Status.LAPSED
+        found.resolved_at = timezone.now()
+        found.save(update_fields=["status", "resolved_at"])
+        audit(pulka, AuditEvent.Action.ABANDON_LAPSED, user)
 
 
 def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = None) -> None:

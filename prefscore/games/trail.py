@@ -27,6 +27,7 @@ from scoring.engine.sheet import SheetState, apply
 
 from .models import AuditEvent, Consent, Deal, ForgottenDeal, Pulka, PulkaSeat
 from .presenters import explain, format_points
+from .presenters.abandon import ABANDON_ACTIONS, abandon_sentence
 
 # --- who sits where -------------------------------------------------------------------
 
@@ -317,7 +318,9 @@ _SENTENCES: dict[str, Promise] = {
     AuditEvent.Action.WARNED: gettext_lazy(
         "Warning to %(player)s for deal %(number)s: his first correction (Кодекс 4.2.7)."
     ),
-    AuditEvent.Action.FINISHED: gettext_lazy("The pulka is over: the sheet is frozen."),
+    AuditEvent.Action.FINISHED: gettext_lazy(
+        "Every pulya is closed: the pulka is over and takes no more deals."
+    ),
     AuditEvent.Action.IMPORTED: gettext_lazy(
         "Imported the pulka from a file (SHA-256 %(sha256)s). Deals: %(deals)s; "
         "corrections: %(corrections)s."
@@ -403,6 +406,8 @@ def sentence(event: AuditEvent, seating: Seating, names: Sequence[str] = ()) -> 
         template = _ARBITER[_arbiter_penalised(details)]
     elif action == AuditEvent.Action.PENALISED:
         return _penalty_sentence(event.deal_number, details)
+    elif action in ABANDON_ACTIONS:
+        return abandon_sentence(event, details, seating.user_of)
     elif action in (AuditEvent.Action.CONSENTED, AuditEvent.Action.REFUSED):
         own = event.user_id is not None and seating.user_of(values["player"]) == event.user_id
         template = _ANSWERS[(action, own)]

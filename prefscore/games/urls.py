@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import corrections, entry, io, settlement, sheet
+from .views import abandon, corrections, entry, io, settlement, sheet
 
 app_name = "games"
 
@@ -15,6 +15,12 @@ urlpatterns = [
     path("pulkas/<int:pk>/forgotten/", corrections.propose, name="propose"),
     path("pulkas/<int:pk>/forgotten/<int:proposal>/answer/", corrections.answer, name="answer"),
     path("pulkas/<int:pk>/audit/", corrections.audit_page, name="audit"),
+    path("pulkas/<int:pk>/abandon/", abandon.abandon, name="abandon"),
+    path(
+        "pulkas/<int:pk>/abandon/<int:abandonment>/answer/",
+        abandon.abandon_answer,
+        name="abandon_answer",
+    ),
     path("pulkas/<int:pk>/settlement/", settlement.settlement_page, name="settlement"),
     path("pulkas/<int:pk>/export.json", io.export, name="export"),
     path("clubs/<slug:slug>/pulkas/new/", io.new_pulka, name="new"),

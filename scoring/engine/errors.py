@@ -22,6 +22,7 @@ TEMPLATES: dict[str, str] = {
     "file.bad_number": "the file holds a number that is not allowed: {detail}",
     "file.not_object": "the file must hold one JSON object (a pulka)",
     "file.unknown_field": "unknown field {name:q}",
+    "file.description": "{name:q} must be one line of text of at most {high} characters",
     "file.first_dealer": "first_dealer {value:q} is not one of the players",
     "file.options_not_map": "options must be a map of option names to values",
     "file.players_not_list": "players must be a list of names in seating order",

@@ -41,7 +41,11 @@ TOP_FIELDS = {
     "stake",
     "deals",
     "sheet",
-}
+} | {"title", "date", "club"}
+# Descriptive fields (docs/protocol.md, "Input"): what a file says of itself for the
+# people reading it; checked as short one-line text, never used in scoring.
+DESCRIPTIVE_FIELDS = ("title", "date", "club")
+MAX_DESCRIPTION = 200
 # What scoring writes back (docs/protocol.md, "Output"; the web export): a file of deals
 # that carries them is re-scored from its deals, and these are recomputed, not read.
 OUTPUT_FIELDS = {
@@ -106,6 +110,7 @@ def read(data: object) -> Pulka | PaperSheet:
     unknown = sorted(map(str, set(data) - TOP_FIELDS))
     if unknown:
         raise ProtocolError("file.unknown_field", name=unknown[0])
+    _check_descriptions(data)
     names = _players(data.get("players"))
     try:
         convention = conventions.from_spec(data.get("convention", "sochi"), _options(data))
@@ -127,6 +132,24 @@ def _options(data: Mapping[str, object]) -> Mapping[str, object] | None:
     if options is not None and not isinstance(options, Mapping):
         raise ProtocolError("file.options_not_map")
     return options
+
+
+def _check_descriptions(data: Mapping[str, object]) -> None:
+    for field in DESCRIPTIVE_FIELDS:
+        value = data.get(field)
+        if value is None:
+            continue
+        if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
+            raise ProtocolError("file.description", name=field, high=MAX_DESCRIPTION)
+        if any(unicodedata.category(char) in _NOT_IN_NAMES for char in value):
+            raise ProtocolError("file.description", name=field, high=MAX_DESCRIPTION)
+
+
+def descriptions(data: object) -> dict[str, str]:
+    """The descriptive fields a valid file gives (docs/protocol.md, "Input"), for display."""
+    if not isinstance(data, Mapping):
+        return {}
+    return {f: data[f] for f in DESCRIPTIVE_FIELDS if isinstance(data.get(f), str)}
 
 
 def _players(value: object) -> tuple[str, ...]:

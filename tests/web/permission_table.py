@@ -28,7 +28,7 @@ from django.shortcuts import resolve_url
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from prefscore.clubs.models import Player
-from prefscore.games.models import ForgottenDeal, Pulka
+from prefscore.games.models import Abandonment, ForgottenDeal, Pulka
 from scoring.engine.conventions import preset
 from scoring.models import Convention
 from tests.web.fixtures_access import ROLES, World
@@ -134,6 +134,15 @@ def proposal_kwargs(world: World) -> dict[str, Any]:
     return {"pk": world.pulka.pk, "proposal": proposal.pk}
 
 
+def abandonment_kwargs(world: World) -> dict[str, Any]:
+    """A proposal to abandon the pulka, waiting for the table's answers (games.abandon)."""
+    seat_the_member(world)
+    found, _ = Abandonment.objects.get_or_create(
+        pulka=world.pulka, defaults={"proposed_by": world.users["member"]}
+    )
+    return {"pk": world.pulka.pk, "abandonment": found.pk}
+
+
 def member_row(world: World) -> dict[str, Any]:
     return {"slug": world.club.slug, "pk": world.memberships["member"].pk}
 
@@ -200,6 +209,14 @@ EXPECTATIONS: dict[str, Expect] = {
         data=lambda w: {"seat": "1", "answer": "agree"},
     ),
     "games:audit": club_roles(*MEMBERS),
+    # A player at the table proposes abandoning, a club admin abandons at once.
+    "games:abandon": club_roles("member", "admin", method="post", kwargs=seated_pulka_kwargs),
+    "games:abandon_answer": club_roles(
+        "member",
+        method="post",
+        kwargs=abandonment_kwargs,
+        data=lambda w: {"seat": "1", "answer": "agree"},
+    ),
     "games:settlement": club_roles(*MEMBERS),
     "games:export": club_roles(*MEMBERS),
     "games:new": club_roles(*MEMBERS),

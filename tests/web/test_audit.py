@@ -90,7 +90,7 @@ def test_the_audit_trail_lists_every_event_in_order_with_who_and_a_sentence(
         "The forgotten deal 4 lapsed: the next deal was recorded first (Кодекс 4.2.10).",
         "Arbiter&#x27;s decision on deal 3, without penalty (Кодекс 4.2.16)",
         "Reason: Judges&#x27; panel &lt;b&gt;3&lt;/b&gt;",
-        "The pulka is over: the sheet is frozen.",
+        "Every pulya is closed: the pulka is over and takes no more deals.",
     ]
     positions = [events.find(s) for s in sentences]
     assert -1 not in positions, [s for s, p in zip(sentences, positions, strict=True) if p < 0]

@@ -184,7 +184,10 @@ def test_the_club_page_shows_players_pulkas_and_what_to_do_next(club_world, club
     assert reverse("games:sheet", args=[running.pk]) in html
     assert "3 deals" in html and "Sochi" in html
     assert reverse("games:sheet", args=[finished.pk]) in html and "Last week" in html
-    assert reverse("games:sheet", args=[archived.pk]) not in html
+    # An abandoned pulka is listed apart, under its own heading, not among the others.
+    assert [p.pk for p in response.context["abandoned"]] == [archived.pk]
+    assert archived.pk not in [p.pk for p in response.context["finished"]]
+    assert html.index("Abandoned pulkas") < html.index(reverse("games:sheet", args=[archived.pk]))
     assert reverse("games:new", args=["friday"]) in html
     assert reverse("games:import", args=["friday"]) in html
     assert reverse("games:calculator") in html

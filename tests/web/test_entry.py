@@ -313,7 +313,7 @@ def test_a_finished_pulka_is_frozen(make_table_pulka, table_client):
     response = table_client().post(record_url(pulka), deal_form(4), headers=HTMX)
 
     assert response.status_code == 409
-    assert "This pulka is finished: its sheet is frozen." in response.content.decode()
+    assert "This pulka is over: it takes no more deals." in response.content.decode()
     assert Deal.objects.filter(pulka=pulka).count() == 3
 
 

@@ -211,7 +211,7 @@ def test_a_deal_recorded_after_the_pulka_is_over_is_refused_in_russian(club_worl
     response = club_client("olga").post(reverse("games:record", args=[pulka.pk]), form, headers=RU)
 
     assert response.status_code == 409
-    assert "Пулька закончена: запись заморожена." in response.content.decode()
+    assert "Пулька окончена: новые сдачи не записываются." in response.content.decode()
 
 
 def test_the_entry_form_gives_the_engines_refusal_in_russian():

@@ -27,6 +27,7 @@ from ..corrections import may_arbitrate
 from ..forms import DealForm
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
+from .abandon import abandon_panel
 from .entry import EntryForm, entry_form, values_from_facts
 from .protocol import LineActions, protocol_lines
 from .sheet import draw_sheet, paper_of, sheet_rows
@@ -127,6 +128,7 @@ def table_context(
     banner = trail.forgotten_banner(
         pulka, proposal, seating, request.user, scored.state, deals[-1] if deals else None
     )
+    pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
     return {
         "pulka": pulka,
         "convention": convention_label(pulka.convention_name),
@@ -141,11 +143,39 @@ def table_context(
         "forgotten": banner,
         "may_propose": may_propose and (entry is None or entry.mode == "record"),
         "pencil": pencil,
-        "pencil_until": pencil_rule.pencil_until(pulka, pencil) if pencil else None,
+        "pencil_until": pencil_until,
+        "over": over_text(pulka, pencil_until, bool(seats)) if entry is None else "",
+        "abandon": abandon_panel(
+            pulka, request.user, seating.seats, pulka.club.role_of(request.user)
+        ),
         "entry": entry,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
     }
+
+
+def over_text(pulka: Pulka, pencil_until: Any, seated: bool) -> str:
+    """What a pulka that takes no more deals says of itself: one thing, said plainly.
+
+    A finished pulka takes no new deal, but its last deal can still be put right: by its
+    recorder under the pencil rule (Кодекс 4.2.8), by the players at the table as a
+    correction (4.2.7). Only an abandoned (archived) pulka is frozen for good.
+    """
+    if pulka.status == Pulka.Status.ARCHIVED:
+        return _("This pulka was abandoned: it is archived and its sheet is frozen for good.")
+    if pulka.status != Pulka.Status.FINISHED:
+        return _("This pulka is no longer played: the sheet takes no more deals.")
+    text = _("Every pulya is closed: the pulka is over and takes no more deals.")
+    if pencil_until is not None:
+        until = time_format(timezone.localtime(pencil_until), "H:i")
+        text += " " + _(
+            "Until %(time)s you may still change or undo the last deal (Кодекс 4.2.8)."
+        ) % {"time": until}
+    elif seated:
+        text += " " + _(
+            "Its last deal can still be corrected by a player at the table (Кодекс 4.2.7)."
+        )
+    return text
 
 
 def _change_form(

@@ -111,5 +111,6 @@ def _club_context(request: HtmxHttpRequest, club: Club, guest_form: GuestForm) -
         "players": list(club.players.all()),
         "running": pulka_rows(pulkas.in_progress()),
         "finished": pulka_rows(finished[:LATEST_SHOWN]),
+        "abandoned": pulka_rows(pulkas.abandoned()[:LATEST_SHOWN]),
         "guest_form": guest_form,
     }

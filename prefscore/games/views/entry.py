@@ -33,7 +33,7 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record the next deal from the entry form (docs/design.md, "How a deal flows")."""
     pulka = pulka_for(request, pk, change=True)
     if pulka.is_frozen:
-        return refuse(request, pulka, 409, _("This pulka is finished: its sheet is frozen."))
+        return refuse(request, pulka, 409, _("This pulka is over: it takes no more deals."))
     deals, corrections = load_deals(pulka), load_corrections(pulka)
     form = DealForm(services.score(pulka, deals, corrections).state, request.POST)
     if form.is_valid():

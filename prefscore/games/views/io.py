@@ -47,6 +47,10 @@ def import_pulka(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form, file = _file_form(request)
     context: dict[str, Any] = {"club": club, "form": form}
     if file is not None and not file.is_paper:
+        earlier = io.earlier_imports(club, file)
+        if earlier and request.POST.get("import_again") != file.sha256:
+            context["duplicate"] = _duplicate_context(form, file, earlier)
+            return render_page(request, "games/import.html", context, "form")
         try:
             return _to_sheet(request, io.import_file(club, file, request.user))
         except io.FileRefused as error:
@@ -65,6 +69,17 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
     if file is not None:
         context["settlement"] = _settlement(form, file)
     return render_page(request, "games/calculator.html", context, "form")
+
+
+def _duplicate_context(
+    form: PulkaFileForm, file: io.PulkaFile, earlier: list[Pulka]
+) -> dict[str, Any]:
+    """What the "import it again?" question shows, and the file to send again with it."""
+    return {
+        "earlier": earlier,
+        "text": form.cleaned_data["pulka_text"],
+        "sha256": file.sha256,
+    }
 
 
 def _file_form(request: HtmxHttpRequest) -> tuple[PulkaFileForm, io.PulkaFile | None]:
