@@ -1,0 +1,109 @@
+"""Player statistics from the engine's records, against a pulka counted by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from scoring.engine.protocol import read
+from scoring.engine.pulka import score_pulka
+from scoring.engine.stats import (
+    ContractCount,
+    PlayStats,
+    PulkaResult,
+    add_up,
+    play_stats,
+    record_of,
+    rivals_of,
+)
+
+# Sochi, three players. Counted by hand from the facts and the sheet the engine writes:
+# 1 Anna 6♠ made (Boris whists, Vera passes); 2 all-pass 2/4/4; 3 Vera 7♥ one down
+# (Anna whists, Boris passes); 4 Boris's misère caught; 5 Anna 8NT unplayed (both pass);
+# 6 Boris 6♣ +1, Anna and Vera whist with 1+2 tricks: 3 of the 4 owed, Anna's shortfall
+# (rules.md §3.4: the whister short of his own 2 writes the gora); 7 Vera 6♦ unplayed
+# (Anna passes, Boris half-whists).
+THREE = {"players": ["Anna", "Boris", "Vera"], "target": 20, "deals": [
+    {"contract": "6S", "declarer": "Anna", "whists": {"Boris": "whist", "Vera": "pass"}, "tricks": {"Anna": 6, "Boris": 3, "Vera": 1}},
+    {"contract": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}},
+    {"contract": "7H", "declarer": "Vera", "whists": {"Anna": "whist", "Boris": "pass"}, "tricks": {"Vera": 6, "Anna": 3, "Boris": 1}},
+    {"contract": "misere", "declarer": "Boris", "tricks": {"Boris": 1}},
+    {"contract": "8NT", "declarer": "Anna", "whists": {"Boris": "pass", "Vera": "pass"}},
+    {"contract": "6C", "declarer": "Boris", "whists": {"Anna": "whist", "Vera": "whist"}, "tricks": {"Boris": 7, "Anna": 1, "Vera": 2}},
+    {"contract": "6D", "declarer": "Vera", "whists": {"Anna": "pass", "Boris": "half"}},
+]}  # fmt: skip
+
+# Four players: the dealer sits each deal out. Deal 1 is dealt by Anna, 2 by Boris.
+FOUR = {"players": ["Anna", "Boris", "Vera", "Gleb"], "target": 20, "deals": [
+    {"contract": "misere", "declarer": "Gleb", "tricks": {"Gleb": 0}},
+    {"contract": "7S", "declarer": "Anna", "whists": {"Vera": "whist", "Gleb": "pass"}, "tricks": {"Anna": 5, "Vera": 4, "Gleb": 1}},
+]}  # fmt: skip
+
+
+def stats(data, player):
+    pulka = read(data)
+    return play_stats(score_pulka(pulka).records, pulka.names, player)
+
+
+def test_anna_by_hand():
+    anna = stats(THREE, "Anna")
+
+    assert anna.deals == 7
+    assert anna.by_level == {6: ContractCount(1, 1, 0, 0), 8: ContractCount(1, 1, 0, 0)}
+    assert anna.by_suit == {"S": ContractCount(1, 1, 0, 0), "NT": ContractCount(1, 1, 0, 0)}
+    assert (anna.defended, anna.whists, anna.half_whists, anna.whister_remizes) == (3, 2, 0, 1)
+    assert (anna.allpass_deals, anna.allpass_tricks) == (1, 2)
+
+
+def test_boris_by_hand():
+    boris = stats(THREE, "Boris")
+
+    assert (boris.misere_declared, boris.misere_made, boris.misere_caught) == (1, 0, 1)
+    assert boris.by_level == {6: ContractCount(1, 1, 0, 0)}
+    assert (boris.defended, boris.whists, boris.half_whists, boris.whister_remizes) == (4, 1, 1, 0)
+    assert boris.allpass_tricks_per_deal == 4
+
+
+def test_vera_by_hand():
+    vera = stats(THREE, "Vera")
+
+    assert vera.by_level == {7: ContractCount(1, 0, 1, 1), 6: ContractCount(1, 1, 0, 0)}
+    assert vera.contracts == ContractCount(2, 1, 1, 1)
+    assert vera.contracts.average_undertricks == 1
+    assert (vera.defended, vera.whists) == (3, 1)
+
+
+def test_the_dealer_of_four_sits_out_and_a_made_misere_counts():
+    assert stats(FOUR, "Anna").deals == 1  # she dealt deal 1
+    assert stats(FOUR, "Boris").deals == 1  # he dealt deal 2
+    gleb = stats(FOUR, "Gleb")
+    assert (gleb.deals, gleb.misere_made, gleb.defended) == (2, 1, 1)
+    assert stats(FOUR, "Anna").by_level == {7: ContractCount(1, 0, 1, 2)}
+
+
+def test_statistics_of_two_pulkas_are_the_sum_of_each():
+    one, two = stats(THREE, "Anna"), stats(THREE, "Anna")
+
+    both = add_up([one, two])
+
+    assert both.deals == 14 and both.whister_remizes == 2
+    assert both.by_level[6] == ContractCount(2, 2, 0, 0)
+    assert add_up([]) == PlayStats()
+
+
+def test_records_runs_and_rivals():
+    results = [
+        PulkaResult(3, Fraction(-40), False, {"Boris": Fraction(-40)}),
+        PulkaResult(1, Fraction(50), True, {"Boris": Fraction(20), "Vera": Fraction(30)}),
+        PulkaResult(2, Fraction(10), True, {"Vera": Fraction(10)}),
+        PulkaResult(4, Fraction(5), True, {"Vera": Fraction(5)}),
+    ]
+
+    record = record_of(results)
+    rivals = rivals_of(results)
+
+    assert (record.pulkas, record.total, record.best, record.worst) == (4, 25, 50, -40)
+    assert record.longest_winning_run == 2 and record.per_pulka == Fraction(25, 4)
+    assert [(r.name, r.pulkas, r.balance) for r in rivals] == [
+        ("Vera", 3, Fraction(45)),
+        ("Boris", 2, Fraction(-20)),
+    ]
