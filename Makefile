@@ -36,6 +36,7 @@ run: export DEBUG = 1
 run: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py load_demo
+	$(PY) manage.py summarise
 	@echo "prefscore is at http://127.0.0.1:$(PORT) — sign in as demo / demo-pulka"
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 

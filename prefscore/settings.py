@@ -142,6 +142,7 @@ INSTALLED_APPS = [
     "prefscore.clubs",
     "prefscore.games",
     "prefscore.tournaments",
+    "prefscore.stats",
 ]
 
 MIDDLEWARE = [

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Role
 
+from . import events
 from .corrections import Refusal, seats_of
 from .models import AbandonConsent, Abandonment, AuditEvent, ForgottenDeal, Pulka, PulkaSeat
 from .services import NotAllowed, audit
@@ -139,6 +140,7 @@ def _archive(pulka: Pulka, user: Any, reason: str, *, by_admin: bool = False) ->
     pulka.save(update_fields=["status", "version"])
     details = {"reason": reason, "by": "admin" if by_admin else "table"}
     audit(pulka, AuditEvent.Action.ABANDONED, user, None, details)
+    events.settled(pulka.pk)  # an abandoned pulka leaves the statistics
 
 
 def _resolve(found: Abandonment, status: str) -> None:

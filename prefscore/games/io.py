@@ -48,7 +48,7 @@ from scoring.engine.pulka import Pulka as EnginePulka
 from scoring.engine.pulka import ScoredPulka, score_pulka
 from scoring.messages import message_for
 
-from . import services
+from . import events, services
 from .models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -219,6 +219,8 @@ def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
         pulka.version = len(file.raw_deals)
         pulka.status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
         pulka.save(update_fields=["version", "status"])
+        if pulka.status == Pulka.Status.FINISHED:
+            events.settled(pulka.pk)
     return pulka
 
 

@@ -19,6 +19,7 @@ from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
 from scoring.engine.sheet import apply
 
+from . import events
 from .models import Abandonment, AuditEvent, Correction, Deal, ForgottenDeal, Pulka
 from .pencil import pencil_deal, pencil_holder, pencil_until
 
@@ -198,6 +199,8 @@ def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = No
     pulka.save(update_fields=["version", "status"])
     if pulka.status == Pulka.Status.FINISHED and not was_finished:
         audit(pulka, AuditEvent.Action.FINISHED, user)
+    if was_finished or pulka.status == Pulka.Status.FINISHED:
+        events.settled(pulka.pk)
 
 
 def pencil_change(

@@ -143,6 +143,12 @@ def abandonment_kwargs(world: World) -> dict[str, Any]:
     return {"pk": world.pulka.pk, "abandonment": found.pk}
 
 
+def stats_player(world: World) -> dict[str, Any]:
+    player = Player.objects.filter(club=world.club).first()
+    assert player is not None
+    return {"slug": world.club.slug, "player": player.pk}
+
+
 def member_row(world: World) -> dict[str, Any]:
     return {"slug": world.club.slug, "pk": world.memberships["member"].pk}
 
@@ -224,6 +230,13 @@ EXPECTATIONS: dict[str, Expect] = {
     "games:calculator": signed_in(),
     # --- conventions (scoring/urls.py): presets for all, a club's own for its members;
     # the superuser reads every convention (he edits them in the admin anyway) ---
+    # --- statistics (prefscore/stats/urls.py): members; the leaderboard public if chosen ---
+    "stats:player": club_roles(*MEMBERS, kwargs=stats_player),
+    "stats:player_csv": club_roles(*MEMBERS, kwargs=stats_player),
+    "stats:leaderboard": club_roles(*MEMBERS),
+    "stats:leaderboard_settings": club_roles(*ADMINS, method="post", data=lambda w: {"public": "1"}),
+    "stats:club_csv": club_roles(*MEMBERS),
+    "stats:my_data": signed_in(),
     "conventions:list": signed_in(),
     "conventions:detail": club_roles(
         *MEMBERS, superuser=OK, kwargs=lambda w: {"slug": home_rules(w)}

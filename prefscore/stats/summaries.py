@@ -1,0 +1,113 @@
+"""Each finished pulka's summary rows, and the club rating, kept in step with the sheet.
+
+``games`` sends ``sheet_settled`` after any change that may move a pulka's settled
+figures (``games.events``); ``on_sheet_settled`` re-reads the pulka, writes one row
+per seat (or removes them when the pulka is no longer finished: reopened by an undo,
+or abandoned), and recomputes the club's rating from all its rows. The figures are the
+engine's: the settlement (docs/rules.md §3.7) and the statistics of the deals
+(``scoring.engine.stats``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from prefscore.games import services
+from prefscore.games.models import Pulka, PulkaSeat
+from scoring.engine.settlement import exact_result, money, pairwise_method, whole_result
+from scoring.engine.stats import ContractCount, PlayStats, play_stats
+
+from .models import PulkaSummary
+from .ratings import recompute_club
+
+
+def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
+    club_id = summarise(pulka_id)
+    if club_id is not None:
+        recompute_club(club_id)
+
+
+def summarise(pulka_id: int) -> int | None:
+    """Write (or remove) the pulka's summary rows; the pulka's club id, or None."""
+    pulka = Pulka.objects.select_related("club").filter(pk=pulka_id).first()
+    if pulka is None:
+        return None
+    with transaction.atomic():
+        earlier = {row.player_id: row for row in PulkaSummary.objects.filter(pulka=pulka)}
+        if pulka.status != Pulka.Status.FINISHED:
+            PulkaSummary.objects.filter(pulka=pulka).delete()
+            return pulka.club_id
+        rows = summary_rows(pulka)
+        for row in rows:
+            if row.player_id in earlier:
+                row.finished_at = earlier[row.player_id].finished_at
+        PulkaSummary.objects.filter(pulka=pulka).delete()
+        PulkaSummary.objects.bulk_create(rows)
+    return pulka.club_id
+
+
+def summary_rows(pulka: Pulka) -> list[PulkaSummary]:
+    """One unsaved row per seat of a finished pulka, from the engine's figures."""
+    scored = services.score(pulka)
+    totals, convention = scored.totals, pulka.convention
+    result = exact_result(totals, convention)
+    nets = pairwise_method(totals, convention).nets
+    paid = _money(pulka, totals, convention)
+    seats = list(PulkaSeat.objects.filter(pulka=pulka).order_by("seat"))
+    names = list(scored.pulka.names)
+    best = max(result)
+    now = timezone.now()
+    return [
+        PulkaSummary(
+            pulka=pulka,
+            player_id=row.player_id,
+            club_id=pulka.club_id,
+            seat=row.seat,
+            finished_at=now,
+            version=pulka.version,
+            table_size=len(names),
+            convention_name=pulka.convention_name,
+            result=str(Fraction(result[row.seat])),
+            won=result[row.seat] == best,
+            money=paid[row.seat] if paid else None,
+            play=play_json(play_stats(scored.records, names, names[row.seat])),
+            against={
+                str(other.player_id): str(Fraction(nets[row.seat][other.seat]))
+                for other in seats
+                if other.seat != row.seat
+            },
+        )
+        for row in seats
+    ]
+
+
+def _money(pulka: Pulka, totals: Any, convention: Any) -> tuple[Decimal, ...] | None:
+    stake = pulka.stake_decimal
+    if stake is None:
+        return None
+    return money(whole_result(totals, convention).result, stake)
+
+
+# --- PlayStats to JSON and back ---------------------------------------------------------
+
+
+def play_json(stats: PlayStats) -> dict[str, Any]:
+    data = asdict(stats)
+    data["by_level"] = {str(level): asdict(c) for level, c in stats.by_level.items()}
+    data["by_suit"] = {suit: asdict(c) for suit, c in stats.by_suit.items()}
+    return data
+
+
+def play_from_json(data: dict[str, Any]) -> PlayStats:
+    counts = {k: v for k, v in data.items() if k not in ("by_level", "by_suit")}
+    return PlayStats(
+        by_level={int(k): ContractCount(**v) for k, v in data.get("by_level", {}).items()},
+        by_suit={k: ContractCount(**v) for k, v in data.get("by_suit", {}).items()},
+        **counts,
+    )
