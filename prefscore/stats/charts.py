@@ -129,9 +129,7 @@ def line_chart(
     marks = sorted({low, Fraction(0), high})
     ticks = tuple(Tick(_fmt(y_of(v)), label_of(v)) for v in marks)
     zero = _fmt(y_of(Fraction(0)))
-    return LineChart(
-        WIDTH, HEIGHT, tuple(lines), ticks, zero, PAD_LEFT, WIDTH - PAD_RIGHT, x_label
-    )
+    return LineChart(WIDTH, HEIGHT, tuple(lines), ticks, zero, PAD_LEFT, WIDTH - PAD_RIGHT, x_label)
 
 
 def bar_chart(

@@ -108,23 +108,45 @@ def my_data(user: Any) -> dict[str, Any]:
         ],
         "players": [{"club": p.club.slug, "name": p.name, "id": p.pk} for p in players],
         "seats": [
-            {"pulka": s.pulka_id, "title": str(s.pulka), "seat": s.seat + 1, "player": s.player_id,
-             "status": s.pulka.status, "started": s.pulka.created_at.isoformat()}
+            {
+                "pulka": s.pulka_id,
+                "title": str(s.pulka),
+                "seat": s.seat + 1,
+                "player": s.player_id,
+                "status": s.pulka.status,
+                "started": s.pulka.created_at.isoformat(),
+            }
             for s in PulkaSeat.objects.filter(player__in=players).select_related("pulka")
         ],  # fmt: skip
         "results": [
-            {"pulka": r.pulka_id, "player": r.player_id, "finished": r.finished_at.isoformat(),
-             "result": r.result, "won": r.won, "money": r.money, "play": r.play}
+            {
+                "pulka": r.pulka_id,
+                "player": r.player_id,
+                "finished": r.finished_at.isoformat(),
+                "result": r.result,
+                "won": r.won,
+                "money": r.money,
+                "play": r.play,
+            }
             for r in PulkaSummary.objects.filter(player__in=players).order_by("finished_at")
         ],  # fmt: skip
         "deals_recorded": [
-            {"pulka": d.pulka_id, "number": d.number, "at": d.entered_at.isoformat(),
-             "facts": d.facts}
+            {
+                "pulka": d.pulka_id,
+                "number": d.number,
+                "at": d.entered_at.isoformat(),
+                "facts": d.facts,
+            }
             for d in Deal.objects.filter(entered_by=user).order_by("entered_at")
         ],  # fmt: skip
         "audit": [
-            {"pulka": e.pulka_id, "action": e.action, "at": e.at.isoformat(),
-             "deal": e.deal_number, "details": e.details}
+            {
+                "pulka": e.pulka_id,
+                "action": e.action,
+                "at": e.at.isoformat(),
+                "deal": e.deal_number,
+                "details": e.details,
+            }
             for e in AuditEvent.objects.filter(user=user).order_by("at")
         ],  # fmt: skip
     }

@@ -28,9 +28,7 @@ class PulkaSummary(models.Model):
     # Exact figures as fractions ("35/3"): the engine's results are rationals.
     result = models.CharField(_("settled result, whists"), max_length=40)
     won = models.BooleanField(_("best result at the table"))
-    money = models.DecimalField(
-        _("money"), max_digits=14, decimal_places=4, null=True, blank=True
-    )
+    money = models.DecimalField(_("money"), max_digits=14, decimal_places=4, null=True, blank=True)
     play = models.JSONField(_("deals played"))  # scoring.engine.stats.PlayStats
     against = models.JSONField(_("net against each rival"))  # {player id: "fraction"}
 

@@ -231,5 +231,3 @@ def leader_rows(ratings: dict[int, Rating], players: dict[int, Player]) -> tuple
 
 def convention_choices(names: Sequence[str]) -> list[tuple[str, str]]:
     return [(name, str(convention_label(name))) for name in sorted(set(names))]
-
-

@@ -234,7 +234,9 @@ EXPECTATIONS: dict[str, Expect] = {
     "stats:player": club_roles(*MEMBERS, kwargs=stats_player),
     "stats:player_csv": club_roles(*MEMBERS, kwargs=stats_player),
     "stats:leaderboard": club_roles(*MEMBERS),
-    "stats:leaderboard_settings": club_roles(*ADMINS, method="post", data=lambda w: {"public": "1"}),
+    "stats:leaderboard_settings": club_roles(
+        *ADMINS, method="post", data=lambda w: {"public": "1"}
+    ),
     "stats:club_csv": club_roles(*MEMBERS),
     "stats:my_data": signed_in(),
     "conventions:list": signed_in(),

@@ -109,7 +109,9 @@ def test_rivals_records_and_totals_over_two_pulkas(table_world, make_table_pulka
 
 def test_filters_by_table_size_convention_and_period(table_world, make_table_pulka, table_client):
     finished(make_table_pulka)
-    finished(make_table_pulka, names=("Anna", "Boris", "Vera", "Gleb"), deals=[], convention="leningrad")
+    finished(
+        make_table_pulka, names=("Anna", "Boris", "Vera", "Gleb"), deals=[], convention="leningrad"
+    )
     client = table_client("anna")
     url = player_url(table_world, "Anna")
 
@@ -136,7 +138,9 @@ def test_bad_filters_are_told_next_to_the_field(table_world, make_table_pulka, t
     assert 'class="field-error"' in response.content.decode()
 
 
-def test_the_player_page_under_htmx_is_its_figures_only(table_world, make_table_pulka, table_client):
+def test_the_player_page_under_htmx_is_its_figures_only(
+    table_world, make_table_pulka, table_client
+):
     finished(make_table_pulka)
 
     html = table_client("anna").get(player_url(table_world, "Anna"), headers=HTMX).content.decode()

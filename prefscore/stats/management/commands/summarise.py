@@ -24,9 +24,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["check"]:
-            stale = [c.slug for c in Club.objects.all() if ratings.stored(c.pk) != ratings.computed(c.pk)]
+            stale = [
+                c.slug for c in Club.objects.all() if ratings.stored(c.pk) != ratings.computed(c.pk)
+            ]
             if stale:
-                raise CommandError(f"stored ratings differ from a recomputation: {', '.join(stale)}")
+                raise CommandError(
+                    f"stored ratings differ from a recomputation: {', '.join(stale)}"
+                )
             self.stdout.write("ratings equal a recomputation")
             return
         pulkas = Pulka.objects.filter(status=Pulka.Status.FINISHED).values_list("pk", flat=True)
