@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 WIDTH, HEIGHT = 320, 180
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 40, 12, 12, 24
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 58, 12, 12, 24
 
 
 @dataclass(frozen=True, slots=True)
