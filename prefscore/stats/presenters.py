@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.models import Player
 from prefscore.games.presenters import format_result, signed
+from prefscore.games.presenters.charts import BarChart, LineChart, bar_chart, line_chart
 from scoring.conventions import convention_label
 from scoring.engine.rating import Rating, leaderboard
 from scoring.engine.stats import (
@@ -29,7 +30,6 @@ from scoring.engine.stats import (
     rivals_of,
 )
 
-from .charts import BarChart, LineChart, bar_chart, line_chart
 from .models import PulkaSummary
 from .summaries import play_from_json
 

@@ -14,8 +14,11 @@ from fractions import Fraction
 from typing import TypeVar
 
 from .contracts import Kind
-from .facts import Deal
+from .facts import Deal, Entry
+from .numbers import Points
+from .pulka import ScoredPulka
 from .seats import seating
+from .settlement import Totals, exact_result
 from .sheet import DealRecord
 
 NO_SUIT = "-"  # a contract declared without naming its suit
@@ -223,3 +226,42 @@ def rivals_of(results: Iterable[PulkaResult]) -> list[Rival]:
             balance[name] = balance.get(name, Fraction(0)) + net
     ordered = sorted(met, key=lambda name: (-met[name], name))
     return [Rival(name, met[name], balance[name]) for name in ordered]
+
+
+# --- the balance after every deal (the sheet screen's chart) ---------------------------
+
+
+def balance_after_each_deal(scored: ScoredPulka) -> list[tuple[Fraction, ...]]:
+    """Each player's settled result after every deal, as if the pulka stopped there.
+
+    The sheet after deal k is the sum of what deals 1..k wrote and of the penalties of
+    the corrections made by then (Кодекс 4.2.7); each is settled by docs/rules.md §3.7
+    (unclosed pulya carried to the gora, 4.2.3). The last figure is the pulka's result.
+    """
+    names, convention = scored.state.names, scored.state.convention
+    size = len(names)
+    pulya: list[Points] = [0] * size
+    gora: list[Points] = [0] * size
+    whists: list[list[Points]] = [[0] * size for _ in range(size)]
+    penalties: dict[int, list[Entry]] = {}
+    for outcome in scored.corrections:
+        penalties.setdefault(outcome.after_deal, []).extend(outcome.penalties)
+    balances = []
+    for number, record in enumerate(scored.records, start=1):
+        for entry in (*record.entries, *penalties.get(number, ())):
+            _write(entry, pulya, gora, whists)
+        totals = Totals(names, scored.state.target, tuple(pulya), tuple(gora),
+                        tuple(tuple(row) for row in whists))  # fmt: skip
+        balances.append(tuple(Fraction(r) for r in exact_result(totals, convention)))
+    return balances
+
+
+def _write(
+    entry: Entry, pulya: list[Points], gora: list[Points], whists: list[list[Points]]
+) -> None:
+    if entry.section == "pulya":
+        pulya[entry.player] += entry.points
+    elif entry.section == "gora":
+        gora[entry.player] += entry.points
+    elif entry.on is not None:
+        whists[entry.player][entry.on] += entry.points

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from scoring.engine.conventions import PRESET_NAMES
 from scoring.engine.protocol import read
 from scoring.engine.pulka import score_pulka
+from scoring.engine.settlement import Totals, exact_result
 from scoring.engine.stats import (
     ContractCount,
     PlayStats,
     PulkaResult,
     add_up,
+    balance_after_each_deal,
     play_stats,
     record_of,
     rivals_of,
 )
+from tests.engine.legal import DrawnPulka, legal_pulkas
 
 # Sochi, three players. Counted by hand from the facts and the sheet the engine writes:
 # 1 Anna 6♠ made (Boris whists, Vera passes); 2 all-pass 2/4/4; 3 Vera 7♥ one down
@@ -107,3 +114,34 @@ def test_records_runs_and_rivals():
         ("Vera", 3, Fraction(45)),
         ("Boris", 2, Fraction(-20)),
     ]
+
+
+# --- the balance after every deal --------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", sorted(PRESET_NAMES))
+@pytest.mark.parametrize("size", [3, 4])
+def test_the_balance_after_each_deal_is_the_settlement_of_the_sheet_then(preset, size):
+    @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(legal_pulkas(preset, size, max_deals=25))
+    def check(drawn: DrawnPulka) -> None:
+        scored = score_pulka(read(drawn.data))
+        balances = balance_after_each_deal(scored)
+        assert len(balances) == len(drawn.states) - 1
+        for state, balance in zip(drawn.states[1:], balances, strict=True):
+            totals = Totals(state.names, state.target, state.pulya, state.gora, state.whists)
+            assert balance == tuple(exact_result(totals, drawn.convention))
+            assert sum(balance) == 0
+
+    check()
+
+
+def test_corrections_penalties_count_from_the_deal_they_were_made_after():
+    fixed = {**THREE["deals"][0], "tricks": {"Anna": 7, "Boris": 2, "Vera": 1}}
+    deals = THREE["deals"]
+    data = {**THREE, "deals": [*deals[:3], {"correct": 1, "deal": fixed}, *deals[3:]]}
+    scored = score_pulka(read(data))
+
+    balances = balance_after_each_deal(scored)
+
+    assert balances[-1] == tuple(exact_result(scored.totals, scored.state.convention))
