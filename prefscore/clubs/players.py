@@ -194,7 +194,8 @@ def _refuse_clashes(keep: Player, drop: Player) -> None:
     """Refuse a merge that would put one person twice where a rule allows one: for each
     relation whose uniqueness includes the player (one seat per player in a pulka, one
     entry per player in a tournament…), the rows of both players that share the rest."""
-    for _label, relation in _relations():
+    # Seats first: two seats at one pulka is the clash people meet, and its message says so.
+    for _label, relation in sorted(_relations(), key=lambda item: item[0] != "games.pulkaseat"):
         name = relation.field.name
         manager = relation.related_model._default_manager
         for others in _unique_with(relation.related_model, name):
