@@ -237,9 +237,13 @@ def _clash_message(keep: Player, drop: Player, relation: Any, where: str) -> str
 
 
 def _relations() -> Iterator[tuple[str, Any]]:
-    """Every foreign key to Player except the audit's own (it keeps the merge's record)."""
-    for relation in Player._meta.related_objects:
-        if isinstance(relation.field, ForeignKey) and relation.related_model is not PlayerEvent:
+    """Every foreign key to Player except the audit's own (it keeps the merge's record);
+    hidden ones too (``related_name="+"``, as the consents' is)."""
+    for relation in Player._meta.get_fields(include_hidden=True):
+        if not (relation.auto_created and not relation.concrete):
+            continue
+        field = getattr(relation, "field", None)
+        if isinstance(field, ForeignKey) and relation.related_model is not PlayerEvent:
             yield relation.related_model._meta.label_lower, relation
 
 
