@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page, request_int
 
 from . import invitations, players
-from .models import Club, Invitation, Membership, Role
+from .models import Club, Invitation, Membership, Player, Role
 from .permissions import ADMINS, MEMBERS, RANK, club_and_role_for, may
 
 
@@ -178,7 +178,8 @@ def _invitation_context(
     request: HtmxHttpRequest, found: Invitation, error: str = ""
 ) -> dict[str, object]:
     is_member = request.user.is_authenticated and found.club.role_of(request.user) is not None
-    own, guests = None, []
+    own: Player | None = None
+    guests: list[Player] = []
     if request.user.is_authenticated and not is_member:
         own, guests = invitations.seat_choices(found.club, request.user)
     return {

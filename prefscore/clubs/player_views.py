@@ -32,7 +32,7 @@ from .permissions import ADMINS, club_and_role_for
 # The history shows the latest changes; it only grows.
 EVENTS_SHOWN = 50
 
-_SENTENCES = {
+_SENTENCES: dict[str, Any] = {
     PlayerEvent.Action.JOINED: gettext_lazy(
         "%(account)s joined the club as the player %(player)s."
     ),

@@ -242,9 +242,9 @@ def _relations() -> Iterator[tuple[str, Any]]:
     for relation in Player._meta.get_fields(include_hidden=True):
         if not (relation.auto_created and not relation.concrete):
             continue
-        field = getattr(relation, "field", None)
-        if isinstance(field, ForeignKey) and relation.related_model is not PlayerEvent:
-            yield relation.related_model._meta.label_lower, relation
+        field, model = getattr(relation, "field", None), relation.related_model
+        if isinstance(field, ForeignKey) and model is not None and model is not PlayerEvent:
+            yield model._meta.label_lower, relation
 
 
 def _unique_with(model: type[models.Model], field_name: str) -> list[tuple[str, ...]]:
