@@ -42,11 +42,15 @@ def _members_context(request: HtmxHttpRequest, club: Club, role: str) -> dict[st
         key=lambda m: (-RANK[Role(m.role)], m.user.get_username().lower()),
     )
     pending = club.invitations.pending() if is_admin else []
+    # Every member is one of the club's players: say which, in one query.
+    plays_as = dict(
+        club.players.filter(user__isnull=False).values_list("user_id", "name").iterator()
+    )
     return {
         "club": club,
         "role": role,
         "is_admin": is_admin,
-        "memberships": memberships,
+        "memberships": [(m, plays_as.get(m.user_id, "")) for m in memberships],
         "invitations": [
             (invitation, request.build_absolute_uri(invitation_path(invitation)))
             for invitation in pending
