@@ -11,6 +11,7 @@ import importlib
 import pytest
 from django.apps import apps
 from django.db import IntegrityError, transaction
+from django.utils import translation
 
 from prefscore.clubs import invitations, players
 from prefscore.clubs.forms import ClubForm
@@ -21,6 +22,13 @@ from tests.web.fixtures_club import club_pulka, three_deals
 from tests.web.fixtures_tournaments import make_tournament
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    """The services' refusals are read in English here (the site's default is Russian)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
