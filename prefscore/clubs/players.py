@@ -46,12 +46,9 @@ def player_of(club: Club | int, user: Any) -> Player | None:
 def free_name(club: Club | int, wanted: str) -> str:
     """``wanted``, or ``wanted 2``, ``wanted 3``…: whichever no player of the club has."""
     base = wanted[:NAME_LENGTH].strip() or "?"
-    taken = {
-        name.casefold()
-        for name in Player.objects.filter(club=club, name__istartswith=base).values_list(
-            "name", flat=True
-        )
-    }
+    # Compared in Python: SQLite's case-insensitive LIKE knows only ASCII ("Анна", "анна").
+    names = Player.objects.filter(club=club).values_list("name", flat=True)
+    taken = {name.casefold() for name in names.iterator()}
     if base.casefold() not in taken:
         return base
     for number in range(2, NAME_ATTEMPTS + 2):

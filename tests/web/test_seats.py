@@ -256,3 +256,10 @@ def test_a_player_cannot_be_merged_with_himself(club_world):
     gena = club_world.players["Guest Gena"]
     with pytest.raises(players.PlayersRefused):
         players.merge(gena, gena, None)
+
+
+def test_a_new_players_name_differs_from_every_name_in_any_case(club_world, django_user_model):
+    Player.objects.create(club=club_world.club, name="анна")
+    cyrillic = django_user_model.objects.create_user("Анна")
+
+    assert players.ensure_player(club_world.club, cyrillic).name == "Анна 2"
