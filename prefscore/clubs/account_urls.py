@@ -4,7 +4,7 @@ the ``members`` namespace, a club's members and invitations."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import account_views, member_views
+from . import account_views, member_views, player_views
 
 member_patterns = [
     path("clubs/<slug:slug>/members/", member_views.members, name="list"),
@@ -13,6 +13,11 @@ member_patterns = [
     path("clubs/<slug:slug>/invitations/", member_views.invite, name="invite"),
     path("clubs/<slug:slug>/invitations/<int:pk>/revoke/", member_views.revoke, name="revoke"),
     path("invitations/<str:token>/", member_views.invitation, name="invitation"),
+    # A club's players, for its admins: link, unlink, merge (prefscore/clubs/players.py).
+    path("clubs/<slug:slug>/players/", player_views.player_list, name="players"),
+    path("clubs/<slug:slug>/players/merge/", player_views.merge, name="player_merge"),
+    path("clubs/<slug:slug>/players/<int:pk>/link/", player_views.link, name="player_link"),
+    path("clubs/<slug:slug>/players/<int:pk>/unlink/", player_views.unlink, name="player_unlink"),
 ]
 
 urlpatterns = [

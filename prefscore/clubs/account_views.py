@@ -60,7 +60,8 @@ class SignUpForm(UserCreationForm):
     email = forms.EmailField(
         label=_("Email"),
         max_length=254,
-        help_text=_("Only for resetting a forgotten password."),
+        # The hint says what the field is: required (a reset link needs an address).
+        help_text=_("Required. Used only to send you a link if you forget your password."),
     )
 
     class Meta(UserCreationForm.Meta):

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from . import players
 from .models import Club, Membership, Player, Role
 from .names import normalise_name
 
@@ -90,7 +91,7 @@ class ClubForm(forms.Form):
                 with transaction.atomic():
                     club = Club.objects.create(name=self.cleaned_data["name"], slug=slug)
                     Membership.objects.create(club=club, user=user, role=Role.ADMIN)
-                    Player.objects.create(club=club, name=user.get_username()[:60], user=user)
+                    players.ensure_player(club, user)
                 return club
             except IntegrityError:
                 if self.cleaned_data["slug"]:

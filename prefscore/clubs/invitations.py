@@ -20,7 +20,8 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Club, Invitation, Membership, Role
+from . import players
+from .models import Club, Invitation, Membership, Player, Role
 
 
 class InvitationGone(Exception):
@@ -64,8 +65,13 @@ def check_usable(invitation: Invitation) -> None:
         raise InvitationGone(_("This invitation has expired."))
 
 
-def accept(invitation: Invitation, user: Any) -> Membership:
-    """Make ``user`` a member with the invitation's role, using the invitation up."""
+def accept(invitation: Invitation, user: Any, claim: int | None = None) -> Membership:
+    """Make ``user`` a member with the invitation's role, using the invitation up.
+
+    She becomes one of the club's players too: the guest ``claim`` (a player's pk) when
+    she says she is that guest, with every seat and result it has; else her own player
+    (``players.ensure_player``). Raises ``players.PlayersRefused`` if the guest is taken.
+    """
     already = AlreadyMember(_("You are already a member of this club."))
     try:
         with transaction.atomic():
@@ -80,12 +86,24 @@ def accept(invitation: Invitation, user: Any) -> Membership:
                 invitation.refresh_from_db()
                 check_usable(invitation)
                 raise InvitationGone(_("This invitation has already been used."))
-            return Membership.objects.create(
+            membership = Membership.objects.create(
                 club_id=invitation.club_id, user=user, role=invitation.role
             )
+            if claim is not None:
+                players.claim(invitation.club, claim, user)
+            else:
+                players.ensure_player(invitation.club, user)
+            return membership
     except IntegrityError:
         # He joined by another link at the same moment; this one stays unused.
         raise already from None
+
+
+def seat_choices(club: Club, user: Any) -> tuple[Player | None, list[Player]]:
+    """What joining offers: the player she already has here (she left and comes back),
+    or the guests she may say she is."""
+    own = players.player_of(club, user)
+    return own, [] if own is not None else list(players.claimable_guests(club))
 
 
 def revoke(invitation: Invitation) -> None:

@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page, request_int
 
-from . import invitations
-from .models import Club, Invitation, Membership, Role
+from . import invitations, players
+from .models import Club, Invitation, Membership, Player, Role
 from .permissions import ADMINS, MEMBERS, RANK, club_and_role_for, may
 
 
@@ -42,11 +42,15 @@ def _members_context(request: HtmxHttpRequest, club: Club, role: str) -> dict[st
         key=lambda m: (-RANK[Role(m.role)], m.user.get_username().lower()),
     )
     pending = club.invitations.pending() if is_admin else []
+    # Every member is one of the club's players: say which, in one query.
+    plays_as = dict(
+        club.players.filter(user__isnull=False).values_list("user_id", "name").iterator()
+    )
     return {
         "club": club,
         "role": role,
         "is_admin": is_admin,
-        "memberships": memberships,
+        "memberships": [(m, plays_as.get(m.user_id, "")) for m in memberships],
         "invitations": [
             (invitation, request.build_absolute_uri(invitation_path(invitation)))
             for invitation in pending
@@ -161,7 +165,8 @@ def revoke(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def invitation(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The page an invitation link opens: sign up or in, then accept (POST)."""
+    """The page an invitation link opens: sign up or in, then accept (POST), as a new
+    player or as one of the club's guests ("I am Анна")."""
     try:
         found = invitations.invitation_for(token)
     except invitations.InvitationGone as error:
@@ -170,21 +175,54 @@ def invitation(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return _gone(request, _("This invitation link is not known."), status=404)
     if request.method == "POST":
         return _accept(request, found)
+    return render_page(request, "clubs/invite.html", _invitation_context(request, found))
+
+
+def _invitation_context(
+    request: HtmxHttpRequest, found: Invitation, error: str = ""
+) -> dict[str, object]:
     is_member = request.user.is_authenticated and found.club.role_of(request.user) is not None
-    context = {"invitation": found, "club": found.club, "is_member": is_member}
-    return render_page(request, "clubs/invite.html", context)
+    own: Player | None = None
+    guests: list[Player] = []
+    if request.user.is_authenticated and not is_member:
+        own, guests = invitations.seat_choices(found.club, request.user)
+    return {
+        "invitation": found,
+        "club": found.club,
+        "is_member": is_member,
+        "own_player": own,
+        "guests": guests,
+        "seat_error": error,
+    }
+
+
+def _claimed_guest(request: HtmxHttpRequest) -> tuple[bool, int | None]:
+    """(valid, the guest's pk or None for a new player) from the accept form's choice."""
+    choice = request.POST.get("player", "new")
+    if choice == "new":
+        return True, None
+    pk = request_int(choice)
+    return pk is not None, pk
 
 
 def _accept(request: HtmxHttpRequest, found: Invitation) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
+    valid, claim = _claimed_guest(request)
+    if not valid:
+        error = _("Choose one of the guests, or to be a new player.")
+        context = _invitation_context(request, found, error)
+        return render_page(request, "clubs/invite.html", context, status=400)
     try:
-        membership = invitations.accept(found, request.user)
+        membership = invitations.accept(found, request.user, claim)
     except invitations.InvitationGone as error:
         return _gone(request, str(error), status=410)
     except invitations.AlreadyMember as error:
         messages.info(request, str(error))
         return redirect_to(request, reverse("members:list", args=[found.club.slug]))
+    except players.PlayersRefused as error:
+        context = _invitation_context(request, found, str(error))
+        return render_page(request, "clubs/invite.html", context, status=409)
     messages.success(
         request,
         _("Welcome to %(club)s: you are a %(role)s.")

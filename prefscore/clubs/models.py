@@ -106,7 +106,13 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="unique_player_name_in_club")
+            models.UniqueConstraint(fields=["club", "name"], name="unique_player_name_in_club"),
+            # An account is one person: one player in each club (prefscore/clubs/players.py).
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_player_per_account_in_club",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -208,3 +214,57 @@ class SignInCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key}: {self.failures}"
+
+
+class PlayerEvent(models.Model):
+    """A change to who a club's players are (prefscore/clubs/players.py). Never deleted.
+
+    Names are kept in ``details`` as they were at the time: a merged player's row is
+    gone afterwards, and an account may be renamed.
+    """
+
+    class Action(models.TextChoices):
+        JOINED = "joined", _("became a player on joining")
+        CLAIMED = "claimed", _("claimed a guest on joining")
+        LINKED = "linked", _("linked a guest to an account")
+        UNLINKED = "unlinked", _("unlinked a player from an account")
+        MERGED = "merged", _("merged two players")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="player_events", verbose_name=_("club")
+    )
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("who"),
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("player"),
+    )
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("account"),
+    )
+    details = models.JSONField(_("details"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("player change")
+        verbose_name_plural = _("player changes")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.club_id} {self.action} at {self.at:%Y-%m-%d %H:%M}"

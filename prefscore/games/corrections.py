@@ -374,7 +374,10 @@ def _answer(proposal: ForgottenDeal, pulka: Pulka, user: Any, seat: int, agreed:
     player = PulkaSeat.objects.get(pulka=pulka, seat=seat).player
     Consent.objects.create(proposal=proposal, player=player, agreed=agreed, answered_by=user)
     action = AuditEvent.Action.CONSENTED if agreed else AuditEvent.Action.REFUSED
-    audit(pulka, action, user, proposal.number, {"player": player.name})
+    # Who answered for whom, as it was then: a guest linked to an account later must not
+    # turn a proxy answer into her own.
+    details = {"player": player.name, "seat": seat, "proxy": player.user_id != user.pk}
+    audit(pulka, action, user, proposal.number, details)
 
 
 def _settle_proposal(proposal: ForgottenDeal, pulka: Pulka, user: Any) -> None:

@@ -64,7 +64,7 @@ class NewPulkaForm(forms.Form):
         self.club = club
         self.club_players = list(club.players.all())
         cast(forms.ChoiceField, self.fields["convention"]).choices = convention_choices(club)
-        choices = [("", _("— empty —"))] + [(p.pk, p.name) for p in self.club_players]
+        choices = [("", _("— empty —")), *self._player_groups()]
         for number in range(1, MAX_PLAYERS + 1):
             self.fields[f"player_{number}"] = forms.TypedChoiceField(
                 label=_("Seat %(number)s") % {"number": number},
@@ -82,6 +82,14 @@ class NewPulkaForm(forms.Form):
         cast(forms.TypedChoiceField, self.fields["first_dealer"]).choices = [
             (n, _("Seat %(number)s") % {"number": n}) for n in range(1, MAX_PLAYERS + 1)
         ]
+
+    def _player_groups(self) -> list[tuple[Any, Any]]:
+        """The club's members (each is one of its players, and may sit as himself),
+        then its guests; a group only when it has someone."""
+        members = [(p.pk, p.name) for p in self.club_players if p.user_id is not None]
+        guests = [(p.pk, p.name) for p in self.club_players if p.user_id is None]
+        groups = [(_("Members"), members), (_("Guests"), guests)]
+        return [(label, group) for label, group in groups if group]
 
     def seat_rows(self) -> list[SeatRow]:
         return [

@@ -410,6 +410,8 @@ def sentence(event: AuditEvent, seating: Seating, names: Sequence[str] = ()) -> 
         return abandon_sentence(event, details, seating.user_of)
     elif action in (AuditEvent.Action.CONSENTED, AuditEvent.Action.REFUSED):
         own = event.user_id is not None and seating.user_of(values["player"]) == event.user_id
+        if "proxy" in details:  # recorded since issue 12: who answered for whom, then
+            own = not details["proxy"]
         template = _ANSWERS[(action, own)]
     else:
         template = _SENTENCES.get(action, gettext_lazy("%(number)s"))

@@ -157,6 +157,21 @@ def invitation_row(world: World) -> dict[str, Any]:
     return {"slug": world.club.slug, "pk": world.invitation.pk}
 
 
+def player_row(name: str) -> Params:
+    """A player of the world's club (Anna is linked to the member first)."""
+
+    def kwargs(world: World) -> dict[str, Any]:
+        seat_the_member(world)
+        return {"slug": world.club.slug, "pk": Player.objects.get(club=world.club, name=name).pk}
+
+    return kwargs
+
+
+def merge_data(world: World) -> dict[str, Any]:
+    found = dict(Player.objects.filter(club=world.club).values_list("name", "pk"))
+    return {"keep": found["Boris"], "drop": found["Vera"]}
+
+
 def home_rules(world: World) -> str:
     """The slug of a convention of the world's club (made on first use)."""
     if not Convention.objects.filter(slug="home-rules").exists():
@@ -189,6 +204,16 @@ EXPECTATIONS: dict[str, Expect] = {
     "members:revoke": club_roles(*ADMINS, method="post", kwargs=invitation_row),
     # The link itself is the secret: anyone holding it sees whose club it opens.
     "members:invitation": public(kwargs=lambda w: {"token": w.invitation.token}),
+    # A club's players page and its changes (issue 12): admins only.
+    "members:players": club_roles(*ADMINS),
+    "members:player_link": club_roles(
+        *ADMINS,
+        method="post",
+        kwargs=player_row("Vera"),
+        data=lambda w: {"account": w.users["organiser"].pk},
+    ),
+    "members:player_unlink": club_roles(*ADMINS, method="post", kwargs=player_row("Anna")),
+    "members:player_merge": club_roles(*ADMINS, method="post", data=merge_data),
     # --- clubs (prefscore/games/club_urls.py) ---
     "clubs:home": public(),
     "clubs:create": signed_in("post", data=lambda w: {"name": "New club"}),

@@ -87,6 +87,7 @@ PAGES: dict[str, tuple[Any, tuple[str, ...]]] = {
     "games:settlement": (lambda h: [h.pulka.pk], SEATS),
     "members:list": (lambda h: [h.club.slug], (SCRIPT,)),
     "members:invitation": (lambda h: [h.invitation.token], (SCRIPT,)),
+    "members:players": (lambda h: [h.club.slug], (SCRIPT, LONG_PLAYER)),
     "games:new": (lambda h: [h.club.slug], (SCRIPT,)),
     "games:export": (lambda h: [h.pulka.pk], ()),
     "admin:clubs_club_changelist": (lambda h: [], (SCRIPT, LONG_CLUB)),

@@ -5,7 +5,8 @@ and knows nothing of them. Their URLs keep the "clubs" namespace (``games/club_u
 
 Who may add a guest: every member of the club, not only admins and organisers. Guests
 arrive at the table with whoever invited them, and a guest is only a name to seat; the
-club's admins rename or merge players in the Django admin.
+club's admins link guests to accounts and merge players on the players page
+(``prefscore.clubs.player_views``).
 """
 
 from __future__ import annotations
@@ -53,8 +54,20 @@ def _home_lists(request: HtmxHttpRequest) -> dict[str, object]:
     clubs = Club.objects.for_user(request.user).annotate(
         running=Count("pulkas", filter=Q(pulkas__status=Pulka.Status.RUNNING), distinct=True)
     )
-    pulkas = Pulka.objects.visible_to(request.user).in_progress().select_related("club")
+    pulkas = seated_pulkas(request).select_related("club")
     return {"clubs": list(clubs), "pulkas": pulka_rows(pulkas[:LATEST_SHOWN])}
+
+
+def seated_pulkas(request: HtmxHttpRequest, club: Club | None = None) -> QuerySet[Pulka]:
+    """The running pulkas where the user sits, through his players: "your pulkas".
+
+    An account has one player per club and a player one seat per pulka, so the join
+    gives each pulka once.
+    """
+    pulkas = Pulka.objects.visible_to(request.user).in_progress()
+    if club is not None:
+        pulkas = pulkas.filter(club=club)
+    return pulkas.filter(seats__player__user=request.user.pk)
 
 
 @require_POST
@@ -109,6 +122,7 @@ def _club_context(request: HtmxHttpRequest, club: Club, guest_form: GuestForm) -
     return {
         "club": club,
         "players": list(club.players.all()),
+        "yours": pulka_rows(seated_pulkas(request, club)[:LATEST_SHOWN]),
         "running": pulka_rows(pulkas.in_progress()),
         "finished": pulka_rows(finished[:LATEST_SHOWN]),
         "abandoned": pulka_rows(pulkas.abandoned()[:LATEST_SHOWN]),
