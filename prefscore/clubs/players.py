@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
-from django.db.models import ForeignKey
+from django.db.models import ForeignKey, OneToOneField
 from django.utils.translation import gettext as _
 
 from .models import Club, Membership, Player, PlayerEvent
@@ -240,6 +240,10 @@ def _relations() -> Iterator[tuple[str, Any]]:
         if not (relation.auto_created and not relation.concrete):
             continue
         field, model = getattr(relation, "field", None), relation.related_model
+        # A one-to-one row is the player's own (a rating, say): it goes with him, and
+        # whoever keeps it recomputes it when the player is deleted.
+        if isinstance(field, OneToOneField):
+            continue
         if isinstance(field, ForeignKey) and model is not None and model is not PlayerEvent:
             yield model._meta.label_lower, relation
 

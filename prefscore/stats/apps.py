@@ -9,8 +9,13 @@ class StatsConfig(AppConfig):
 
     def ready(self) -> None:
         # Keep each finished pulka's summary rows and the club rating in step (summaries.py).
+        from django.db.models.signals import post_delete
+
+        from prefscore.clubs.models import Player
         from prefscore.games.events import sheet_settled
 
-        from .summaries import on_sheet_settled
+        from .summaries import on_player_deleted, on_sheet_settled
 
         sheet_settled.connect(on_sheet_settled, dispatch_uid="stats-summaries")
+        # Merging two players deletes one: his pulkas are the kept one's, so rate again.
+        post_delete.connect(on_player_deleted, sender=Player, dispatch_uid="stats-player-gone")

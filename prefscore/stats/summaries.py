@@ -33,6 +33,11 @@ def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
         recompute_club(club_id)
 
 
+def on_player_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    club_id = instance.club_id
+    transaction.on_commit(lambda: recompute_club(club_id))
+
+
 def summarise(pulka_id: int) -> int | None:
     """Write (or remove) the pulka's summary rows; the pulka's club id, or None."""
     pulka = Pulka.objects.select_related("club").filter(pk=pulka_id).first()

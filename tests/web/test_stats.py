@@ -272,3 +272,21 @@ def test_a_new_player_shows_an_empty_page(table_world, table_client):
 
     assert response.context["page"].empty
     assert "No finished pulka to count yet." in response.content.decode()
+
+
+def test_merging_two_players_moves_the_summaries_and_rates_again(
+    table_world, make_table_pulka, django_capture_on_commit_callbacks
+):
+    from prefscore.clubs.players import merge
+
+    finished(make_table_pulka)
+    finished(make_table_pulka, names=("Anya", "Boris", "Vera"), deals=[])
+    anna = Player.objects.get(club=table_world.club, name="Anna")
+    anya = Player.objects.get(club=table_world.club, name="Anya")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        merge(anna, anya, table_world.users["boris"])
+
+    assert PulkaSummary.objects.filter(player=anna).count() == 2
+    assert ratings.stored(table_world.club.pk) == ratings.computed(table_world.club.pk)
+    assert ratings.stored(table_world.club.pk)[anna.pk].pulkas == 2
