@@ -5,7 +5,6 @@ folding the whole log again would."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -127,13 +126,12 @@ def test_a_file_of_too_many_items_is_refused_before_reading_them() -> None:
 
 
 def test_correcting_early_deals_over_and_over_is_refused_within_the_budget() -> None:
+    # Each correction of deal 1 re-scores the 1000 deals after it: the 101st would pass the
+    # budget, and is refused there rather than folded (how long it takes is bench/'s).
     corrections = [{"correct": 1, "deal": OTHER_ALLPASS}] * (REFOLD_LIMIT // 1000 + 1)
-    started = time.perf_counter()
 
     with pytest.raises(ScoringError, match="would re-score more than 100000 deals"):
         score_text(text([ALLPASS] * 1000 + corrections))
-
-    assert time.perf_counter() - started < 30  # refused, not folded to the end
 
 
 def test_the_limits_hold_exactly_at_the_edge() -> None:
