@@ -79,7 +79,7 @@ SCREENS = (
     Screen("sheet-long", lambda w: f"/pulkas/{w.long.pk}/"),
     Screen("settlement", lambda w: f"/pulkas/{w.evening.pk}/settlement/"),
     Screen("import", lambda w: f"/clubs/{w.club.slug}/pulkas/import/"),
-    Screen("calculator", lambda w: "/calculator/", then=paste_a_pulka_file),
+    Screen("calculator", lambda w: "/calculator/?tab=file", then=paste_a_pulka_file),
     Screen("conventions", lambda w: "/conventions/"),
     Screen("convention", lambda w: "/conventions/sochi/"),
     Screen("compare", lambda w: "/conventions/compare/?a=sochi&b=leningrad"),
