@@ -193,7 +193,7 @@ def test_the_form_shows_whose_deal_it_is_and_the_all_pass_price(make_table_pulka
     assert "Deal 2" in entry
     assert "<strong>Boris</strong> deals" in entry
     assert "Boris sits out" in entry
-    assert "all-pass at 2 a trick" in entry  # Leningrad's ladder 1, 2, 3
+    assert "all-pass at 4 a trick" in entry  # Leningrad: ladder 1, 2, 3 times its gora scale 2
     assert "lowest contract 7" in entry
     assert '<input type="hidden" name="number" value="2">' in entry
 
