@@ -134,7 +134,13 @@ class PaperPlayersForm(forms.Form):
 
 
 class SheetFigure(forms.IntegerField):
-    """A figure off the paper sheet: empty is 0, a typographic minus is a minus."""
+    """A figure off the paper sheet: empty is 0, a typographic minus is a minus.
+
+    A text box, not ``type=number``: a browser sends a number box's "1,5" or "abc" as
+    empty, which would read as 0 instead of being named as a mistake.
+    """
+
+    widget = forms.TextInput
 
     def __init__(self, *, label: str, low: int) -> None:
         super().__init__(label=label, required=False, min_value=low, max_value=MAX_SHEET_FIGURE)
@@ -169,6 +175,12 @@ class PaperCell:
 
 
 @dataclass(frozen=True)
+class PaperError:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
 class PaperRow:
     """One player's line of the grid: his pulya, gora, and whists on each opponent."""
 
@@ -176,8 +188,13 @@ class PaperRow:
     figures: tuple[PaperCell, ...]
 
     @property
-    def errors(self) -> list[str]:
-        return [str(error) for cell in self.figures for error in cell.field.errors]
+    def errors(self) -> list[PaperError]:
+        """The row's mistakes, each with the id its box's ``aria-describedby`` names."""
+        return [
+            PaperError(f"{cell.field.auto_id}_error", str(error))
+            for cell in self.figures
+            for error in cell.field.errors[:1]
+        ]
 
 
 class PaperFiguresForm(forms.Form):
