@@ -191,9 +191,9 @@ class PaperRow:
     def errors(self) -> list[PaperError]:
         """The row's mistakes, each with the id its box's ``aria-describedby`` names."""
         return [
-            PaperError(f"{cell.field.auto_id}_error", str(error))
+            PaperError(f"{cell.field.auto_id}_error", str(cell.field.errors[0]))
             for cell in self.figures
-            for error in cell.field.errors[:1]
+            if cell.field.errors
         ]
 
 

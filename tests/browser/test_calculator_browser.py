@@ -118,8 +118,9 @@ def test_a_player_settles_a_paper_sheet_through_the_grid(live_server, new_contex
     page.locator("#paper-figures button[type=submit]").click()
     anna = page.locator("#paper-figures fieldset.paper__row").nth(1)
     expect(anna.locator("legend")).to_have_text("Анна")
-    gora = "гора" if language == "ru" else "gora"
-    expect(anna.locator(".form__error")).to_contain_text(f"(Анна: {gora})")
+    message = {"ru": "Не целое число (Анна: гора).", "en": "Not a whole number (Анна: gora)."}
+    expect(anna.locator(".form__error")).to_have_text(message[language])
+    expect(anna.locator("input[name=gora_1]")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#settlement")).to_have_count(0)
     assert axe_violations(page) == []
 

@@ -170,7 +170,8 @@ def test_a_bad_box_is_named_next_to_it(club_world, club_client, field, value, me
         assert response.status_code == 200
         assert response.context["figures_form"].errors[field] == [message]
         assert "settlement" not in response.context
-        assert message in response.content.decode()
+        html = response.content.decode()
+        assert f'id="id_{field}_error" role="alert">{message}</span>' in html
 
 
 def test_a_bad_box_is_named_in_russian(club_world, club_client):
