@@ -9,7 +9,8 @@ options; :func:`convention_label` turns a stored name back into words for people
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -29,19 +30,41 @@ _LABELS: dict[str, Promise] = {**PRESET_LABELS, CUSTOM: _("own options")}
 
 def _records(club: Club | None) -> list[ConventionRecord]:
     """Presets first in docs/protocol.md's order, then the club's own by name."""
+    return _in_order(ConventionRecord.objects.available_to(club))
+
+
+def _in_order(records: Iterable[ConventionRecord]) -> list[ConventionRecord]:
     order = {slug: i for i, slug in enumerate(PRESET_SLUGS)}
     return sorted(
-        ConventionRecord.objects.available_to(club),
+        records,
         key=lambda r: (not r.is_preset, order.get(r.slug, len(order)), r.name.casefold()),
     )
 
 
-def convention_choices(club: Club | None) -> list[tuple[str, str]]:
-    """(key, label) for each convention a pulka of ``club`` may be played under."""
+def _choices(records: Iterable[ConventionRecord]) -> list[tuple[str, str]]:
     return [
         (r.slug, str(_LABELS[r.slug]) if r.is_preset and r.slug in _LABELS else r.display_name)
-        for r in _records(club)
+        for r in records
     ]
+
+
+def convention_choices(club: Club | None) -> list[tuple[str, str]]:
+    """(key, label) for each convention a pulka of ``club`` may be played under."""
+    return _choices(_records(club))
+
+
+def user_convention_choices(user: Any) -> list[tuple[str, str]]:
+    """(key, label) for the paper-pulka calculator: the presets and the user's clubs' own."""
+    return _choices(_in_order(ConventionRecord.objects.visible_to(user)))
+
+
+def user_convention(user: Any, key: str) -> Convention:
+    """The engine's convention behind a key of :func:`user_convention_choices`; ``KeyError``
+    for a key the user may not use."""
+    record = ConventionRecord.objects.visible_to(user).filter(slug=key).first()
+    if record is None:
+        raise KeyError(key)
+    return record.to_engine()
 
 
 def convention_record(club: Club | None, key: str) -> ConventionRecord:

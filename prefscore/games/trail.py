@@ -436,10 +436,7 @@ def _penalty_sentence(number: int | None, details: Mapping[str, Any]) -> str:
     }
     if details.get("section") == "whists":
         return (
-            _(
-                "Penalty for deal %(number)s (Кодекс 4.2.7): %(player)s writes %(points)s whists "
-                "on %(on)s."
-            )
+            _("Penalty for deal %(number)s (Кодекс 4.2.7): %(player)s → %(on)s: %(points)s whists.")
             % values
         )
     return (

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import abandon, corrections, entry, io, settlement, sheet
+from .views import abandon, calculator, corrections, entry, io, settlement, sheet
 
 app_name = "games"
 
@@ -25,5 +25,5 @@ urlpatterns = [
     path("pulkas/<int:pk>/export.json", io.export, name="export"),
     path("clubs/<slug:slug>/pulkas/new/", io.new_pulka, name="new"),
     path("clubs/<slug:slug>/pulkas/import/", io.import_pulka, name="import"),
-    path("calculator/", io.calculator, name="calculator"),
+    path("calculator/", calculator.calculator, name="calculator"),
 ]

@@ -6,9 +6,32 @@ whisted or counted talon tricks.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from .conventions import Convention
 from .errors import DealError
 from .facts import GORA, PULYA, WHISTS, Deal, DealContext, DealOutcome, Entry, checked_tricks
 from .numbers import exact_div
+
+
+@dataclass(frozen=True, slots=True)
+class TrickPrice:
+    """What one trick taken on an all-pass writes: ``points`` into ``section``."""
+
+    section: str  # GORA, or WHISTS for the Rostov all-pass
+    points: int
+
+
+def trick_price(convention: Convention, ladder_price: int) -> TrickPrice:
+    """The real price of a trick on an all-pass at ladder value m (docs/rules.md §3.3).
+
+    Gora style: ``kg·m`` into the gora (Leningrad's kg = 2 writes 2 a trick on the
+    first all-pass, not 1). Rostov style: ``r·m`` whists, shared among the players
+    with the fewest tricks.
+    """
+    if convention.allpass_scoring == "whists":
+        return TrickPrice(WHISTS, convention.allpass_whist_rate * ladder_price)
+    return TrickPrice(GORA, convention.gora_scale * ladder_price)
 
 
 def _allpass_players(ctx: DealContext, deal: Deal) -> tuple[tuple[int, ...], dict[int, int]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from .allpass import TrickPrice, trick_price
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
@@ -43,6 +44,11 @@ class SheetState:
         """Price per trick of an all-pass dealt now: ``allpass_ladder[run]`` (docs/protocol.md)."""
         ladder = self.convention.allpass_ladder
         return ladder[min(self.run, len(ladder) - 1)]
+
+    @property
+    def allpass_trick_price(self) -> TrickPrice:
+        """What a trick on an all-pass dealt now writes, the scale applied (docs/rules.md §3.3)."""
+        return trick_price(self.convention, self.allpass_price)
 
     @property
     def min_contract(self) -> int:

@@ -69,6 +69,20 @@ def paste_a_pulka_file(page: Page, world: Any) -> None:
     page.locator("main table").first.wait_for()
 
 
+def type_a_paper_sheet(page: Page, world: Any) -> None:
+    """The calculator's grid filled in and settled, the way a club player uses it."""
+    for number, name in enumerate(NAMES, 1):
+        page.locator(f"input[name=name_{number}]").fill(name)
+    page.locator("input[name=stake]").fill("0.1")
+    page.locator("#paper-players button[type=submit]").click()
+    for seat, gora in enumerate((12, 4, 30)):
+        page.locator(f"input[name=gora_{seat}]").fill(str(gora))
+        page.locator(f"input[name=pulya_{seat}]").fill("20")
+    page.locator("input[name=whists_1_0]").fill("36")
+    page.locator("#paper-figures button[type=submit]").click()
+    page.locator("#settlement").wait_for()
+
+
 SCREENS = (
     Screen("home", lambda w: "/"),
     Screen("sign-in", lambda w: "/accounts/login/", user=None),
@@ -79,7 +93,8 @@ SCREENS = (
     Screen("sheet-long", lambda w: f"/pulkas/{w.long.pk}/"),
     Screen("settlement", lambda w: f"/pulkas/{w.evening.pk}/settlement/"),
     Screen("import", lambda w: f"/clubs/{w.club.slug}/pulkas/import/"),
-    Screen("calculator", lambda w: "/calculator/", then=paste_a_pulka_file),
+    Screen("calculator", lambda w: "/calculator/?tab=file", then=paste_a_pulka_file),
+    Screen("calculator-sheet", lambda w: "/calculator/", then=type_a_paper_sheet),
     Screen("conventions", lambda w: "/conventions/"),
     Screen("convention", lambda w: "/conventions/sochi/"),
     Screen("compare", lambda w: "/conventions/compare/?a=sochi&b=leningrad"),

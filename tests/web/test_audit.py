@@ -80,7 +80,7 @@ def test_the_audit_trail_lists_every_event_in_order_with_who_and_a_sentence(
         "Changed deal 1 under the pencil rule (Кодекс 4.2.8): 6♥ Anna",
         "Corrected deal 1 (Кодекс 4.2.7): 6♠ Anna · Boris whist, Vera pass · tricks: Anna 7",
         "Warning to Boris for deal 1: his first correction (Кодекс 4.2.7).",
-        "Penalty for deal 2 (Кодекс 4.2.7): Vera writes 2 whists on Boris.",
+        "Penalty for deal 2 (Кодекс 4.2.7): Vera → Boris: 2 whists.",
         "Penalty for deal 2 (Кодекс 4.2.7): Boris: 2 into the gora.",
         "Proposed a forgotten deal, to be deal 3 (Кодекс 4.2.10): all-pass",
         "Boris agreed to the forgotten deal 3.",

@@ -46,14 +46,15 @@ def test_the_calculator_settles_the_codex_rounding_example(club_world, club_clie
     money = {name: row["money"] for name, row in rows(response).items()}
     assert money == {"С": "+0.29", "З": "\u22121.03", "В": "\u22120.13", "Ю": "+0.87"}
     html = response.content.decode()
-    assert "+29" in html and "\u2212103" in html and "+27.5" in html
+    assert 'data-result="whole">29<' in html and 'data-result="whole">\u2212103<' in html
+    assert 'data-result="exact">27.50<' in html
     assert not Pulka.objects.exists()
 
 
 def test_the_calculator_writes_decimals_the_russian_way(club_world, club_client):
     response = club_client("ivan").post(URL, {"text": json.dumps(example_input(CODEX_ROUNDING))})
 
-    assert "+27,5" in response.content.decode()
+    assert 'data-result="exact">27,50<' in response.content.decode()
 
 
 def test_the_calculator_takes_an_upload_too(club_world, club_client):

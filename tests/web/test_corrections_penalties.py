@@ -94,14 +94,14 @@ def test_the_second_correction_favouring_a_player_costs_him_the_over_entry(
     protocol = region(html, "protocol")
     # Boris over-wrote 2 whists on Vera: she writes 2 on him (4.2.7 a); and with 3 tricks he
     # was one short of the 4 a whister owes on a 6: 2 gora he had not written.
-    assert "Penalty, Кодекс 4.2.7: Vera writes 2 whists on Boris" in protocol
+    assert "Penalty, Кодекс 4.2.7: Vera → Boris: 2 whists" in protocol
     assert "Penalty, Кодекс 4.2.7: Boris: 2 into the gora" in protocol
     assert protocol.count("Warning, Кодекс 4.2.7") == 1
     svg = region(html, "sheet")
     assert re.search(
         r'<th scope="row">Vera</th>\s*<td>2</td>\s*<td>—</td>\s*<td>—</td>\s*<td>2</td>', svg
     )
-    assert "<title>Boris: whists on Vera: 8\u0336.6</title>" in svg
+    assert "<title>Boris → Vera: whists: 8\u0336.6</title>" in svg
     # Deal 1's shortfall wrote 2; deal 2's makes it 4 (the 2 struck); the penalty 6.
     assert "<title>Boris: gora: 2\u0336.4.6</title>" in svg
     state = score(pulka).state
@@ -118,7 +118,7 @@ def test_penalties_are_listed_where_the_correction_was_made(seated_world, seated
     protocol = region(sheet(seated_client("anna"), pulka), "protocol")
 
     deal3 = protocol.index('value="3"')
-    penalty = protocol.index("Penalty, Кодекс 4.2.7: Vera writes 2 whists on Boris")
+    penalty = protocol.index("Penalty, Кодекс 4.2.7: Vera → Boris: 2 whists")
     deal2 = protocol.index('value="2"')
     warning = protocol.index("Warning, Кодекс 4.2.7: Boris")
     deal1 = protocol.index('value="1"')
@@ -195,7 +195,7 @@ def test_after_the_next_deal_the_favoured_player_corrects_without_penalty(
     protocol = region(html, "protocol")
     assert "Warning" not in protocol and "Penalty," not in protocol
     assert "by the player it favoured, without penalty (Кодекс 4.2.9)" in protocol
-    assert "<title>Boris: whists on Anna: 8\u0336.6</title>" in region(html, "sheet")
+    assert "<title>Boris → Anna: whists: 8\u0336.6</title>" in region(html, "sheet")
 
 
 def test_a_finished_pulka_is_corrected_on_its_last_deal_only(seated_world, seated_client):

@@ -145,7 +145,7 @@ def test_the_recorded_deal_shows_on_the_sheet_after_the_redirect(make_table_pulk
     response = client.post(record_url(pulka), deal_form(), headers=EN, follow=True)
 
     html = response.content.decode()
-    assert "<title>Boris: whists on Anna: 8</title>" in html
+    assert "<title>Boris → Anna: whists: 8</title>" in html
     assert "Deal 2" in html
 
 
@@ -283,7 +283,7 @@ def test_the_second_device_posting_the_same_deal_gets_a_conflict_and_the_sheet(
     assert response.status_code == 409
     html = response.content.decode()
     assert "Deal 1 was already recorded on another device." in region(html, "entry")
-    assert "<title>Boris: whists on Anna: 8</title>" in region(html, "sheet")
+    assert "<title>Boris → Anna: whists: 8</title>" in region(html, "sheet")
     assert '<input type="hidden" name="number" value="2">' in html
     assert Deal.objects.filter(pulka=pulka).count() == 1
     assert Deal.objects.get(pulka=pulka).facts["tricks"]["Anna"] == 6

@@ -198,7 +198,7 @@ def test_import_of_a_paper_sheet_shows_its_settlement_and_stores_nothing(club_wo
     html = response.content.decode()
     assert response.status_code == 200
     assert 'id="settlement"' in html
-    assert "+29" in html and "\u2212103" in html
+    assert 'data-result="whole">29<' in html and 'data-result="whole">\u2212103<' in html
     assert nothing_saved()
 
 

@@ -83,14 +83,14 @@ def test_the_steps_show_the_converted_gora_and_the_mountain_whists(example, tabl
 def test_whole_whists_show_who_adjusted_by_rule_4_2_12(example, table_client):
     html = table_client().get(url(example), headers=EN).content.decode()
 
-    assert "A writes one point off his gora; B, C each write 3 whists on him." in html
+    assert "A: gora −1; whists B, C → A: +3 each." in html
     assert re.search(r'id="first-seat-0" value="0" checked', html)
 
 
 def test_the_table_may_choose_who_adjusts(example, table_client):
     html = table_client().get(url(example, "?first_seat=1"), headers=EN).content.decode()
 
-    assert "B writes one point off his gora; A, C each write 3 whists on him." in html
+    assert "B: gora −1; whists A, C → B: +3 each." in html
     assert re.search(r'id="first-seat-1" value="1" checked', html)
     assert sum(int(v.replace("−", "-")) for v in results(html, "whole")) == 0
 
@@ -100,14 +100,23 @@ def test_a_strange_first_seat_falls_back_to_the_first_seat(value, example, table
     response = table_client().get(url(example, f"?first_seat={value}"), headers=EN)
 
     assert response.status_code == 200
-    assert "A writes one point off his gora" in response.content.decode()
+    assert "A: gora −1;" in response.content.decode()
 
 
 def test_the_shortest_payments_are_listed_in_whists_and_money(example, table_client):
     html = region(table_client().get(url(example), headers=EN).content.decode(), "settlement")
 
-    payments = re.findall(r"<li>([^<]*pays[^<]*)</li>", html)
-    assert payments == ["C pays A 37 whists (3.7)", "B pays A 9 whists (0.9)"]
+    listed = re.search(r'<ul class="payments">(.*?)</ul>', html, re.S)
+    payments = re.findall(r"<li>([^<]*)</li>", listed.group(1) if listed else "")
+    assert payments == ["C → A: 37 whists, 3.7 in money", "B → A: 9 whists, 0.9 in money"]
+
+
+def test_the_russian_payments_need_no_declension_of_names(example, table_client):
+    html = table_client().get(url(example), headers={"accept-language": "ru"}).content.decode()
+
+    assert "C → A: в вистах 37, деньгами 3,7" in html
+    assert "A: гора −1; висты B, C → A: по +3." in html
+    assert "платит A" not in html and "против A" not in html
 
 
 def test_a_running_pulka_is_settled_as_if_stopped_now(example, table_client):
@@ -122,7 +131,7 @@ def test_without_a_stake_there_is_no_money(make_table_pulka, table_client):
     html = table_client().get(url(pulka), headers=EN).content.decode()
 
     assert results(html, "money") == []
-    assert "B pays A 9 whists" in html
+    assert "B → A: 9 whists" in html
 
 
 def test_an_empty_pulka_settles_to_nothing(make_table_pulka, table_client):
@@ -146,7 +155,7 @@ def test_with_htmx_only_the_settlement_region_is_answered(example, table_client)
     html = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in html and html.lstrip().startswith('<div id="settlement"')
-    assert "C writes one point off his gora" in html
+    assert "C: gora −1;" in html
 
 
 def test_the_settlement_speaks_russian_by_default(example, table_client):

@@ -52,7 +52,7 @@ def test_the_sheet_writes_running_totals_in_each_players_fields(make_table_pulka
     # Anna: 2 in the pulya for the 6, then 1 for taking no trick on the all-pass.
     assert "<title>Anna: pulya: 2.3</title>" in svg
     assert '2.<tspan class="sheet__now">3</tspan>' in svg
-    assert "<title>Boris: whists on Anna: 8</title>" in svg
+    assert "<title>Boris → Anna: whists: 8</title>" in svg
     assert "<title>Vera: gora: 6</title>" in svg
 
 
@@ -61,7 +61,7 @@ def test_a_plain_table_gives_screen_readers_the_same_figures(make_table_pulka, t
 
     table = region(get(table_client(), pulka), "sheet").split("<table>")[1]
 
-    assert '<th scope="col">Whists on Anna</th>' in table
+    assert '<th scope="col">Whists → Anna</th>' in table
     assert re.search(r"<th scope=\"row\">Anna</th>\s*<td>2\.3</td>\s*<td>—</td>", table)
     assert re.search(r"<th scope=\"row\">Boris</th>\s*<td>—</td>\s*<td>4</td>\s*<td>8</td>", table)
 
@@ -157,7 +157,7 @@ def test_each_protocol_line_opens_to_every_number_it_wrote_and_why(make_table_pu
     protocol = region(get(table_client(), pulka), "protocol")
 
     assert "Anna: 2 into the pulya for the contract made" in protocol
-    assert "Boris writes 8 whists on Anna for the defence&#x27;s tricks" in protocol
+    assert "Boris → Anna: 8 whists for the defence&#x27;s tricks" in protocol
     assert "Boris: 4 into the gora for tricks on the all-pass" in protocol
     assert "Anna: 1 into the pulya for taking no trick on the all-pass" in protocol
     assert "Recorded by anna." in protocol
@@ -175,8 +175,8 @@ def test_the_protocol_explains_help_and_consolation(make_table_pulka, table_clie
     protocol = region(get(table_client(), pulka), "protocol")
 
     assert "Boris: 2 into the pulya as help" in protocol
-    assert "Anna writes 20 whists on Boris for the help given" in protocol
-    assert "Vera writes 4 whists on Boris as consolation" in protocol
+    assert "Anna → Boris: 20 whists for the help given" in protocol
+    assert "Vera → Boris: 4 whists as consolation" in protocol
     assert "Boris: 4 into the gora for the tricks short (remiz)" in protocol
 
 
@@ -193,7 +193,7 @@ def test_the_form_shows_whose_deal_it_is_and_the_all_pass_price(make_table_pulka
     assert "Deal 2" in entry
     assert "<strong>Boris</strong> deals" in entry
     assert "Boris sits out" in entry
-    assert "all-pass at 2 a trick" in entry  # Leningrad's ladder 1, 2, 3
+    assert "all-pass at 4 a trick" in entry  # Leningrad: ladder 1, 2, 3 times its gora scale 2
     assert "lowest contract 7" in entry
     assert '<input type="hidden" name="number" value="2">' in entry
 
@@ -302,7 +302,9 @@ def test_the_sheet_page_speaks_russian_by_default(make_table_pulka, table_client
     html = table_client().get(sheet_url(pulka)).content.decode()
 
     assert "Протокол" in html
-    assert "Boris пишет 8 в висты на Anna за взятки защиты" in html
+    # The names stand beside an arrow: no case of them is needed (never "на Anna").
+    assert "Boris → Anna: 8 в висты за взятки защиты" in html
+    assert "висты на Anna" not in html and "Висты на Anna" not in html
     assert "сдаёт <strong>Vera</strong>" in html
 
 

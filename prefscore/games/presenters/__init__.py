@@ -44,6 +44,7 @@ from .settlement import (
     cell,
     file_settlement,
     money_cell,
+    paper_settlement,
     settlement_of,
     settlement_view,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "entry_form",
     "explain",
     "file_settlement",
+    "paper_settlement",
     "format_money",
     "format_points",
     "format_result",

@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring.engine.contracts import Contract, Kind
+from scoring.engine.facts import WHISTS
 from scoring.engine.seats import seating
 from scoring.engine.sheet import SheetState
 
@@ -73,6 +74,7 @@ class EntryForm:
     reason: str | None = None  # an arbiter's decision: the reason typed so far
     penalty: bool = False  # an arbiter's decision: with the 4.2.7 penalty
     subject: str = ""  # the deal as it stands, when the form corrects it
+    allpass_chip: str = ""  # the all-pass price per trick in words, the scale applied
 
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
@@ -154,7 +156,17 @@ def entry_form(
         reason=values.get("reason", "") if mode == "arbiter" else None,
         penalty=values.get("penalty", "") in ("on", "true", "1", "True"),
         subject=subject,
+        allpass_chip=_allpass_chip(state),
     )
+
+
+def _allpass_chip(state: SheetState) -> str:
+    """What a trick on an all-pass costs now, as the convention writes it (docs/rules.md
+    §3.3): Leningrad's gora scale 2 makes the first all-pass 2 a trick, not 1."""
+    price = state.allpass_trick_price
+    if price.section == WHISTS:
+        return _("all-pass at %(price)s whists a trick") % {"price": price.points}
+    return _("all-pass at %(price)s a trick") % {"price": price.points}
 
 
 def _word(seat: int, name: str, values: dict[str, Any], half: bool) -> PlayerWord:

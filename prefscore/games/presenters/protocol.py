@@ -54,20 +54,16 @@ _GORA_REASONS = {
     ),
     "penalty": gettext_lazy("%(player)s: %(points)s into the gora as a penalty (Кодекс 4.2.7)"),
 }
+# Names stand beside the arrow, never after a preposition, so that no language has to
+# decline them ("Борис → Анна", never "висты на Анна").
 _WHIST_REASONS = {
-    "trick_whists": gettext_lazy(
-        "%(player)s writes %(points)s whists on %(on)s for the defence's tricks"
-    ),
-    "consolation": gettext_lazy("%(player)s writes %(points)s whists on %(on)s as consolation"),
-    "half_whist": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the half-whist"),
-    "talon": gettext_lazy(
-        "%(player)s writes %(points)s whists on %(on)s for fast tricks in the talon"
-    ),
-    "allpass": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the all-pass"),
-    "help": gettext_lazy("%(player)s writes %(points)s whists on %(on)s for the help given"),
-    "penalty": gettext_lazy(
-        "%(player)s writes %(points)s whists on %(on)s as a penalty (Кодекс 4.2.7)"
-    ),
+    "trick_whists": gettext_lazy("%(player)s → %(on)s: %(points)s whists for the defence's tricks"),
+    "consolation": gettext_lazy("%(player)s → %(on)s: %(points)s whists as consolation"),
+    "half_whist": gettext_lazy("%(player)s → %(on)s: %(points)s whists for the half-whist"),
+    "talon": gettext_lazy("%(player)s → %(on)s: %(points)s whists for fast tricks in the talon"),
+    "allpass": gettext_lazy("%(player)s → %(on)s: %(points)s whists for the all-pass"),
+    "help": gettext_lazy("%(player)s → %(on)s: %(points)s whists for the help given"),
+    "penalty": gettext_lazy("%(player)s → %(on)s: %(points)s whists as a penalty (Кодекс 4.2.7)"),
 }
 
 
@@ -75,7 +71,7 @@ _FALLBACK = {
     PULYA: gettext_lazy("%(player)s: %(points)s into the pulya"),
     "gora_off": gettext_lazy("%(player)s: %(points)s off the gora"),
     GORA: gettext_lazy("%(player)s: %(points)s into the gora"),
-    "whists": gettext_lazy("%(player)s writes %(points)s whists on %(on)s"),
+    "whists": gettext_lazy("%(player)s → %(on)s: %(points)s whists"),
 }
 
 
@@ -281,5 +277,5 @@ def penalty_text(entry: Entry, names: Sequence[str]) -> str:
         "on": names[entry.on] if entry.on is not None else "",
     }
     if entry.section == WHISTS:
-        return _("Penalty, Кодекс 4.2.7: %(player)s writes %(points)s whists on %(on)s") % values
+        return _("Penalty, Кодекс 4.2.7: %(player)s → %(on)s: %(points)s whists") % values
     return _("Penalty, Кодекс 4.2.7: %(player)s: %(points)s into the gora") % values

@@ -96,14 +96,19 @@ def file_settlement(file: io.PulkaFile) -> SettlementView:
     """
     parsed = file.parsed
     if isinstance(parsed, protocol.PaperSheet):
-        # Whether a paper sheet is over is the engine's call, made in its output.
-        closed = bool(protocol.paper_json(parsed)["closed"])
-        return settlement_of(parsed.totals, parsed.convention, parsed.stake, closed)
+        return paper_settlement(parsed)
     try:
         scored = score_pulka(parsed)
     except ScoringError as error:
         raise io.engine_refused(error) from None
     return settlement_view(scored)
+
+
+def paper_settlement(paper: protocol.PaperSheet, first_seat: int = 0) -> SettlementView:
+    """A paper sheet's totals settled: the calculator's form and a file's ``sheet`` alike."""
+    # Whether a paper sheet is over is the engine's call, made in its output.
+    closed = bool(protocol.paper_json(paper)["closed"])
+    return settlement_of(paper.totals, paper.convention, paper.stake, closed, first_seat)
 
 
 def settlement_of(
@@ -163,7 +168,11 @@ def _cells(row: Sequence[Points], own: int) -> tuple[Cell, ...]:
 
 
 def _adjustment(adjustment: engine_settlement.Adjustment, names: Sequence[str]) -> str:
-    """One rule 4.2.12 adjustment in words: who changed his gora, who wrote whists on him."""
+    """One rule 4.2.12 adjustment: whose gora changed, and the whists the others write.
+
+    Names stand alone, before a colon or beside an arrow, so that no language has to
+    decline them ("висты: Демо → Анна", never "висты на Анна").
+    """
     others = ", ".join(n for s, n in enumerate(names) if s != adjustment.seat)
     values = {
         "player": names[adjustment.seat],
@@ -171,30 +180,23 @@ def _adjustment(adjustment: engine_settlement.Adjustment, names: Sequence[str]) 
         "q": adjustment.compensation,
     }
     if adjustment.change < 0:
-        return (
-            _(
-                "%(player)s writes one point off his gora; %(others)s each write %(q)s whists on him."
-            )
-            % values
-        )
-    return (
-        _("%(player)s adds one point to his gora; %(others)s each write %(q)s whists fewer on him.")
-        % values
-    )
+        return _("%(player)s: gora −1; whists %(others)s → %(player)s: +%(q)s each.") % values
+    return _("%(player)s: gora +1; whists %(others)s → %(player)s: −%(q)s each.") % values
 
 
 def _payment(
     payment: engine_settlement.Payment, names: Sequence[str], stake: Decimal | None
 ) -> str:
+    """One payment, payer → payee: no name is declined (see :func:`_adjustment`)."""
     values = {
         "payer": names[payment.payer],
         "payee": names[payment.payee],
         "whists": format_result(payment.amount),
     }
     if stake is None:
-        return _("%(payer)s pays %(payee)s %(whists)s whists") % values
+        return _("%(payer)s → %(payee)s: %(whists)s whists") % values
     amount = payment.amount
     if not isinstance(amount, int):  # payments settle the whole result (4.2.12)
         raise TypeError(f"a payment in whole whists expected, not {amount!r}")
     values["money"] = format_money(Decimal(amount) * stake)
-    return _("%(payer)s pays %(payee)s %(whists)s whists (%(money)s)") % values
+    return _("%(payer)s → %(payee)s: %(whists)s whists, %(money)s in money") % values

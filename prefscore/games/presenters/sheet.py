@@ -229,7 +229,7 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
             "pulya", _("%(name)s: pulya") % {"name": names[seat]}, own.pulya, area.pulya
         )
         for on, box in area.whists:
-            title = _("%(name)s: whists on %(other)s") % {"name": names[seat], "other": names[on]}
+            title = _("%(name)s → %(other)s: whists") % {"name": names[seat], "other": names[on]}
             # The opponent's name sits in the field's bottom corner, below the figures.
             room = drawing.Box(box.x, box.y, box.w, max(0.0, box.h - LABEL_FONT * 1.15))
             fields += _field("whists", title, own.whists[on], room)

@@ -1,4 +1,4 @@
-"""Starting pulkas: the new-pulka form, import, export and the paper-pulka calculator.
+"""Starting pulkas: the new-pulka form, import and export.
 
 The file conversions are ``prefscore.games.io``'s; these views parse the form, call it,
 and render. A successful form redirects to the new pulka's sheet (an ``HX-Redirect``
@@ -58,17 +58,6 @@ def import_pulka(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     elif file is not None:
         context["settlement"] = _settlement(form, file)
     return render_page(request, "games/import.html", context, "form")
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@login_required
-def calculator(request: HtmxHttpRequest) -> HttpResponse:
-    """Settle a pulka file, paper sheet or deals, storing nothing; any signed-in user."""
-    form, file = _file_form(request)
-    context: dict[str, Any] = {"form": form}
-    if file is not None:
-        context["settlement"] = _settlement(form, file)
-    return render_page(request, "games/calculator.html", context, "form")
 
 
 def _duplicate_context(
