@@ -4,7 +4,7 @@ the ``members`` namespace, a club's members and invitations."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import account_views, member_views
+from . import account_views, member_views, request_views
 
 member_patterns = [
     path("clubs/<slug:slug>/members/", member_views.members, name="list"),
@@ -13,6 +13,10 @@ member_patterns = [
     path("clubs/<slug:slug>/invitations/", member_views.invite, name="invite"),
     path("clubs/<slug:slug>/invitations/<int:pk>/revoke/", member_views.revoke, name="revoke"),
     path("invitations/<str:token>/", member_views.invitation, name="invitation"),
+    # Issue 12: requests to join from a table's link, and the club's spectator switch.
+    path("clubs/<slug:slug>/requests/<int:pk>/approve/", request_views.approve, name="approve"),
+    path("clubs/<slug:slug>/requests/<int:pk>/decline/", request_views.decline, name="decline"),
+    path("clubs/<slug:slug>/spectators/", request_views.spectators, name="spectators"),
 ]
 
 urlpatterns = [
