@@ -110,7 +110,7 @@ def spectator_version(token: str) -> int | None:
         .values_list("spectator_code", "pulka__version")
         .first()
     )
-    if found is None or not constant_time_compare(found[0], code):
+    if found is None or not constant_time_compare(found[0] or "", code):
         return None
     return int(found[1])
 
@@ -172,8 +172,14 @@ def qr_svg(url: str, label: str) -> SafeString:
     style attribute (the CSP allows neither), named for screen readers by ``label``."""
     code = segno.make(url, error="m")
     svg = code.svg_inline(
-        scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr__code",
-        lineclass=None, title=label,
+        scale=1,
+        border=4,
+        dark="#000",
+        light="#fff",
+        omitsize=True,
+        svgclass="qr__code",
+        lineclass=None,
+        title=label,
     )
     # The <title> names the image; role="img" makes readers announce it as one.
     return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # segno escapes the title

@@ -73,7 +73,9 @@ def _ask(request: HtmxHttpRequest, pulka: Pulka) -> HttpResponse:
     else:
         messages.success(
             request,
-            _("Your request is sent. Once an admin of %(club)s approves it, this link opens the table.")
+            _(
+                "Your request is sent. Once an admin of %(club)s approves it, this link opens the table."
+            )
             % {"club": pulka.club.name},
         )
     return redirect_to(request, request.path)

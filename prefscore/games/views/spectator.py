@@ -31,7 +31,7 @@ def _watched(token: str) -> Pulka:
     try:
         pulka = joining.pulka_for_spectator(token)
     except joining.SpectatorsOff:
-        raise PermissionDenied(_("The club has switched its spectator links off.")) from None
+        raise PermissionDenied(_("The club has switched spectator links off.")) from None
     if pulka is None:
         raise Http404(_("This spectator link no longer works."))
     return pulka
