@@ -5,7 +5,8 @@
 - an outsider opens it, signs in from the page, asks to join; an admin approves on the
   members page; the link then opens the sheet;
 - a spectator (nobody signed in) opens the spectator link a player made from the sheet's
-  panel, sees the sheet, no control, and the deal recorded on the player's phone;
+  panel, sees the sheet, no control, and the deal recorded on the player's phone; when
+  the player stops the link, the spectator's page says so;
 - the new screens fit the phone, read in their language and pass axe.
 """
 
@@ -125,6 +126,12 @@ def test_a_spectator_sees_the_sheet_follow_the_table_and_no_controls(
     expect(spectator.locator("#protocol li[value='3']")).to_be_visible(timeout=5000)
     assert spectator.evaluate("window.__prefscoreMarker") == "not reloaded"
     assert spectator.locator("main form, main button, #entry").count() == 0
+
+    # The player stops the link: the spectator's page says so by itself.
+    player.locator("#join button[name=action][value=revoke]").click()
+    expect(player.locator("#spectator-link")).to_have_count(0)
+    expect(spectator.locator(".error-page")).to_be_visible(timeout=5000)
+    expect(spectator.locator("#sheet")).to_have_count(0)
 
 
 # --- the new screens on a phone --------------------------------------------------------

@@ -1,6 +1,5 @@
 """The sheet's "join this table" panel, the join link, and membership requests (issue 12)."""
 
-import re
 from urllib.parse import urlencode
 
 import pytest
@@ -226,16 +225,28 @@ def test_a_seated_player_makes_a_new_join_link(access_world, client_as):
     assert join_path(access_world) != old
 
 
-def test_with_htmx_the_change_answers_hx_redirect_to_the_open_panel(access_world, client_as):
+def test_with_htmx_the_change_answers_the_panel_unfolded_in_place(access_world, client_as):
+    url = reverse("games:spectator_link", args=[access_world.pulka.pk])
+
+    response = client_as("admin").post(url, {"action": "open"}, headers=HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "HX-Request" in response["Vary"]
+    assert html.lstrip().startswith('<details class="join-panel" id="join" open>')
+    token = joining.spectator_token(joining.links_of(access_world.pulka))
+    assert f'value="http://testserver{reverse("games:watch", args=[token])}"' in html
+    assert "<html" not in html
+
+
+def test_without_htmx_the_change_goes_back_to_the_sheet_at_the_open_panel(access_world, client_as):
     response = client_as("admin").post(
-        reverse("games:spectator_link", args=[access_world.pulka.pk]),
-        {"action": "open"},
-        headers=HTMX,
+        reverse("games:spectator_link", args=[access_world.pulka.pk]), {"action": "open"}
     )
 
-    assert response["HX-Redirect"] == sheet_url(access_world) + "?links=open#join"
-    html = client_as("admin").get(response["HX-Redirect"], headers=EN).content.decode()
-    assert re.search(r'<details class="join-panel" id="join" open>', html)
+    assert response["Location"] == sheet_url(access_world) + "?links=open#join"
+    html = client_as("admin").get(response["Location"], headers=EN).content.decode()
+    assert '<details class="join-panel" id="join" open>' in html
     assert 'id="spectator-link"' in html
 
 
@@ -252,6 +263,21 @@ def test_a_member_not_at_the_table_may_not_change_the_links(access_world, client
         assert b"Only the players at this table" in response.content
     assert joining.links_of(pulka).join_code == before
     assert joining.links_of(pulka).spectator_code is None
+
+
+def test_with_htmx_a_refusal_answers_the_panel_with_the_reason(access_world, client_as):
+    access_world.club.allow_spectators = False
+    access_world.club.save()
+    url = reverse("games:spectator_link", args=[access_world.pulka.pk])
+
+    admin = client_as("admin").post(url, {"action": "open"}, headers=HTMX)
+    unseated = client_as("organiser").post(url, {"action": "open"}, headers=HTMX)
+    outsider = client_as("outsider").post(url, {"action": "open"}, headers=HTMX)
+
+    assert admin.status_code == unseated.status_code == outsider.status_code == 403
+    assert b'role="alert">The club has switched spectator links off.' in admin.content
+    assert b'id="join"' in unseated.content and b"Only the players" in unseated.content
+    assert b'id="join"' not in outsider.content and b"join-link" not in outsider.content
 
 
 def test_the_links_change_only_by_post_and_with_the_csrf_token(access_world, client_as):

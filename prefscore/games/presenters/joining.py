@@ -25,7 +25,7 @@ class JoinPanel:
     spectator: joining.QrCode | None  # None: the table has no spectator link
     spectators_allowed: bool  # the club's switch (Club.allow_spectators)
     may_manage: bool  # a club admin or a player at this table
-    open: bool  # shown unfolded: just after a change of the links
+    open: bool  # shown unfolded: just after a change of the links (``?links=open``)
 
 
 def join_url(request: HttpRequest, token: str) -> str:
@@ -55,5 +55,5 @@ def join_panel(request: HttpRequest, pulka: Pulka) -> JoinPanel:
         spectator=spectator,
         spectators_allowed=allowed,
         may_manage=joining.may_manage_links(pulka, request.user, role, Seating.of(pulka)),
-        open=request.GET.get("links") == "open",
+        open=request.method == "POST" or request.GET.get("links") == "open",
     )

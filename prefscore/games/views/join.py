@@ -81,18 +81,39 @@ def _ask(request: HtmxHttpRequest, pulka: Pulka) -> HttpResponse:
     return redirect_to(request, request.path)
 
 
+class Refused(Exception):
+    """A member of the club may not make this change; the message says why."""
+
+
 def _managed(request: HtmxHttpRequest, pk: int) -> Pulka:
-    """The pulka, if the user may change its links: a club admin or a player at the table."""
+    """The pulka, if the user may change its links: a club admin or a player at the table.
+
+    404/403 (``pulka_for``) for anyone outside the club; Refused for a member who may not.
+    """
     pulka = pulka_for(request, pk)
     role = pulka.club.role_of(request.user)
     if not joining.may_manage_links(pulka, request.user, role, Seating.of(pulka)):
-        raise PermissionDenied(
-            _("Only the players at this table and the club's admins change its links.")
-        )
+        raise Refused(_("Only the players at this table and the club's admins change its links."))
     return pulka
 
 
+def _refuse(request: HtmxHttpRequest, pulka: Pulka | None, message: str) -> HttpResponse:
+    """403: the panel again with the reason for htmx (the table's script swaps a 403 in),
+    the styled error page without it."""
+    if not request.htmx or pulka is None:
+        raise PermissionDenied(message)
+    context = {"pulka": pulka, "join_notice": message}
+    return render_page(request, "games/_join.html", context, status=403)
+
+
 def _back_to_panel(request: HtmxHttpRequest, pulka: Pulka) -> HttpResponse:
+    """The panel again, unfolded: in place for htmx, else the sheet page at the panel.
+
+    Not ``HX-Redirect`` to the sheet: an address that differs from the page's only by
+    its ``#join`` would scroll, not reload, and the panel would show the old links.
+    """
+    if request.htmx:
+        return render_page(request, "games/_join.html", {"pulka": pulka})
     url = reverse("games:sheet", args=[pulka.pk])
     return redirect_to(request, f"{url}?links=open#join")
 
@@ -101,7 +122,10 @@ def _back_to_panel(request: HtmxHttpRequest, pulka: Pulka) -> HttpResponse:
 @require_POST
 def rotate_join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A new join link: the old one, and its printed or shared QR code, stop working."""
-    pulka = _managed(request, pk)
+    try:
+        pulka = _managed(request, pk)
+    except Refused as error:
+        return _refuse(request, pulka_for(request, pk), str(error))
     joining.rotate_join_code(pulka, request.user)
     return _back_to_panel(request, pulka)
 
@@ -110,7 +134,10 @@ def rotate_join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def spectator_link(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """``action=open``: a new spectator link (the old one stops); ``revoke``: none."""
-    pulka = _managed(request, pk)
+    try:
+        pulka = _managed(request, pk)
+    except Refused as error:
+        return _refuse(request, pulka_for(request, pk), str(error))
     action = request.POST.get("action")
     if action == "revoke":
         joining.revoke_spectator_link(pulka, request.user)
@@ -118,7 +145,7 @@ def spectator_link(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         try:
             joining.open_spectator_link(pulka, request.user)
         except joining.SpectatorsOff:
-            raise PermissionDenied(_("The club has switched spectator links off.")) from None
+            return _refuse(request, pulka, _("The club has switched spectator links off."))
     else:
         return render_page(request, "errors/400.html", {}, status=400)
     return _back_to_panel(request, pulka)
