@@ -379,3 +379,23 @@ def test_the_club_switch_turns_spectators_off_and_on(access_world, client_as):
     access_world.club.refresh_from_db()
     assert access_world.club.allow_spectators
     assert client_as("member").post(url, {"allow": "0"}).status_code == 403
+
+
+def test_signing_up_from_the_join_page_comes_back_to_it(access_world):
+    path = join_path(access_world)
+    client = Client()
+
+    response = client.post(
+        f"{reverse('signup')}?{urlencode({'next': path})}",
+        {
+            "username": "newcomer",
+            "email": "newcomer@example.com",
+            "password1": "a-long-pass-phrase-77",
+            "password2": "a-long-pass-phrase-77",
+            "next": path,
+        },
+    )
+
+    assert response.status_code == 302 and response["Location"] == path
+    page = client.get(path, headers=EN).content.decode()
+    assert "Ask to join Home club" in page
