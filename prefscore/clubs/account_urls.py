@@ -4,7 +4,7 @@ the ``members`` namespace, a club's members and invitations."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import account_views, member_views, player_views
+from . import account_views, member_views, player_views, request_views
 
 member_patterns = [
     path("clubs/<slug:slug>/members/", member_views.members, name="list"),
@@ -18,6 +18,10 @@ member_patterns = [
     path("clubs/<slug:slug>/players/merge/", player_views.merge, name="player_merge"),
     path("clubs/<slug:slug>/players/<int:pk>/link/", player_views.link, name="player_link"),
     path("clubs/<slug:slug>/players/<int:pk>/unlink/", player_views.unlink, name="player_unlink"),
+    # Issue 12: requests to join from a table's link, and the club's spectator switch.
+    path("clubs/<slug:slug>/requests/<int:pk>/approve/", request_views.approve, name="approve"),
+    path("clubs/<slug:slug>/requests/<int:pk>/decline/", request_views.decline, name="decline"),
+    path("clubs/<slug:slug>/spectators/", request_views.spectators, name="spectators"),
 ]
 
 urlpatterns = [

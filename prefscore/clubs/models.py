@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -36,6 +37,13 @@ class Club(models.Model):
         ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    # Issue 12, "Spectator link": off, every spectator link of the club's tables stops.
+    allow_spectators = models.BooleanField(
+        _("spectator links"),
+        default=True,
+        help_text=_("Whether the club's tables may have read-only links for people outside it."),
+    )
 
     objects = ClubQuerySet.as_manager()
 
@@ -268,3 +276,65 @@ class PlayerEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id} {self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class MembershipRequestQuerySet(models.QuerySet["MembershipRequest"]):
+    def pending(self) -> MembershipRequestQuerySet:
+        return self.filter(status=MembershipRequest.Status.PENDING)
+
+
+class MembershipRequest(models.Model):
+    """Someone outside a club asking to join it, from a table's join link (issue 12).
+
+    A club admin approves (the requester becomes a member) or declines. The rows are
+    never deleted: with who decided and when, they are the record of who asked to join.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        APPROVED = "approved", _("approved")
+        DECLINED = "declined", _("declined")
+
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.CASCADE,
+        related_name="membership_requests",
+        verbose_name=_("club"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="membership_requests",
+        verbose_name=_("user"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("asked"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    objects = MembershipRequestQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("membership request")
+        verbose_name_plural = _("membership requests")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            # Asking twice is asking once: the database keeps one pending request.
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(status="pending"),
+                name="one_pending_membership_request",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.club} ({self.status})"

@@ -6,6 +6,7 @@ a new one with the same number (docs/design.md, "How a deal flows"; Кодекс
 
 from __future__ import annotations
 
+import secrets
 from decimal import Decimal
 from typing import Any
 
@@ -421,3 +422,51 @@ class AbandonConsent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {'yes' if self.agreed else 'no'}"
+
+
+def _link_code() -> str:
+    # 16 random bytes (128 bits): nobody guesses it, and the QR code stays small.
+    return secrets.token_urlsafe(16)
+
+
+class TableLinks(models.Model):
+    """A pulka's links for people away from the first phone (issue 12, "Joining the table").
+
+    ``join_code`` opens the sheet to the club's members and the way to ask for
+    membership to anyone else; ``spectator_code`` (None: no link) shows the sheet
+    read-only to anyone. Each is a random code behind a signed link (``games.joining``);
+    changing the code kills the old link. Who changed each, and when, is kept here.
+    """
+
+    pulka = models.OneToOneField(
+        Pulka, on_delete=models.CASCADE, primary_key=True, related_name="links"
+    )
+    join_code = models.CharField(_("join code"), max_length=32, unique=True, default=_link_code)
+    join_changed_at = models.DateTimeField(_("join link made"), default=timezone.now)
+    join_changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("join link made by"),
+    )
+    spectator_code = models.CharField(
+        _("spectator code"), max_length=32, unique=True, null=True, blank=True
+    )
+    spectator_changed_at = models.DateTimeField(_("spectator link changed"), null=True, blank=True)
+    spectator_changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("spectator link changed by"),
+    )
+
+    class Meta:
+        verbose_name = _("table links")
+        verbose_name_plural = _("table links")
+
+    def __str__(self) -> str:
+        return f"links of {self.pulka_id}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import abandon, calculator, corrections, entry, io, settlement, sheet
+from .views import abandon, calculator, corrections, entry, io, join, settlement, sheet, spectator
 
 app_name = "games"
 
@@ -26,4 +26,10 @@ urlpatterns = [
     path("clubs/<slug:slug>/pulkas/new/", io.new_pulka, name="new"),
     path("clubs/<slug:slug>/pulkas/import/", io.import_pulka, name="import"),
     path("calculator/", calculator.calculator, name="calculator"),
+    # Issue 12: a table's join link and spectator link (views/join.py, views/spectator.py).
+    path("join/<str:token>/", join.join, name="join"),
+    path("pulkas/<int:pk>/join-link/", join.rotate_join, name="rotate_join"),
+    path("pulkas/<int:pk>/spectator-link/", join.spectator_link, name="spectator_link"),
+    path("watch/<str:token>/", spectator.watch, name="watch"),
+    path("watch/<str:token>/poll/", spectator.watch_poll, name="watch_poll"),
 ]

@@ -181,6 +181,40 @@ def home_rules(world: World) -> str:
     return "home-rules"
 
 
+def join_kwargs(world: World) -> dict[str, Any]:
+    """The world's pulka's join link (issue 12)."""
+    from prefscore.games import joining
+
+    return {"token": joining.join_token(joining.links_of(world.pulka))}
+
+
+def watch_kwargs(world: World) -> dict[str, Any]:
+    """The world's pulka's spectator link, made on first use (issue 12)."""
+    from prefscore.games import joining
+
+    links = joining.links_of(world.pulka)
+    if links.spectator_code is None:
+        links = joining.open_spectator_link(world.pulka, world.users["admin"])
+    return {"token": joining.spectator_token(links)}
+
+
+def membership_request_row(world: World) -> dict[str, Any]:
+    """The outsider asks to join the world's club (issue 12)."""
+    from prefscore.clubs.models import MembershipRequest
+
+    asked, _ = MembershipRequest.objects.get_or_create(
+        club=world.club, user=world.users["outsider"], status="pending"
+    )
+    return {"slug": world.club.slug, "pk": asked.pk}
+
+
+# Changing a table's links (issue 12): its players (the member sits as Anna) and the
+# club's admins; the organiser does not sit at the table.
+TABLE_LINK_MANAGERS = _roles(
+    anonymous=LOGIN, outsider=DENIED, member=OK, organiser=DENIED, admin=OK, superuser=DENIED
+)
+
+
 EXPECTATIONS: dict[str, Expect] = {
     # --- accounts (prefscore/clubs/account_urls.py) ---
     "login": public(),
@@ -253,6 +287,18 @@ EXPECTATIONS: dict[str, Expect] = {
     "games:new": club_roles(*MEMBERS),
     "games:import": club_roles(*MEMBERS),
     "games:calculator": signed_in(),
+    # --- joining a table (issue 12): the link is the secret; members go on to the sheet,
+    # anyone else is shown how to ask to join; the spectator link is for anyone ---
+    "games:join": public(kwargs=join_kwargs),
+    "games:rotate_join": Expect(TABLE_LINK_MANAGERS, "post", kwargs=seated_pulka_kwargs),
+    "games:spectator_link": Expect(
+        TABLE_LINK_MANAGERS, "post", kwargs=seated_pulka_kwargs, data=lambda w: {"action": "open"}
+    ),
+    "games:watch": public(kwargs=watch_kwargs),
+    "games:watch_poll": public(kwargs=watch_kwargs),
+    "members:approve": club_roles(*ADMINS, method="post", kwargs=membership_request_row),
+    "members:decline": club_roles(*ADMINS, method="post", kwargs=membership_request_row),
+    "members:spectators": club_roles(*ADMINS, method="post", data=lambda w: {"allow": "0"}),
     # --- conventions (scoring/urls.py): presets for all, a club's own for its members;
     # the superuser reads every convention (he edits them in the admin anyway) ---
     # --- statistics (prefscore/stats/urls.py): members; the leaderboard public if chosen ---

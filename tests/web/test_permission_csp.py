@@ -30,7 +30,14 @@ STYLE_ATTRIBUTE = re.compile(r"<[a-z][^>]*\sstyle\s*=", re.I)
 
 GET_PAGES = [name for name, expect in EXPECTATIONS.items() if expect.method == "get"]
 # Answers that are not pages: the poll (304 or regions) and the JSON export.
-NOT_HTML = {"games:poll", "games:export", "stats:player_csv", "stats:club_csv", "stats:my_data"}
+NOT_HTML = {
+    "games:poll",
+    "games:export",
+    "games:watch_poll",
+    "stats:player_csv",
+    "stats:club_csv",
+    "stats:my_data",
+}
 
 
 @pytest.mark.parametrize("name", GET_PAGES)

@@ -1,0 +1,89 @@
+"""A club admin's answers to membership requests, and the club's spectator switch.
+
+The panel (``clubs/_requests_panel.html``) stands on the members page; each change
+answers htmx with the panel again and a plain form post with a redirect back to the
+members page, its outcome in a message (like ``member_views``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+
+from . import membership_requests as requests
+from .models import Club
+from .permissions import ADMINS, club_and_role_for
+
+PANEL = "clubs/_requests_panel.html"
+
+
+def panel_context(club: Club) -> dict[str, object]:
+    """What the admins' panel shows: the requests waiting, and the spectator switch."""
+    return {
+        "club": club,
+        "membership_requests": requests.pending_for(club),
+        "allow_spectators": club.allow_spectators,
+    }
+
+
+def _after(request: HtmxHttpRequest, club: Club) -> HttpResponse:
+    if not request.htmx:
+        return redirect_to(request, reverse("members:list", args=[club.slug]) + "#requests")
+    return render_page(request, PANEL, {**panel_context(club), "in_place": True})
+
+
+@login_required
+@require_POST
+def approve(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, _role = club_and_role_for(request, slug, roles=ADMINS)
+    found = get_object_or_404(club.membership_requests.select_related("user"), pk=pk)
+    try:
+        requests.approve(found, request.user)
+    except requests.AlreadyDecided as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("%(user)s is now a member of %(club)s.")
+            % {"user": found.user.get_username(), "club": club.name},
+        )
+    return _after(request, club)
+
+
+@login_required
+@require_POST
+def decline(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, _role = club_and_role_for(request, slug, roles=ADMINS)
+    found = get_object_or_404(club.membership_requests.select_related("user"), pk=pk)
+    try:
+        requests.decline(found, request.user)
+    except requests.AlreadyDecided as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, _("The request of %(user)s is declined.") % {"user": found.user.get_username()}
+        )
+    return _after(request, club)
+
+
+@login_required
+@require_POST
+def spectators(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Switch the club's spectator links on (``allow=1``) or off (anything else)."""
+    club, _role = club_and_role_for(request, slug, roles=ADMINS)
+    allowed = request.POST.get("allow") == "1"
+    requests.set_spectators(club, allowed)
+    messages.success(
+        request,
+        _("Spectator links are on: each table may have one.")
+        if allowed
+        else _("Spectator links are off: no table of the club can be watched from outside."),
+    )
+    return _after(request, club)
