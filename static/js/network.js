@@ -4,7 +4,7 @@
      saving.
    - Failed (no connection, a timeout, a server error): the form stays as it was typed,
      a "not saved" line offers to retry, and the form is sent again by itself when the
-     connection comes back (the `online` event, and every few seconds). The deal number
+     connection comes back (the `online` event), or a few seconds after each failure. The deal number
      the entry form carries makes a repeat harmless: the server answers a repeat of one's
      own record as its success (prefscore/games/views/entry.py).
    - An answer that brings the table's regions (the poll, another form's answer) does not
@@ -17,6 +17,7 @@
   var RETRY_EVERY = 5000; // ms between attempts while a form is not saved
   var KEPT_OUT = { csrfmiddlewaretoken: true, number: true, action: true };
   var failed = []; // forms whose last attempt failed, oldest first
+  var timer = null; // the next attempt to send them again
   var swapSource = null; // the element whose answer htmx is swapping in
   var pending = null; // what to do with the entry form once a swap has put it in place
 
@@ -107,6 +108,7 @@
     }
     form.dataset.netFailed = "1";
     if (failed.indexOf(form) < 0) failed.push(form);
+    if (timer === null) timer = window.setTimeout(retryAll, RETRY_EVERY);
   }
 
   function showRefused(form) {
@@ -156,7 +158,13 @@
   }
 
   function retryAll() {
-    if (navigator.onLine === false) return;
+    if (timer !== null) window.clearTimeout(timer);
+    timer = null;
+    if (!failed.length) return;
+    if (navigator.onLine === false) {
+      timer = window.setTimeout(retryAll, RETRY_EVERY); // the online event may come first
+      return;
+    }
     failed.slice().forEach(retry);
   }
 
@@ -174,7 +182,6 @@
     if (button && button.form) retry(button.form);
   });
   window.addEventListener("online", retryAll);
-  window.setInterval(retryAll, RETRY_EVERY);
 
   // --- answers that bring the regions: keep the entry form -------------------------------
 
@@ -225,7 +232,10 @@
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || sentFromEntry(swapSource)) return;
-    var busy = target.querySelector("form[data-net-state], form[data-net-failed]");
+    var busy = Array.prototype.some.call(
+      target.querySelectorAll("form[data-net-state], form[data-net-failed]"),
+      function (form) { return form !== swapSource; }
+    );
     if (busy) {
       event.detail.shouldSwap = false; // a save in flight or waiting to be sent again
       return;
