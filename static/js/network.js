@@ -69,6 +69,32 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = actionForm(event.detail.elt);
     if (form) setBusy(form, true);
+    var link = actionLink(event.detail.elt);
+    if (link) {
+      link.setAttribute("aria-busy", "true");
+      var note = link.nextElementSibling;
+      if (note && note.classList.contains("net-status--link")) note.parentNode.removeChild(note);
+    }
+  });
+
+  // A link that asks for a form (change, correct, a forgotten deal, cancel): busy while
+  // it loads, and a word beside it when it could not; it sends nothing, so it is tapped
+  // again rather than sent again by itself.
+  function actionLink(elt) {
+    return elt && elt.tagName === "A" && elt.hasAttribute("hx-get") ? elt : null;
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var link = actionLink(event.detail.elt);
+    if (!link || !document.body.contains(link)) return;
+    link.removeAttribute("aria-busy");
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status !== 0 && status < 500) return;
+    var note = document.createElement("span");
+    note.className = "net-status net-status--link";
+    note.setAttribute("role", "alert");
+    note.textContent = words("unloaded");
+    link.parentNode.insertBefore(note, link.nextSibling);
   });
 
   // --- the answer, or none ---------------------------------------------------------------

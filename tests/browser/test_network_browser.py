@@ -6,6 +6,7 @@ languages."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -84,7 +85,8 @@ def form_facts(page: Page) -> dict[str, Any]:
 
 
 def deals_of(pk: int) -> list[Deal]:
-    return list(Deal.objects.filter(pulka_id=pk).order_by("number"))
+    """The deals that stand (an undone one is kept, withdrawn)."""
+    return list(Deal.objects.filter(pulka_id=pk).current().order_by("number"))
 
 
 # --- offline mid-record, then online ------------------------------------------------------
@@ -126,6 +128,7 @@ def test_a_deal_whose_answer_is_lost_offline_arrives_once_when_the_phone_is_back
     expect(page.locator(STATUS)).to_have_count(0)
     expect(page.locator("#entry .notice")).to_have_count(0)
     assert [d.number for d in deals_of(pk)] == [1, 2, 3]
+    assert Deal.objects.filter(pulka_id=pk).count() == 3  # withdrawn ones included
     assert deals_of(pk)[2].facts == TWELVE_DEALS[2]
     recorded = AuditEvent.objects.filter(pulka_id=pk, action=AuditEvent.Action.RECORDED)
     assert recorded.filter(deal_number=3).count() == 1
@@ -315,3 +318,57 @@ def test_a_refused_undo_keeps_the_page_and_says_why_whatever_the_debug_setting(
     assert page.evaluate("window.__prefscoreMarker") == "not reloaded"
     assert page.evaluate("document.querySelectorAll('html').length") == 1
     assert len(deals_of(pk)) == 4
+
+
+# --- the other actions of the screen -------------------------------------------------------
+
+
+@both_languages
+def test_an_undo_sent_offline_is_sent_again_once_online_without_asking_twice(
+    live_server, new_context, locale
+):
+    world = build_world()
+    pk = world.pulka.pk
+    page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    record_on(page, TWELVE_DEALS[2], 3)
+    questions: list[str] = []
+
+    def answer(dialog):
+        questions.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    page.context.set_offline(True)
+    undo = page.locator("#protocol li[value='3'] .pencil form")
+
+    undo.locator("button[name=action]").click()
+
+    expect(undo.locator(".net-status")).to_contain_text(LANGUAGES[locale]["not_saved"])
+    assert len(deals_of(pk)) == 3
+    page.context.set_offline(False)
+    expect(page.locator("#protocol li[value='3']")).to_have_count(0)
+    expect(page.locator("#entry-form input[name=number]")).to_have_value("3")
+    assert len(deals_of(pk)) == 2
+    assert Deal.objects.filter(pulka_id=pk, withdrawn_at__isnull=False).count() == 1
+    assert len(questions) == 1  # asked when tapped, not again when sent again
+
+
+def test_a_link_that_could_not_load_its_form_says_so_and_loads_when_tapped_again(
+    live_server, new_context
+):
+    world = build_world()
+    pk = world.pulka.pk
+    page = open_table(new_context, live_server.url, world.users["member"], pk, "en-US")
+    record_on(page, TWELVE_DEALS[2], 3)
+    bad_gateway = lambda route: route.fulfill(status=502, body="Bad gateway")  # noqa: E731
+    page.route(re.compile(r"\?change=3"), bad_gateway, times=1)
+    change = page.locator("#protocol li[value='3'] .pencil a")
+
+    change.click()
+
+    note = page.locator("#protocol li[value='3'] .net-status--link")
+    expect(note).to_contain_text("Not loaded")
+    expect(page.locator("#entry-form")).to_have_attribute("data-mode", "record")
+    change.click()
+    expect(page.locator("#entry-form")).to_have_attribute("data-mode", "change")
+    expect(note).to_have_count(0)

@@ -192,7 +192,10 @@ def test_the_same_user_with_other_facts_is_a_conflict_not_a_repeat(make_table_pu
     response = client.post(record_url(pulka), deal_form(tricks_0="7", tricks_1="2"), headers=HTMX)
 
     assert response.status_code == 409
-    assert "Your entry is kept below" in response.content.decode()
+    entry = region(response.content.decode(), "entry")
+    assert "You recorded deal 1 already, as the protocol shows." in entry
+    assert "another device" not in entry
+    assert "Your entry is kept below: check it and record it as deal 2." in entry
     assert Deal.objects.filter(pulka=pulka).count() == 1
     assert Deal.objects.get(pulka=pulka).facts["tricks"]["Anna"] == 6
 

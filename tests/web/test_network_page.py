@@ -68,6 +68,7 @@ def test_the_words_of_the_network_states_are_on_the_page_in_english(make_table_p
         "Deal {number} was recorded on another device while you were filling it in."
     )
     assert words["restore"] == "Put my entry back as deal {number}"
+    assert words["unloaded"].startswith("Not loaded:")
 
 
 def test_the_words_of_the_network_states_are_russian_on_a_russian_page(
@@ -75,7 +76,15 @@ def test_the_words_of_the_network_states_are_russian_on_a_russian_page(
 ):
     words = strings(sheet(table_client(), make_table_pulka(), RU))
 
-    assert set(words) == {"saving", "failed", "retry", "refused", "elsewhere", "restore"}
+    assert set(words) == {
+        "saving",
+        "failed",
+        "retry",
+        "refused",
+        "elsewhere",
+        "restore",
+        "unloaded",
+    }
     for key, text in words.items():
         latin = re.findall(r"[A-Za-z]+", text.replace("{number}", ""))
         assert latin == [], (key, text)

@@ -86,7 +86,11 @@ def _already_recorded(
     answered as its success; anything else is the 409 that offers the entry again."""
     if _is_repeat(request, pulka, deals, corrections, number):
         return changed(request, pulka.pk)
-    conflict = _("Deal %(number)s was already recorded on another device.") % {"number": number}
+    if deals[number - 1].entered_by_id == request.user.pk:  # an earlier try of other facts
+        conflict = _("You recorded deal %(number)s already, as the protocol shows.")
+    else:
+        conflict = _("Deal %(number)s was already recorded on another device.")
+    conflict %= {"number": number}
     if pulka.is_frozen:
         return refuse(request, pulka, 409, conflict, deals=deals, corrections=corrections)
     scored = services.score(pulka, deals, corrections)
