@@ -160,7 +160,7 @@ def test_a_deal_sent_while_offline_waits_and_is_sent_once_the_connection_returns
 
 @both_languages
 def test_a_server_error_says_not_saved_and_the_retry_records_the_deal_once(
-    live_server, new_context, locale
+    live_server, new_context, locale, screenshot_dir
 ):
     world = build_world()
     pk = world.pulka.pk
@@ -170,13 +170,19 @@ def test_a_server_error_says_not_saved_and_the_retry_records_the_deal_once(
     words = LANGUAGES[locale]
     fill_deal(page, TWELVE_DEALS[2])
     typed = form_facts(page)
-    in_flight: dict[str, Any] = {}
+    in_flight: dict[str, Any] = {"failing": True}
 
     def fail(route):
-        in_flight["button"] = page.locator(SUBMIT).evaluate("b => [b.disabled, b.textContent]")
+        # The server fails until the test has looked (the phone retries by itself).
+        if not in_flight["failing"]:
+            route.continue_()
+            return
+        in_flight.setdefault(
+            "button", page.locator(SUBMIT).evaluate("b => [b.disabled, b.textContent]")
+        )
         route.fulfill(status=500, body="<h1>Server Error (500)</h1>")
 
-    page.route("**/deals/", fail, times=1)
+    page.route("**/deals/", fail)
     page.locator(SUBMIT).click()
 
     expect(page.locator(STATUS)).to_contain_text(words["not_saved"])
@@ -184,6 +190,9 @@ def test_a_server_error_says_not_saved_and_the_retry_records_the_deal_once(
     assert form_facts(page) == typed
     assert len(deals_of(pk)) == 2
     assert axe_violations(page) == []
+    page.locator(STATUS).scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / f"not-saved-{locale[:2]}.png")
+    in_flight["failing"] = False
 
     page.locator(f"{STATUS} [data-net-retry]").click()
 
@@ -198,7 +207,7 @@ def test_a_server_error_says_not_saved_and_the_retry_records_the_deal_once(
 
 @both_languages
 def test_the_phone_that_loses_a_race_sees_its_entry_again_and_records_it_as_the_next_deal(
-    live_server, new_context, locale
+    live_server, new_context, locale, screenshot_dir
 ):
     world = build_world()
     pk = world.pulka.pk
@@ -222,6 +231,8 @@ def test_the_phone_that_loses_a_race_sees_its_entry_again_and_records_it_as_the_
     assert kept == {**typed, "number": "4"}
     expect(loser.locator(SUBMIT)).to_have_text(words["record_4"])
     assert axe_violations(loser) == []
+    notice.scroll_into_view_if_needed()
+    loser.screenshot(path=screenshot_dir / f"race-lost-{locale[:2]}.png")
 
     loser.locator(SUBMIT).click()  # one tap
 
@@ -240,7 +251,7 @@ def test_the_phone_that_loses_a_race_sees_its_entry_again_and_records_it_as_the_
 
 @both_languages
 def test_a_poll_keeps_a_half_filled_entry_and_says_when_the_deal_was_recorded_elsewhere(
-    live_server, new_context, locale
+    live_server, new_context, locale, screenshot_dir
 ):
     world = build_world()
     pk = world.pulka.pk
@@ -273,6 +284,8 @@ def test_a_poll_keeps_a_half_filled_entry_and_says_when_the_deal_was_recorded_el
     expect(page.locator("#entry-form input[name=number]")).to_have_value("4")
     assert form_facts(page)["checked"] == []
     assert axe_violations(page) == []
+    elsewhere.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / f"recorded-elsewhere-{locale[:2]}.png")
 
     elsewhere.get_by_role("button", name=words["restore"]).click()
 
