@@ -83,13 +83,13 @@
     if (form) updateSum(form);
   });
 
-  // htmx 2 swaps only 2xx answers by default. The table's refusals (403 pencil, 409
-  // conflict, 422 wrong entry) carry regions too: the message beside the field and the
+  // htmx 2 swaps only 2xx answers by default. The table's refusals (400 a bad request,
+  // 403 pencil, 409 conflict, 422 wrong entry) carry regions too: the message beside the field and the
   // sheet as it stands. Every table request has hx-swap="none", so only those
   // out-of-band regions are put in place; a bare error page changes nothing.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;
-    if (status === 403 || status === 409 || status === 422) {
+    if (status === 400 || status === 403 || status === 409 || status === 422) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }

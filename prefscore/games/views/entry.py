@@ -4,16 +4,23 @@ With htmx each answer swaps the table's regions out of band; without it a succes
 redirects to the sheet (POST/redirect/GET) and a refusal shows the page again.
 Errors: a wrong entry 422 (htmx) or 200 (page), a deal recorded first elsewhere 409,
 a finished pulka 409, a pencil that is not yours 403.
+
+The deal number the form carries makes recording idempotent: a phone that lost the
+answer sends the same form again, and if that deal stands as this user recorded it,
+with the same facts, the answer is the success it missed (the sheet as it stands),
+never a second deal. A deal recorded first by someone else (or with other facts) is
+409, and the entry comes back filled in as it was typed, offered as the next deal.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from prefscore.web import HtmxHttpRequest, invalid_status
+from prefscore.web import HtmxHttpRequest, invalid_status, request_int
 from scoring.engine.errors import DealError
 
 from .. import services
@@ -21,7 +28,7 @@ from ..access import pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
 from ..pencil import pencil_deal
-from ..presenters import table_context
+from ..presenters import entry_form, table_context
 from ..replay import score_before_last
 from ..services import load_corrections, load_deals
 from .sheet import changed, refuse, render_table, reread
@@ -32,9 +39,12 @@ from .sheet import changed, refuse, render_table, reread
 def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record the next deal from the entry form (docs/design.md, "How a deal flows")."""
     pulka = pulka_for(request, pk, change=True)
+    deals, corrections = load_deals(pulka), load_corrections(pulka)
+    number = request_int(request.POST.get("number", ""), max_digits=7)
+    if number is not None and 1 <= number <= len(deals):
+        return _already_recorded(request, pulka, deals, corrections, number)
     if pulka.is_frozen:
         return refuse(request, pulka, 409, _("This pulka is over: it takes no more deals."))
-    deals, corrections = load_deals(pulka), load_corrections(pulka)
     form = DealForm(services.score(pulka, deals, corrections).state, request.POST)
     if form.is_valid():
         try:
@@ -43,7 +53,14 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             )
         except DealError as error:
             form.add_engine_error(error)
-        except (services.Conflict, services.NotAllowed) as error:
+        except services.Conflict:
+            # Recorded meanwhile, here or on another device: judged as a repeat.
+            pulka = reread(pk)
+            deals, corrections = load_deals(pulka), load_corrections(pulka)
+            return _already_recorded(
+                request, pulka, deals, corrections, form.cleaned_data["number"]
+            )
+        except services.NotAllowed as error:
             return refuse(request, reread(pk), 409, str(error))
         else:
             return changed(
@@ -56,6 +73,64 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             )
     context = table_context(request, pulka, deals=deals, corrections=corrections, form=form)
     return render_table(request, context, invalid_status(request), regions=("entry",))
+
+
+def _already_recorded(
+    request: HtmxHttpRequest,
+    pulka: Pulka,
+    deals: list[Deal],
+    corrections: list[Correction],
+    number: int,
+) -> HttpResponse:
+    """A form for a deal that stands already: a repeat of this user's own record is
+    answered as its success; anything else is the 409 that offers the entry again."""
+    if _is_repeat(request, pulka, deals, corrections, number):
+        return changed(request, pulka.pk)
+    if deals[number - 1].entered_by_id == request.user.pk:  # an earlier try of other facts
+        conflict = _("You recorded deal %(number)s already, as the protocol shows.")
+    else:
+        conflict = _("Deal %(number)s was already recorded on another device.")
+    conflict %= {"number": number}
+    if pulka.is_frozen:
+        return refuse(request, pulka, 409, conflict, deals=deals, corrections=corrections)
+    scored = services.score(pulka, deals, corrections)
+    again = DealForm(scored.state, request.POST)  # the seats' fields of the next deal
+    offered = entry_form(
+        scored.state, reverse("games:record", args=[pulka.pk]), len(deals) + 1, again.typed()
+    )
+    kept = _("Your entry is kept below: check it and record it as deal %(number)s.") % {
+        "number": offered.number
+    }
+    return refuse(
+        request,
+        pulka,
+        409,
+        f"{conflict} {kept}",
+        deals=deals,
+        corrections=corrections,
+        scored=scored,
+        entry=offered,
+    )
+
+
+def _is_repeat(
+    request: HtmxHttpRequest,
+    pulka: Pulka,
+    deals: list[Deal],
+    corrections: list[Correction],
+    number: int,
+) -> bool:
+    """Deal ``number`` stands as this user recorded it, with the facts this form gives
+    when read in the state that deal was dealt in (its dealer, who sat out)."""
+    if not 1 <= number <= len(deals):
+        return False
+    deal = deals[number - 1]
+    if deal.entered_by_id != request.user.pk:
+        return False
+    earlier = [c for c in corrections if c.after_deal < number]
+    state = services.score(pulka, deals[: number - 1], earlier).state
+    form = DealForm(state, request.POST)
+    return form.is_valid() and form.facts == deal.facts
 
 
 @login_required
