@@ -79,6 +79,33 @@ def line_actions(
     )
 
 
+class StandingDeals(Sequence[Deal]):
+    """The standing deals, read lazily: the last one alone (one query) answers how many
+    there are and who holds the pencil; the whole list is loaded only when a part not
+    in the cache needs it. Standing deals are numbered 1…n without gaps (a new deal
+    must be number n + 1, an undo withdraws the last one)."""
+
+    def __init__(self, pulka: Pulka) -> None:
+        self.pulka = pulka
+        rows = pulka.deals.current().select_related("entered_by").order_by("-number")
+        fields = ("pulka", "number", "facts", "entered_at", "entered_by__username")
+        self.last = rows.only(*fields).first()
+        self._all: list[Deal] | None = None
+
+    def all(self) -> list[Deal]:
+        if self._all is None:
+            self._all = services.load_deals(self.pulka)
+        return self._all
+
+    def __len__(self) -> int:
+        return self.last.number if self.last is not None else 0
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int) and self.last is not None and index in (-1, len(self) - 1):
+            return self.last
+        return self.all()[index]
+
+
 class _Shared:
     """What every viewer of one version sees, made at most once per request, and only
     when the cache (``render_cache``) does not have the part already."""
@@ -86,14 +113,25 @@ class _Shared:
     def __init__(
         self,
         pulka: Pulka,
-        deals: list[Deal],
-        corrections: list[Correction],
+        deals: Sequence[Deal],
+        corrections: list[Correction] | None,
         scored: ScoredPulka | None,
     ) -> None:
-        self.pulka, self.deals, self.corrections = pulka, deals, corrections
+        self.pulka, self._deals, self._corrections = pulka, deals, corrections
         self._scored = scored
         self._paper: Paper | None = None
         self._lines: dict[int | None, tuple[ProtocolLine | ProtocolEvent, ...]] = {}
+
+    @property
+    def deals(self) -> list[Deal]:
+        deals = self._deals
+        return deals.all() if isinstance(deals, StandingDeals) else list(deals)
+
+    @property
+    def corrections(self) -> list[Correction]:
+        if self._corrections is None:
+            self._corrections = services.load_corrections(self.pulka)
+        return self._corrections
 
     @property
     def scored(self) -> ScoredPulka:
@@ -111,9 +149,7 @@ class _Shared:
         """The sheet's state now: the engine's fold, once per version."""
         if self._scored is not None:
             return self._scored.state
-        return render_cache.shared(
-            self.pulka, "state", lambda: self.scored.state, language=False
-        )
+        return render_cache.shared(self.pulka, "state", lambda: self.scored.state, language=False)
 
     def lines(self, newest: int | None) -> tuple[ProtocolLine | ProtocolEvent, ...]:
         """The protocol's lines as anyone sees them, before what the viewer may do."""
@@ -158,7 +194,7 @@ def _protocol(
 ) -> dict[str, Any]:
     """The protocol's parts: the newest deal's lines for this viewer (the pencil's form
     and its CSRF token are his alone), and the older lines, shared per variant."""
-    deals = made.deals
+    deals = made._deals
     actions = line_actions(request, pulka, deals, seats)
     held = pencil.number if pencil is not None else None
     head = render_cache.shared(
@@ -207,37 +243,34 @@ def table_context(
     The shared regions (drawn sheet, protocol, status) are made lazily: the template
     takes them from the cache by the ``*_key`` values, and only a miss makes them.
     """
-    if deals is None:
-        deals = services.load_deals(pulka)
-    if corrections is None:
-        corrections = services.load_corrections(pulka)
-    made = _Shared(pulka, deals, corrections, scored)
+    standing: Sequence[Deal] = StandingDeals(pulka) if deals is None else deals
+    made = _Shared(pulka, standing, corrections, scored)
     state = made.state()
     seating = trail.Seating.of(pulka)
     seats = seating.of_user(request.user)
     proposal = trail.latest_proposal(pulka)
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
-    pencil = pencil_rule.pencil_deal(pulka, request.user, deals)
+    pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
     changing = pencil is not None and change == pencil.number
     if entry is not None:
         pass
     elif changing:
         assert pencil is not None
-        before = score_before_last(pulka, deals, corrections)
+        before = score_before_last(pulka, made.deals, made.corrections)
         entry = _change_form(pulka, before, pencil, form)
     elif propose and may_propose:
-        entry = _propose_form(pulka, state, len(deals) + 1, form)
+        entry = _propose_form(pulka, state, len(standing) + 1, form)
     elif not pulka.is_frozen:
         entry = entry_form(
             state,
             reverse("games:record", args=[pulka.pk]),
-            len(deals) + 1,
+            len(standing) + 1,
             form.typed() if form is not None else {},
             form.grouped_errors() if form is not None else {},
         )
     banner = trail.forgotten_banner(
-        pulka, proposal, seating, request.user, state, deals[-1] if deals else None
+        pulka, proposal, seating, request.user, state, standing[-1] if standing else None
     )
     newest = None if whole_protocol else PROTOCOL_DEALS
     return {
@@ -246,14 +279,13 @@ def table_context(
         "names": tuple(pulka.player_names),
         "finished": pulka.status == Pulka.Status.FINISHED,
         "closed": state.closed,
-        "deal_count": len(deals),
+        "deal_count": len(standing),
         "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
         "rows": SimpleLazyObject(lambda: sheet_rows(made.scored, made.paper)),
         "sheet_key": render_cache.key(pulka, "sheet"),
         "status_key": render_cache.key(pulka, "status"),
         "cache_seconds": render_cache.seconds(),
         **_protocol(request, pulka, made, seats, pencil, newest),
-        "corrected": bool(corrections),
         "forgotten": banner,
         "may_propose": may_propose and (entry is None or entry.mode == "record"),
         "pencil": pencil,
