@@ -124,7 +124,7 @@ def cache_config(env: Env) -> dict[str, Any]:
     Bounded either way: CACHE_MAX_ENTRIES entries, each kept at most CACHE_SECONDS.
     """
     url = env_str("CACHE_URL", env=env)
-    options = {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 2000, env)}
+    options = {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 1000, env)}
     config: dict[str, Any] = {"TIMEOUT": env_int("CACHE_SECONDS", 3600, env), "OPTIONS": options}
     if url.startswith("db://"):
         table = url.removeprefix("db://") or "prefscore_cache"

@@ -87,10 +87,15 @@ class StandingDeals(Sequence[Deal]):
 
     def __init__(self, pulka: Pulka) -> None:
         self.pulka = pulka
-        rows = pulka.deals.current().select_related("entered_by").order_by("-number")
-        fields = ("pulka", "number", "facts", "entered_at", "entered_by__username")
-        self.last = rows.only(*fields).first()
+        # The last deal is the version's too: every device after the first takes it
+        # from the cache, in a 1-tuple so that "no deal yet" is cached as well.
+        (self.last,) = render_cache.shared(pulka, "last-deal", self._last, language=False)
         self._all: list[Deal] | None = None
+
+    def _last(self) -> tuple[Deal | None]:
+        rows = self.pulka.deals.current().select_related("entered_by").order_by("-number")
+        fields = ("pulka", "number", "facts", "entered_at", "entered_by__username")
+        return (rows.only(*fields).first(),)
 
     def all(self) -> list[Deal]:
         if self._all is None:
