@@ -10,19 +10,22 @@ buttons never reach another: the shared entries are keyed by what the viewer may
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.core.cache import cache
 from django.db.models import F
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prefscore.games import render_cache
 from prefscore.games.models import ForgottenDeal, Pulka
-from tests.web.fixtures_corrections import SEATED_NAMES, correction_form, put_pencil_down
+from tests.web.fixtures_corrections import SEATED_NAMES, correction_form
 from tests.web.fixtures_table import legal_deals
 from tests.web.fixtures_tournaments import make_tournament
 
@@ -117,8 +120,22 @@ def undo(pulka: Pulka, clients: dict[str, Client], _k: int) -> None:
         clients["anna"].post(url, {"action": "undo"})
 
 
-def pencil_down(pulka: Pulka, _clients: dict[str, Client], _k: int) -> None:
-    put_pencil_down(pulka)  # time passes: the version stays, the pencil's buttons go
+# The clock the pencil rule reads (Кодекс 4.2.8), moved on by ``pencil_down``.
+CLOCK = {"ahead": timedelta(0)}
+REAL_NOW = timezone.now
+
+
+@pytest.fixture(autouse=True)
+def _clock() -> Any:
+    CLOCK["ahead"] = timedelta(0)
+    with mock.patch("django.utils.timezone.now", lambda: REAL_NOW() + CLOCK["ahead"]):
+        yield
+
+
+def pencil_down(_pulka: Pulka, _clients: dict[str, Client], _k: int) -> None:
+    """Time passes beyond the pencil's window: nothing stored changes, nor the version,
+    but the pencil's buttons go."""
+    CLOCK["ahead"] += timedelta(hours=1)
 
 
 def forgotten(pulka: Pulka, clients: dict[str, Client], _k: int) -> None:
@@ -191,7 +208,7 @@ def test_every_change_that_moves_the_version_shows_on_the_next_view(table):
         (arbiter, 5, "Arbiter&#x27;s decision on deal 3"),  # and back
         (forgotten, 0, 'value="4"'),
     ):
-        put_pencil_down(pulka)  # a correction waits for the pencil (Кодекс 4.2.8)
+        pencil_down(pulka, clients, 0)  # a correction waits for the pencil (Кодекс 4.2.8)
         change(pulka, clients, k)
         assert seen in protocol(anna.get(url).content.decode()), change.__name__
     record(pulka, clients, 0)
@@ -260,7 +277,7 @@ def test_the_settlement_and_the_export_come_from_the_cache_and_follow_the_versio
 
     cold = seen()
     assert seen() == cold  # from the cache
-    put_pencil_down(pulka)
+    pencil_down(pulka, clients, 0)
     record(pulka, clients, 0)
     warm = seen()
     cache.clear()
