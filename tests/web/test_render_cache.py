@@ -286,3 +286,22 @@ def test_the_settlement_and_the_export_come_from_the_cache_and_follow_the_versio
         cache.clear()
         fresh = seen("?first_seat=1")
         assert seen("?first_seat=1") == fresh
+
+
+def test_the_table_shows_the_last_hundred_deals_and_a_link_to_all(make_table_pulka, table_client):
+    names = ("Anna", "Boris", "Vera")
+    pulka = make_table_pulka(names, deals=legal_deals(names, 105), target=1000, bulk=True)
+    url = reverse("games:sheet", args=[pulka.pk])
+    client = table_client()
+
+    last = protocol(client.get(url, headers={"accept-language": "en"}).content.decode())
+    whole = protocol(
+        client.get(url + "?protocol=all", headers={"accept-language": "en"}).content.decode()
+    )
+    russian = protocol(client.get(url, headers={"accept-language": "ru"}).content.decode())
+
+    assert last.count('<li class="protocol__deal"') == 100 and 'value="6"' in last
+    assert 'value="5"' not in last and "5 earlier deals are not shown." in last
+    assert "?protocol=all#protocol" in last
+    assert whole.count('<li class="protocol__deal"') == 105 and "earlier deals" not in whole
+    assert "5 более ранних сдач не показано." in russian and "Показать все сдачи" in russian
