@@ -35,6 +35,7 @@ $(NODE_STAMP): package.json package-lock.json
 run: export DEBUG = 1
 run: install
 	$(PY) manage.py migrate --no-input
+	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
 	$(PY) manage.py summarise
 	@echo "prefscore is at http://127.0.0.1:$(PORT) — sign in as demo / demo-pulka"

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import secrets
 import sys
@@ -60,7 +61,7 @@ from harness.client import (
     shown_version,
 )
 from harness.deals import NAMES, cycle_form
-from harness.faults import FAULTS
+from harness.faults import FAULTS, RUNNING
 from harness.postgres import database
 from harness.server import BARE, HOST, bounded_run, gunicorn, in_child, server_env
 
@@ -91,6 +92,7 @@ def prepare(tables: int) -> dict[str, Any]:
     from prefscore.clubs.models import Club, Membership, Player, Role
 
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)  # for --cache db; nothing otherwise
     tag = secrets.token_hex(3)
     club = Club.objects.create(name=f"Load {tag}", slug=f"load-{tag}")
     players = [Player.objects.create(club=club, name=name) for name in NAMES]
@@ -391,6 +393,49 @@ def print_fault(faults: FaultLog) -> None:
     )
 
 
+def workers_of(master: int) -> list[int]:
+    """The gunicorn master's worker processes (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def usage(pids: list[int]) -> dict[int, tuple[float, int]]:
+    """Each process's CPU seconds (user + system) and resident memory in KiB."""
+    tick = os.sysconf("SC_CLK_TCK")
+    seen = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        rss = next((int(line.split()[1]) for line in status.splitlines()
+                    if line.startswith("VmRSS:")), 0)  # fmt: skip
+        seen[pid] = ((int(fields[11]) + int(fields[12])) / tick, rss)
+    return seen
+
+
+def print_workers(before: dict[int, tuple[float, int]], after: dict[int, tuple[float, int]],
+                  seconds: float, tables: int) -> None:  # fmt: skip
+    """The workers' measured CPU in the evening, per table-hour, and their memory after."""
+    spent = sum(cpu - before.get(pid, (0.0, 0))[0] for pid, (cpu, _rss) in after.items())
+    per_table_hour = spent / tables * 3600 / seconds
+    rss = ", ".join(f"{kib / 1024:.0f}" for _cpu, kib in after.values())
+    print(
+        f"workers: {spent:.1f} CPU seconds in {seconds:.0f} s for {tables} tables = "
+        f"{per_table_hour:.0f} worker-seconds per table-hour at this pace "
+        f"(a deal every {sum(RECORD_SECONDS) / 2:.0f} s, 3 phones polling every "
+        f"{POLL_SECONDS:.0f} s); resident memory after the evening, MiB: {rss}"
+    )
+
+
 # --- main ------------------------------------------------------------------------------
 
 
@@ -400,6 +445,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--fault", choices=sorted(FAULTS), help="inject a fault mid-evening")
+    parser.add_argument(
+        "--cache",
+        choices=("locmem", "db"),
+        default="locmem",
+        help="the rendered regions' cache: each worker's memory, or a database table",
+    )
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -413,11 +464,16 @@ def main() -> int:
     args.seconds = max(5.0, min(args.seconds, 120.0))
     with bounded_run("bench/load.py", WATCHDOG_SECONDS, "prefscore-load-") as workdir:
         with database(workdir) as database_url:
-            return run(args, server_env(database_url), workdir)
+            env = server_env(database_url)
+            if args.cache == "db":
+                env["CACHE_URL"] = "db://prefscore_cache"
+            return run(args, env, workdir)
 
 
 def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
     url = env["DATABASE_URL"]
+    one, five, _fifteen = os.getloadavg()
+    print(f"load average {one:.2f}, {five:.2f} on {os.cpu_count()} cores", flush=True)
     print(f"database: {url.split('@')[-1]}; preparing {args.tables} tables …", flush=True)
     data = in_child(__file__, env, "--prepare", "--tables", str(args.tables))
     with gunicorn(env, args.workers, workdir) as port:
@@ -428,10 +484,16 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
         tally = {name: Series(name) for name in KINDS}
         print(f"\nthe evening runs for {args.seconds:.0f} s …", flush=True)
         faults = FaultLog(args.fault)
+        pids = workers_of(RUNNING["gunicorn"])
+        before = usage(pids)
         seconds = evening(port, tables, args.seconds, tally, faults)
+        after = usage(workers_of(RUNNING["gunicorn"]))
         print_evening(tally, seconds, len(tables))
         print_fault(faults)
         print_demand(tally, seconds, rows, args.workers)
+        print_workers(before, after, seconds, len(tables))
+        one, five, _fifteen = os.getloadavg()
+        print(f"cache: {env.get('CACHE_URL', 'locmem')}; load average {one:.2f}, {five:.2f}")
     acknowledged = {str(t.pulka): t.acknowledged for t in tables}
     checked = in_child(__file__, env, "--check", stdin=json.dumps(acknowledged))
     print(

@@ -115,6 +115,40 @@ def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
     return config
 
 
+def cache_config(env: Env) -> dict[str, Any]:
+    """The cache of rendered regions (prefscore/games/render_cache.py): CACHE_URL.
+
+    Unset or ``locmem://``: each worker's own memory. ``db://TABLE``: a table of the
+    database (``manage.py createcachetable``), shared by every worker and app server.
+    ``redis://HOST:PORT/DB``: Django's Redis backend (needs the ``redis`` package).
+    Bounded either way: CACHE_MAX_ENTRIES entries, each kept at most CACHE_SECONDS.
+    """
+    url = env_str("CACHE_URL", env=env)
+    options = {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 1000, env)}
+    config: dict[str, Any] = {"TIMEOUT": env_int("CACHE_SECONDS", 3600, env), "OPTIONS": options}
+    if url.startswith("db://"):
+        table = url.removeprefix("db://") or "prefscore_cache"
+        return {
+            **config,
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": table,
+        }
+    if url.startswith(("redis://", "rediss://")):
+        # Redis bounds itself (its maxmemory policy); MAX_ENTRIES is not its option.
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "TIMEOUT": config["TIMEOUT"],
+        }
+    if url and not url.startswith("locmem://"):
+        raise ImproperlyConfigured(f"CACHE_URL must be locmem://, db://TABLE or redis://…: {url}")
+    return {
+        **config,
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "prefscore",
+    }
+
+
 def email_backend(env: Env) -> str:
     """SMTP when EMAIL_HOST is set; otherwise mail is printed to the console."""
     if env_str("EMAIL_HOST", env=env):
@@ -181,6 +215,7 @@ TEMPLATES = [
 
 DATABASES = {"default": database_config(os.environ, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+CACHES = {"default": cache_config(os.environ)}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -176,3 +176,24 @@ def test_without_debug_a_missing_secret_key_stops_the_start():
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "SECRET_KEY" in result.stderr
+
+
+def test_the_cache_is_each_workers_memory_by_default_and_bounded() -> None:
+    from prefscore.settings import cache_config
+
+    config = cache_config({})
+    assert config["BACKEND"].endswith("LocMemCache")
+    assert config["OPTIONS"]["MAX_ENTRIES"] == 1000 and config["TIMEOUT"] == 3600
+
+
+def test_the_cache_url_picks_the_database_or_redis_and_refuses_the_unknown() -> None:
+    from prefscore.settings import cache_config
+
+    db = cache_config({"CACHE_URL": "db://regions", "CACHE_MAX_ENTRIES": "50"})
+    assert db["BACKEND"].endswith("DatabaseCache") and db["LOCATION"] == "regions"
+    assert db["OPTIONS"]["MAX_ENTRIES"] == 50
+    redis = cache_config({"CACHE_URL": "redis://cache.internal:6379/0"})
+    assert redis["BACKEND"].endswith("RedisCache")
+    assert redis["LOCATION"] == "redis://cache.internal:6379/0"
+    with pytest.raises(ImproperlyConfigured):
+        cache_config({"CACHE_URL": "memcached://x"})

@@ -68,7 +68,7 @@ from .sheet import (
 
 # Last (as it sorts): the table's context uses every module above, and ``trail``, which
 # it imports, reads ``explain`` and ``format_points`` from this package.
-from .table import line_actions, table_context
+from .table import current_state, line_actions, table_context
 
 __all__ = [
     "CONTRACT_LEVELS",
@@ -98,6 +98,7 @@ __all__ = [
     "SettlementView",
     "SheetRow",
     "cell",
+    "current_state",
     "draw_sheet",
     "entry_form",
     "explain",

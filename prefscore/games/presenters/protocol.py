@@ -7,10 +7,11 @@ the deal that was the last one when they were made.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from django.urls import reverse
 from django.utils.formats import time_format
 from django.utils.functional import Promise
 from django.utils.timezone import localtime
@@ -123,6 +124,11 @@ class ProtocolLine:
     arbiter: bool = False  # the viewer may apply an arbiter's decision (Кодекс 4.2.16)
     held: str = ""  # someone else holds the pencil on it: why it cannot be corrected yet
     kind: str = "deal"
+    # Addresses and labels made once here, not by tags on every line of a long protocol.
+    correct_url: str = ""
+    arbiter_url: str = ""
+    correct_label: str = ""
+    arbiter_label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +161,7 @@ def protocol_lines(
     paper: Paper | None = None,
     corrections: Sequence[Correction] = (),
     actions: LineActions | None = None,
+    newest: int | None = None,
 ) -> tuple[ProtocolLine | ProtocolEvent, ...]:
     """One line per deal in the 4.2.11 notation, newest first, with every entry explained.
 
@@ -162,6 +169,7 @@ def protocol_lines(
     line of its own for every warning and penalty (Кодекс 4.2.7); the corrected deal's
     line shows its old notation struck out. ``corrections`` are the stored rows in the
     log's order (``services.in_log_order``), matching ``paper.steps`` one to one.
+    ``newest`` keeps only the lines of the last so many deals (the table screen's).
     """
     # The words are looked up once here, not per line in the template: a pulka of a
     # hundred deals would otherwise spend most of its page in translation tags.
@@ -180,10 +188,13 @@ def protocol_lines(
         struck.setdefault(step.number, []).append(step.wrong.notation)
         notes.setdefault(step.number, []).append(_corrected_by(correction))
         events.setdefault(step.after_deal, []).extend(_correction_events(step, correction, names))
+    links = _Links(deals[0].pulka_id) if deals else None
     lines: list[ProtocolLine | ProtocolEvent] = []
-    for record, row in zip(scored.records, deals, strict=True):
+    first = 0 if newest is None else max(0, len(deals) - newest)
+    for record, row in zip(scored.records[first:], deals[first:], strict=True):
         user = row.entered_by
         number = record.number
+        assert links is not None
         lines.append(
             ProtocolLine(
                 number,
@@ -198,10 +209,62 @@ def protocol_lines(
                 number in actions.correctable,
                 actions.arbiter,
                 actions.held_text if actions.held == number else "",
+                correct_url=links.correct(number),
+                arbiter_url=links.arbiter(number),
+                correct_label=links.correct_label % {"number": number},
+                arbiter_label=links.arbiter_label % {"number": number},
             )
         )
         lines.extend(events.get(number, ()))
     return tuple(reversed(lines))
+
+
+class _Links:
+    """The deal lines' addresses: reversed once, the deal's number put in per line."""
+
+    MARK = 987654321  # a deal number no pulka reaches (the limit is 2,000)
+
+    def __init__(self, pk: int) -> None:
+        self._correct = reverse("games:correct", args=[pk, self.MARK]).split(str(self.MARK))
+        self._arbiter = reverse("games:arbiter", args=[pk, self.MARK]).split(str(self.MARK))
+        self.correct_label = _("Correct deal %(number)s")
+        self.arbiter_label = _("Arbiter's decision on deal %(number)s")
+
+    def correct(self, number: int) -> str:
+        return str(number).join(self._correct)
+
+    def arbiter(self, number: int) -> str:
+        return str(number).join(self._arbiter)
+
+
+def split_newest(
+    lines: Sequence[ProtocolLine | ProtocolEvent],
+) -> tuple[tuple[ProtocolLine | ProtocolEvent, ...], tuple[ProtocolLine | ProtocolEvent, ...]]:
+    """The protocol (newest first) cut after the last deal's line: the only line that can
+    carry one viewer's pencil (Кодекс 4.2.8), with the corrections made after it; and the rest."""
+    for index, line in enumerate(lines):
+        if isinstance(line, ProtocolLine):
+            return tuple(lines[: index + 1]), tuple(lines[index + 1 :])
+    return tuple(lines), ()
+
+
+def for_viewer(
+    lines: Sequence[ProtocolLine | ProtocolEvent], actions: LineActions, pencil: int | None
+) -> tuple[ProtocolLine | ProtocolEvent, ...]:
+    """The shared lines with what this viewer may do on them (``pencil``: the deal
+    number whose pencil he holds)."""
+    return tuple(
+        replace(
+            line,
+            pencil=line.number == pencil,
+            correct=line.number in actions.correctable,
+            arbiter=actions.arbiter,
+            held=actions.held_text if actions.held == line.number else "",
+        )
+        if isinstance(line, ProtocolLine)
+        else line
+        for line in lines
+    )
 
 
 _CORRECTED_BY = {

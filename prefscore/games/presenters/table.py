@@ -8,6 +8,7 @@ the earlier states of the sheet) from ``services`` and ``replay``.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from scoring.conventions import convention_label
@@ -22,15 +24,28 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 
 from .. import pencil as pencil_rule
-from .. import services, tickets, trail
+from .. import render_cache, services, tickets, trail
 from ..corrections import may_arbitrate
 from ..forms import DealForm
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
 from .abandon import abandon_panel
 from .entry import EntryForm, entry_form, values_from_facts
-from .protocol import LineActions, protocol_lines
-from .sheet import draw_sheet, paper_of, sheet_rows
+from .protocol import (
+    LineActions,
+    ProtocolEvent,
+    ProtocolLine,
+    for_viewer,
+    protocol_lines,
+    split_newest,
+)
+from .sheet import Paper, draw_sheet, paper_of, sheet_rows
+
+# The table screen's protocol shows the last so many deals, newest first; a link shows
+# them all. A real evening's pulka (under a hundred deals) is always shown whole; a
+# marathon log at the limits (2,000 deals) would otherwise send every phone megabytes
+# after each deal.
+PROTOCOL_DEALS = 100
 
 
 def line_actions(
@@ -65,6 +80,148 @@ def line_actions(
     )
 
 
+class StandingDeals(Sequence[Deal]):
+    """The standing deals, read lazily: the last one alone (one query) answers how many
+    there are and who holds the pencil; the whole list is loaded only when a part not
+    in the cache needs it. Standing deals are numbered 1…n without gaps (a new deal
+    must be number n + 1, an undo withdraws the last one)."""
+
+    def __init__(self, pulka: Pulka) -> None:
+        self.pulka = pulka
+        # The last deal is the version's too: every device after the first takes it
+        # from the cache, in a 1-tuple so that "no deal yet" is cached as well.
+        (self.last,) = render_cache.shared(pulka, "last-deal", self._last, language=False)
+        self._all: list[Deal] | None = None
+
+    def _last(self) -> tuple[Deal | None]:
+        rows = self.pulka.deals.current().select_related("entered_by").order_by("-number")
+        fields = ("pulka", "number", "facts", "entered_at", "entered_by__username")
+        return (rows.only(*fields).first(),)
+
+    def all(self) -> list[Deal]:
+        if self._all is None:
+            self._all = services.load_deals(self.pulka)
+        return self._all
+
+    def __len__(self) -> int:
+        return self.last.number if self.last is not None else 0
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int) and self.last is not None and index in (-1, len(self) - 1):
+            return self.last
+        return self.all()[index]
+
+
+class _Shared:
+    """What every viewer of one version sees, made at most once per request, and only
+    when the cache (``render_cache``) does not have the part already."""
+
+    def __init__(
+        self,
+        pulka: Pulka,
+        deals: Sequence[Deal],
+        corrections: list[Correction] | None,
+        scored: ScoredPulka | None,
+    ) -> None:
+        self.pulka, self._deals, self._corrections = pulka, deals, corrections
+        self._scored = scored
+        self._paper: Paper | None = None
+        self._lines: dict[int | None, tuple[ProtocolLine | ProtocolEvent, ...]] = {}
+
+    @property
+    def deals(self) -> list[Deal]:
+        deals = self._deals
+        return deals.all() if isinstance(deals, StandingDeals) else list(deals)
+
+    @property
+    def corrections(self) -> list[Correction]:
+        if self._corrections is None:
+            self._corrections = services.load_corrections(self.pulka)
+        return self._corrections
+
+    @property
+    def scored(self) -> ScoredPulka:
+        if self._scored is None:
+            self._scored = services.score(self.pulka, self.deals, self.corrections)
+        return self._scored
+
+    @property
+    def paper(self) -> Paper:
+        if self._paper is None:
+            self._paper = paper_of(self.scored)
+        return self._paper
+
+    def state(self) -> SheetState:
+        """The sheet's state now: the engine's fold, once per version."""
+        if self._scored is not None:
+            return self._scored.state
+        return render_cache.shared(self.pulka, "state", lambda: self.scored.state, language=False)
+
+    def lines(self, newest: int | None) -> tuple[ProtocolLine | ProtocolEvent, ...]:
+        """The protocol's lines as anyone sees them, before what the viewer may do."""
+        if newest not in self._lines:
+            self._lines[newest] = protocol_lines(
+                self.scored,
+                self.deals,
+                None,
+                paper=self.paper,
+                corrections=services.in_log_order(self.corrections),
+                newest=newest,
+            )
+        return self._lines[newest]
+
+
+def current_state(pulka: Pulka, deals: list[Deal], corrections: list[Correction]) -> SheetState:
+    """The sheet's state at the pulka's version, from the cache when a device has seen
+    it already: what the entry form checks a new deal against."""
+    return _Shared(pulka, deals, corrections, None).state()
+
+
+def _tail_variant(actions: LineActions, last: int) -> str:
+    """What one viewer may do on the protocol's older lines, as a digest: every viewer
+    with the same digest sees the same older lines, byte for byte."""
+    held = actions.held if actions.held != last else None
+    older = (
+        sorted(n for n in actions.correctable if n != last),
+        actions.arbiter,
+        held,
+        actions.held_text if held is not None else "",
+    )
+    return hashlib.blake2b(repr(older).encode(), digest_size=8).hexdigest()
+
+
+def _protocol(
+    request: HttpRequest,
+    pulka: Pulka,
+    made: _Shared,
+    seats: Sequence[int],
+    pencil: Deal | None,
+    newest: int | None,
+) -> dict[str, Any]:
+    """The protocol's parts: the newest deal's lines for this viewer (the pencil's form
+    and its CSRF token are his alone), and the older lines, shared per variant."""
+    deals = made._deals
+    actions = line_actions(request, pulka, deals, seats)
+    held = pencil.number if pencil is not None else None
+    head = render_cache.shared(
+        pulka, "protocol-head", lambda: split_newest(made.lines(newest))[0], newest
+    )
+    last = len(deals)
+    tail_key = render_cache.key(pulka, "protocol-tail", newest, _tail_variant(actions, last))
+    if held is not None and held != last:  # never expected: then nothing is shared
+        tail_key = ""
+
+    def tail() -> tuple[ProtocolLine | ProtocolEvent, ...]:
+        return for_viewer(split_newest(made.lines(newest))[1], actions, held)
+
+    return {
+        "protocol_head": for_viewer(head, actions, held),
+        "protocol_tail": SimpleLazyObject(tail),
+        "protocol_tail_key": tail_key,
+        "protocol_hidden": max(0, last - newest) if newest is not None else 0,
+    }
+
+
 def table_context(
     request: HttpRequest,
     pulka: Pulka,
@@ -77,6 +234,7 @@ def table_context(
     propose: bool = False,
     entry: EntryForm | None = None,
     notice: str = "",
+    whole_protocol: bool = False,
 ) -> dict[str, Any]:
     """Everything the table screen shows, from the pulka and its standing deals.
 
@@ -85,61 +243,56 @@ def table_context(
     in forgotten-deal mode (Кодекс 4.2.10) for a player at the table; ``entry`` is a
     form made by the caller (a correction). ``form`` is a bound form to show again with
     its errors. ``deals``, ``corrections`` and ``scored`` spare the queries and the
-    scoring when the caller has them already.
+    scoring when the caller has them already. ``whole_protocol`` shows every deal's
+    line, not the last ``PROTOCOL_DEALS``.
+
+    The shared regions (drawn sheet, protocol, status) are made lazily: the template
+    takes them from the cache by the ``*_key`` values, and only a miss makes them.
     """
-    if deals is None:
-        deals = services.load_deals(pulka)
-    if corrections is None:
-        corrections = services.load_corrections(pulka)
-    if scored is None:
-        scored = services.score(pulka, deals, corrections)
+    standing: Sequence[Deal] = StandingDeals(pulka) if deals is None else deals
+    made = _Shared(pulka, standing, corrections, scored)
+    state = made.state()
     seating = trail.Seating.of(pulka)
     seats = seating.of_user(request.user)
     proposal = trail.latest_proposal(pulka)
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
-    pencil = pencil_rule.pencil_deal(pulka, request.user, deals)
+    pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
     changing = pencil is not None and change == pencil.number
     if entry is not None:
         pass
     elif changing:
         assert pencil is not None
-        before = score_before_last(pulka, deals, corrections)
+        before = score_before_last(pulka, made.deals, made.corrections)
         entry = _change_form(pulka, before, pencil, form)
     elif propose and may_propose:
-        entry = _propose_form(pulka, scored.state, len(deals) + 1, form)
+        entry = _propose_form(pulka, state, len(standing) + 1, form)
     elif not pulka.is_frozen:
         entry = entry_form(
-            scored.state,
+            state,
             reverse("games:record", args=[pulka.pk]),
-            len(deals) + 1,
+            len(standing) + 1,
             form.typed() if form is not None else {},
             form.grouped_errors() if form is not None else {},
         )
-    paper = paper_of(scored)
-    protocol = protocol_lines(
-        scored,
-        deals,
-        pencil,
-        paper=paper,
-        corrections=services.in_log_order(corrections),
-        actions=line_actions(request, pulka, deals, seats),
-    )
     banner = trail.forgotten_banner(
-        pulka, proposal, seating, request.user, scored.state, deals[-1] if deals else None
+        pulka, proposal, seating, request.user, state, standing[-1] if standing else None
     )
     pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
+    newest = None if whole_protocol else PROTOCOL_DEALS
     return {
         "pulka": pulka,
         "convention": convention_label(pulka.convention_name),
-        "names": scored.pulka.names,
+        "names": tuple(pulka.player_names),
         "finished": pulka.status == Pulka.Status.FINISHED,
-        "closed": scored.state.closed,
-        "deal_count": len(deals),
-        "drawn": draw_sheet(scored, paper),
-        "rows": sheet_rows(scored, paper),
-        "protocol": protocol,
-        "corrected": bool(corrections),
+        "closed": state.closed,
+        "deal_count": len(standing),
+        "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
+        "rows": SimpleLazyObject(lambda: sheet_rows(made.scored, made.paper)),
+        "sheet_key": render_cache.key(pulka, "sheet"),
+        "status_key": render_cache.key(pulka, "status"),
+        "cache_seconds": render_cache.seconds(),
+        **_protocol(request, pulka, made, seats, pencil, newest),
         "forgotten": banner,
         "may_propose": may_propose and (entry is None or entry.mode == "record"),
         "pencil": pencil,

@@ -28,7 +28,7 @@ from ..access import pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
 from ..pencil import pencil_deal
-from ..presenters import entry_form, table_context
+from ..presenters import current_state, entry_form, table_context
 from ..replay import score_before_last
 from ..services import load_corrections, load_deals
 from .sheet import changed, refuse, render_table, reread
@@ -45,7 +45,7 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _already_recorded(request, pulka, deals, corrections, number)
     if pulka.is_frozen:
         return refuse(request, pulka, 409, _("This pulka is over: it takes no more deals."))
-    form = DealForm(services.score(pulka, deals, corrections).state, request.POST)
+    form = DealForm(current_state(pulka, deals, corrections), request.POST)
     if form.is_valid():
         try:
             recorded = services.record_deal(

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
-from .. import io, presenters
+from .. import io, presenters, render_cache
 from ..access import club_for, pulka_for
 from ..models import Pulka
 from ..pulka_forms import NewPulkaForm, PulkaFileForm
@@ -96,6 +96,8 @@ def _settlement(form: PulkaFileForm, file: io.PulkaFile) -> presenters.Settlemen
 def export(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The pulka file with the engine's output (``prefscore.games.io``), as a download."""
     pulka = pulka_for(request, pk)
-    response = HttpResponse(io.export_text(pulka), content_type="application/json; charset=utf-8")
+    # Once per version, shared with every device and worker (render_cache; no language).
+    text = render_cache.shared(pulka, "export", lambda: io.export_text(pulka), language=False)
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="pulka-{pulka.pk}.json"'
     return response

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 
 from prefscore.web import HtmxHttpRequest, render_page, request_int
 
-from .. import presenters, services
+from .. import presenters, render_cache, services
 from ..access import pulka_for
 
 
@@ -27,11 +27,13 @@ def _seat(value: str, size: int) -> int:
 @require_safe
 def settlement_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     pulka = pulka_for(request, pk)
-    scored = services.score(pulka)
-    first_seat = _seat(request.GET.get("first_seat", ""), len(scored.pulka.names))
-    context = {
-        "pulka": pulka,
-        "settlement": presenters.settlement_view(scored, first_seat),
-        "deal_count": len(scored.records),
-    }
+    first_seat = _seat(request.GET.get("first_seat", ""), len(pulka.player_names))
+
+    def settle() -> tuple[presenters.SettlementView, int]:
+        scored = services.score(pulka)
+        return presenters.settlement_view(scored, first_seat), len(scored.records)
+
+    # Once per version, seat and language, for every device and worker (render_cache).
+    settlement, deal_count = render_cache.shared(pulka, "settlement", settle, first_seat)
+    context = {"pulka": pulka, "settlement": settlement, "deal_count": deal_count}
     return render_page(request, "games/settlement.html", context, "settlement")

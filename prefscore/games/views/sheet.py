@@ -112,6 +112,7 @@ def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pulka,
         change=_change_param(request),
         propose=request.GET.get("propose") == "1",
+        whole_protocol=request.GET.get("protocol") == "all",
     )
     return render_table(request, context)
 

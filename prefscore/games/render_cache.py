@@ -1,0 +1,78 @@
+"""The table screen's shared parts, computed once per pulka version (issue 16).
+
+Every phone at a table asks for the same regions after each deal: the drawn sheet, the
+protocol, the status line, the settlement. What they show depends only on the pulka's
+stored log, which moves ``Pulka.version`` on every change (a deal, a correction, the
+pencil, a forgotten deal's consent, an arbiter's decision, archiving), and on the
+page's language. So each is rendered once per (pulka, version, language) and shared
+through Django's cache framework (``settings.CACHES``: each worker's memory by default,
+the database or Redis when several app servers run; bounded either way).
+
+A key names the pulka by its id *and* its creation time, and carries a digest of the
+fields an admin may edit without moving the version (status, names, target,
+convention): a restored database or a reused id never meets a stale entry. What differs
+from one viewer to the next (the "Correct" and "Arbiter" buttons, the pencil, the
+entry form, the poll ticket, the CSRF token) is never in a shared entry: a viewer's
+variant is part of the key (``variant``), or the part is rendered per request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import get_language
+
+from .models import Pulka
+
+T = TypeVar("T")
+
+# Bumped when what is cached changes shape, so a deploy never reads an older release's
+# entries from a shared cache.
+SCHEMA = 1
+
+
+def pulka_key(pulka: Pulka) -> str:
+    """The pulka as it stands: id, creation, version and the fields shown beside them."""
+    shown = repr(
+        (pulka.status, pulka.player_names, pulka.target, pulka.convention_name, pulka.title)
+    )
+    digest = hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
+    created = pulka.created_at.timestamp() if pulka.created_at else 0
+    return f"{pulka.pk}.{created:.6f}.{pulka.version}.{digest}"
+
+
+def key(pulka: Pulka, part: str, *variant: object, language: bool = True) -> str:
+    """The cache key of one part of the pulka's screens in the page's language."""
+    words = (get_language() or "") if language else "-"
+    tail = ".".join(str(v) for v in variant)
+    return f"prefscore.{SCHEMA}.{part}.{pulka_key(pulka)}.{words}.{tail}"
+
+
+def seconds() -> int | None:
+    """How long an entry is kept: the cache's own TIMEOUT (``CACHE_SECONDS``)."""
+    timeout = settings.CACHES["default"].get("TIMEOUT", 300)
+    return None if timeout is None else int(timeout)
+
+
+def shared(
+    pulka: Pulka, part: str, make: Callable[[], T], *variant: object, language: bool = True
+) -> T:
+    """The part from the cache, or made now and kept for every other device and worker.
+
+    Objects are pickled by the shared backends: ``make`` returns plain data (strings,
+    numbers, the presenters' frozen dataclasses, the engine's state). ``language``
+    False shares one entry between the languages (the export, the engine's state).
+    """
+    name = key(pulka, part, *variant, language=language)
+    found: Any = cache.get(name)
+    if found is None:
+        found = make()
+        cache.set(name, found)
+    return found  # type: ignore[no-any-return]
+
+
+__all__ = ["SCHEMA", "key", "pulka_key", "seconds", "shared"]
