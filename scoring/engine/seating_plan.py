@@ -1,0 +1,95 @@
+"""A whole schedule planned ahead (docs/tournaments.md §3, options A, E and D).
+
+Round by round a draw can paint itself into a corner: 12 players in threes drawn one
+round at a time often find no fourth round without repeats, though 4 exist. Planned
+together, the rounds reach the best schedules known: a design where one exists
+(:mod:`.seating_designs`), else each new round by the exact search and, when that finds
+no round without repeats, the rounds after the design annealed together.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+
+from . import seating_designs, seating_round, seating_search
+
+PLAN_BUDGET = 20_000
+PLAN_STEPS = 150_000
+
+
+def lower_bound(plan: Sequence[int], rounds: int) -> int:
+    """Fewest repeats ``rounds`` rounds of this plan can have (docs/tournaments.md §3).
+
+    The larger of two counts: the pigeonhole on each round's previous round
+    (:func:`seating_search.forced_by_last_round`), and the pairs seated beyond the
+    C(N, 2) different ones.
+    """
+    players = sum(plan)
+    pigeonhole = max(0, rounds - 1) * seating_search.forced_by_last_round(plan, len(plan))
+    pairs = rounds * sum(size * (size - 1) // 2 for size in plan)
+    return max(pigeonhole, pairs - players * (players - 1) // 2)
+
+
+def _fours(
+    players: int, plan: Sequence[int], schedule: Sequence[Sequence[Sequence[int]]]
+) -> list[int]:
+    counts = [0] * players
+    if len(set(plan)) > 1:
+        for tables in schedule:
+            for table in tables:
+                if len(table) == 4:
+                    for p in table:
+                        counts[p] += 1
+    return counts
+
+
+def plan_schedule(
+    players: int, plan: tuple[int, ...], rounds: int, seed: int, *, stop_at_repeat: bool = False
+) -> list[list[tuple[int, ...]]]:
+    """``rounds`` rounds for players 0..N−1 with as few repeats as found (module docstring).
+
+    ``stop_at_repeat``: end the schedule before its first round with a repeat (the
+    plan a live draw follows). Deterministic given the seed.
+    """
+    rng = random.Random(f"{seed}:plan:{players}:{plan}")
+    schedule: list[list[list[int]]] = []
+    design = seating_designs.design(players, plan[0]) if len(set(plan)) == 1 else None
+    if design is not None:
+        order = list(range(players))
+        rng.shuffle(order)
+        rng.shuffle(design)
+        schedule = [[[order[p] for p in line] for line in day] for day in design[:rounds]]
+    fixed = len(schedule)
+    while len(schedule) < rounds:
+        field = seating_round.Field(
+            players, plan, schedule, _fours(players, plan, schedule), [], None, None
+        )
+        seated = seating_round.seat_round(field, rng, budget=PLAN_BUDGET, steps=2_000)
+        schedule.append([list(table) for table in seated.tables])
+        if seated.method == "search":
+            continue
+        before = [[list(table) for table in tables] for tables in schedule[:-1]]
+        target = lower_bound(plan, len(schedule))
+        schedule, cost = seating_search.anneal(
+            players, schedule, fixed, rng, steps=PLAN_STEPS, target=target
+        )
+        if cost > target and len(set(plan)) > 1:
+            # Fewer repeats come before an even share of the 4-tables (§4.3).
+            schedule, cost = seating_search.anneal(
+                players, schedule, fixed, rng, steps=PLAN_STEPS, target=target, keep_share=False
+            )
+        if stop_at_repeat and cost:
+            schedule = before
+            break
+    return [[tuple(table) for table in tables] for tables in schedule]
+
+
+@functools.lru_cache(maxsize=64)
+def no_repeat_plan(
+    players: int, plan: tuple[int, ...], horizon: int, seed: int
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The longest schedule without repeats found, up to ``horizon`` rounds (cached)."""
+    schedule = plan_schedule(players, plan, horizon, seed, stop_at_repeat=True)
+    return tuple(tuple(tables) for tables in schedule)
