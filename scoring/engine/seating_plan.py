@@ -4,7 +4,8 @@ Round by round a draw can paint itself into a corner: 12 players in threes drawn
 round at a time often find no fourth round without repeats, though 4 exist. Planned
 together, the rounds reach the best schedules known: a design where one exists
 (:mod:`.seating_designs`), else each new round by the exact search and, when that finds
-no round without repeats, the rounds after the design annealed together.
+no round without repeats, the rounds after the design annealed together, and if
+that leaves more repeats than the counting bound, improved by tabu search.
 """
 
 from __future__ import annotations
@@ -16,20 +17,26 @@ from collections.abc import Sequence
 from . import seating_designs, seating_round, seating_search
 
 PLAN_BUDGET = 20_000
-PLAN_STEPS = 150_000
+PLAN_STEPS = 100_000
+ATTEMPTS = 3
+TABU_ITERATIONS = 1_500
+# A live draw plans with less: it is redone whenever the server restarts.
+LIVE_STEPS = 20_000
 
 
 def lower_bound(plan: Sequence[int], rounds: int) -> int:
     """Fewest repeats ``rounds`` rounds of this plan can have (docs/tournaments.md §3).
 
-    The larger of two counts: the pigeonhole on each round's previous round
-    (:func:`seating_search.forced_by_last_round`), and the pairs seated beyond the
-    C(N, 2) different ones.
+    The largest of three counts: the pigeonhole on each round's previous round
+    (:func:`seating_search.forced_by_last_round`), the pairs seated beyond the
+    C(N, 2) different ones, and 1 for a fifth round of 12 players in threes.
     """
     players = sum(plan)
+    # No nearly Kirkman triple system of order 12 (seating.repeats_forced).
+    kirkman = 1 if set(plan) == {3} and players == 12 and rounds >= 5 else 0
     pigeonhole = max(0, rounds - 1) * seating_search.forced_by_last_round(plan, len(plan))
     pairs = rounds * sum(size * (size - 1) // 2 for size in plan)
-    return max(pigeonhole, pairs - players * (players - 1) // 2)
+    return max(pigeonhole, pairs - players * (players - 1) // 2, kirkman)
 
 
 def _fours(
@@ -46,14 +53,51 @@ def _fours(
 
 
 def plan_schedule(
-    players: int, plan: tuple[int, ...], rounds: int, seed: int, *, stop_at_repeat: bool = False
+    players: int,
+    plan: tuple[int, ...],
+    rounds: int,
+    seed: int,
+    *,
+    stop_at_repeat: bool = False,
+    attempts: int = ATTEMPTS,
+    steps: int = PLAN_STEPS,
 ) -> list[list[tuple[int, ...]]]:
     """``rounds`` rounds for players 0..N−1 with as few repeats as found (module docstring).
 
+    Up to ``attempts`` schedules are built, each from its own draws, and the best kept:
+    fewest repeats, then the most even share of the 4-tables; the search stops at the
+    first that meets the counting bound (:func:`lower_bound`) with an even share.
     ``stop_at_repeat``: end the schedule before its first round with a repeat (the
     plan a live draw follows). Deterministic given the seed.
     """
     rng = random.Random(f"{seed}:plan:{players}:{plan}")
+    best: list[list[list[int]]] = []
+    best_score = (0, 0, 0)
+    bound = lower_bound(plan, rounds)
+    for attempt in range(attempts):
+        schedule = _build(players, plan, rounds, rng, stop_at_repeat, steps, attempt % 2 == 0)
+        repeats = seating_search.total_repeats(players, schedule)
+        fours = _fours(players, plan, schedule)
+        score = (-len(schedule), repeats, sum(f * f for f in fours))
+        if not best or score < best_score:
+            best, best_score = schedule, score
+        # An even share is worth one more attempt, not more: repeats come first.
+        spread = max(fours) - min(fours)
+        if len(schedule) == rounds and repeats <= bound and (spread <= 1 or attempt >= 1):
+            break
+    return [[tuple(table) for table in tables] for tables in best]
+
+
+def _build(
+    players: int,
+    plan: tuple[int, ...],
+    rounds: int,
+    rng: random.Random,
+    stop_at_repeat: bool,
+    steps: int,
+    keep_share: bool,
+) -> list[list[list[int]]]:
+    """One schedule: the design's rounds, then round by round, annealed when stuck."""
     schedule: list[list[list[int]]] = []
     design = seating_designs.design(players, plan[0]) if len(set(plan)) == 1 else None
     if design is not None:
@@ -73,17 +117,15 @@ def plan_schedule(
         before = [[list(table) for table in tables] for tables in schedule[:-1]]
         target = lower_bound(plan, len(schedule))
         schedule, cost = seating_search.anneal(
-            players, schedule, fixed, rng, steps=PLAN_STEPS, target=target
+            players, schedule, fixed, rng, steps=steps, target=target, keep_share=keep_share
         )
-        if cost > target and len(set(plan)) > 1:
-            # Fewer repeats come before an even share of the 4-tables (§4.3).
-            schedule, cost = seating_search.anneal(
-                players, schedule, fixed, rng, steps=PLAN_STEPS, target=target, keep_share=False
+        if cost > target and not stop_at_repeat:
+            schedule, cost = seating_search.tabu(
+                players, schedule, fixed, rng, iterations=TABU_ITERATIONS, target=target
             )
         if stop_at_repeat and cost:
-            schedule = before
-            break
-    return [[tuple(table) for table in tables] for tables in schedule]
+            return before
+    return schedule
 
 
 @functools.lru_cache(maxsize=64)
@@ -91,5 +133,7 @@ def no_repeat_plan(
     players: int, plan: tuple[int, ...], horizon: int, seed: int
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The longest schedule without repeats found, up to ``horizon`` rounds (cached)."""
-    schedule = plan_schedule(players, plan, horizon, seed, stop_at_repeat=True)
+    schedule = plan_schedule(
+        players, plan, horizon, seed, stop_at_repeat=True, attempts=2, steps=LIVE_STEPS
+    )
     return tuple(tuple(tables) for tables in schedule)
