@@ -21,7 +21,8 @@ PLAN_STEPS = 100_000
 ATTEMPTS = 3
 TABU_ITERATIONS = 1_500
 # A live draw plans with less: it is redone whenever the server restarts.
-LIVE_STEPS = 20_000
+LIVE_TABU = 400
+LIVE_STEPS = 50_000
 
 
 def lower_bound(plan: Sequence[int], rounds: int) -> int:
@@ -61,6 +62,7 @@ def plan_schedule(
     stop_at_repeat: bool = False,
     attempts: int = ATTEMPTS,
     steps: int = PLAN_STEPS,
+    tabu: int = TABU_ITERATIONS,
 ) -> list[list[tuple[int, ...]]]:
     """``rounds`` rounds for players 0..N−1 with as few repeats as found (module docstring).
 
@@ -75,7 +77,7 @@ def plan_schedule(
     best_score = (0, 0, 0)
     bound = lower_bound(plan, rounds)
     for attempt in range(attempts):
-        schedule = _build(players, plan, rounds, rng, stop_at_repeat, steps, attempt % 2 == 0)
+        schedule = _build(players, plan, rounds, rng, stop_at_repeat, steps, tabu, attempt % 2 == 0)
         repeats = seating_search.total_repeats(players, schedule)
         fours = _fours(players, plan, schedule)
         score = (-len(schedule), repeats, sum(f * f for f in fours))
@@ -95,6 +97,7 @@ def _build(
     rng: random.Random,
     stop_at_repeat: bool,
     steps: int,
+    tabu: int,
     keep_share: bool,
 ) -> list[list[list[int]]]:
     """One schedule: the design's rounds, then round by round, annealed when stuck."""
@@ -119,9 +122,9 @@ def _build(
         schedule, cost = seating_search.anneal(
             players, schedule, fixed, rng, steps=steps, target=target, keep_share=keep_share
         )
-        if cost > target and not stop_at_repeat:
+        if cost > target:
             schedule, cost = seating_search.tabu(
-                players, schedule, fixed, rng, iterations=TABU_ITERATIONS, target=target
+                players, schedule, fixed, rng, iterations=tabu, target=target
             )
         if stop_at_repeat and cost:
             return before
@@ -134,6 +137,13 @@ def no_repeat_plan(
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The longest schedule without repeats found, up to ``horizon`` rounds (cached)."""
     schedule = plan_schedule(
-        players, plan, horizon, seed, stop_at_repeat=True, attempts=2, steps=LIVE_STEPS
+        players,
+        plan,
+        horizon,
+        seed,
+        stop_at_repeat=True,
+        attempts=1,
+        steps=LIVE_STEPS,
+        tabu=LIVE_TABU,
     )
     return tuple(tuple(tables) for tables in schedule)
