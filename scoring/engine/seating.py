@@ -30,8 +30,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from . import seating_designs, seating_plan, seating_round
 from .errors import ScoringError
@@ -39,6 +40,7 @@ from .errors import ScoringError
 TABLE_SIZES = (3, 4)
 
 Round = Sequence[Sequence[str]]
+T = TypeVar("T", bound=Hashable)
 Pair = frozenset[str]
 
 # Branches the exact search may open for one round before it gives up (each is cheap:
@@ -154,14 +156,16 @@ def meetings(history: Iterable[Round]) -> Counter[Pair]:
     return met
 
 
-def repeats_of(history: Sequence[Round], tables: Round) -> int:
+def repeats_of(history: Sequence[Sequence[Sequence[T]]], tables: Sequence[Sequence[T]]) -> int:
     """Pairs at ``tables`` who had already sat together in ``history`` (§4.4)."""
-    before = meetings(history)
+    before = {
+        frozenset(pair) for past in history for t in past for pair in itertools.combinations(t, 2)
+    }
     return sum(
         1
         for table in tables
         for pair in itertools.combinations(table, 2)
-        if before[frozenset(pair)]
+        if frozenset(pair) in before
     )
 
 

@@ -11,7 +11,8 @@ local minima. Its cost, lowest first:
 - then the share of the tables of 4 in a mixed field: each player's count f of
   4-table rounds costs f², least when the counts differ by at most one (§4.3).
 
-Everything is drawn from the ``random.Random`` given, and the budget counts swaps, not
+:func:`tabu` searches the same moves by tabu search, for when annealing is stuck.
+Everything is drawn from the ``random.Random`` given, and the budgets count swaps, not
 seconds, so the same seed gives the same schedule on any machine (§4.13).
 """
 
@@ -184,17 +185,6 @@ def anneal(
                 best_cost, best_pairs = cost, pairs
                 best = [[list(t) for t in tables] for tables in state.rounds]
     return best, best_pairs - base.repeats()
-
-
-def random_round(players: int, plan: Sequence[int], rng: random.Random) -> list[list[int]]:
-    """The field shuffled and cut into tables of the plan's sizes."""
-    order = list(range(players))
-    rng.shuffle(order)
-    tables, start = [], 0
-    for seats in plan:
-        tables.append(order[start : start + seats])
-        start += seats
-    return tables
 
 
 def balanced_sizes(
