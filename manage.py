@@ -9,7 +9,7 @@ import sys
 # row: they run without SECRET_KEY or DEBUG. Each such run gets a random key of its own,
 # used by nothing; everything else (runserver, migrate, gunicorn through wsgi.py) still
 # refuses to start without SECRET_KEY when DEBUG is off.
-PURE_COMMANDS = frozenset({"score"})
+PURE_COMMANDS = frozenset({"score", "seat"})
 
 
 def main() -> None:

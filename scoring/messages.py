@@ -170,6 +170,8 @@ MESSAGES: dict[str, Promise] = {
     ),
     "seating.not_threes_fours": _("%(players)s players cannot sit at tables of 3 and 4."),
     "seating.entered_twice": _("A player is entered twice."),
+    "seating.not_fours": _("%(players)s players cannot sit at tables of 4 only."),
+    "seating.forbidden": _("The forbidden pairs leave no way to seat this round."),
     "ranking.whists_per_player": _("A table needs one whist result per player."),
     "ranking.counts_per_player": _("A table needs one set of counts per player."),
     "ranking.sits_twice": _("A player sits twice at one table."),

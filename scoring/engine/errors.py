@@ -146,6 +146,8 @@ TEMPLATES: dict[str, str] = {
     ),
     "seating.not_threes_fours": "{players} players cannot sit at tables of 3 and 4",
     "seating.entered_twice": "a player is entered twice",
+    "seating.not_fours": "{players} players cannot sit at tables of 4 only",
+    "seating.forbidden": "the forbidden pairs leave no way to seat this round",
     # Tournament standings (docs/tournaments.md, "Ranking").
     "ranking.whists_per_player": "a table needs one whist result per player",
     "ranking.counts_per_player": "a table needs one set of counts per player",

@@ -1,25 +1,28 @@
 """Tournament seating: who sits at which table each round (docs/tournaments.md §3, §4.3).
 
 Players are drawn into tables of 3 or 4 so that no pair meets twice when that can be
-avoided, and repeats are spread evenly when it cannot (docs/tournaments.md §3, ranked rules
-of §4.3). Two strategies of §3, tried in this order:
+avoided, and repeats are as few and as evenly spread as possible when it cannot
+(docs/tournaments.md §3, the ranked rules of §4.3). The strategies of §3:
 
-- **A, lookup of known designs** — when the field is a size for which a resolvable
-  design exists (9, 27 players in threes: affine geometry over GF(3); 15 in threes:
-  a Kirkman triple system; 16, 64 in fours: affine geometry over GF(4)), the whole
-  schedule is fixed from the tournament's seed and every pair meets at most once for
-  as many rounds as the design has (the bound ⌊(N−1)/(k−1)⌋). It is followed only
-  while the past rounds are exactly its first rounds (no drops, no late entries).
-- **B + D, random restarts with local search** — otherwise: many seeded random
-  seatings, each improved by swapping two players between tables, scored by a
-  lexicographic cost: meetings raised to a power (a third meeting costs more than any
-  number of second ones, so the maximum is minimised first), then pairs who met in the
-  previous round (Pantheon's "+10 if consecutive"), then an even share of the
-  4-tables of a mixed plan (the dealer sits out there; KRCG's "fifth seat").
+- **A, known designs** (:mod:`.seating_designs`) — for 9, 15, 21, 27, 39… players in
+  threes and 16, 64 in fours the whole schedule is a resolvable design, every pair
+  meeting at most once for as many rounds as the bound ⌊(N−1)/(k−1)⌋ allows. It is
+  followed while the past rounds are exactly its first rounds (no drops, late entries,
+  Swiss rounds, forbidden pairs).
+- **E, exact search for the round** (:mod:`.seating_exact`) — otherwise a depth-first
+  search for a round with no repeat, tables of 4 going to whoever had fewest. In a
+  Swiss round (``standings`` given) the best-placed free player is seated first, with
+  the nearest in the standings (option C). If the search runs through every branch
+  without a round, that is the proof that repeats cannot be avoided this round.
+- **D, annealing** (:mod:`.seating_search`) — when there is no round without repeats,
+  or the search ran out of budget, the round is found by simulated annealing on the
+  meetings (a second meeting costs 1, a third 3).
 
-Seats at a table and the first dealer are drawn by lot (Кодекс 3.1.1, «тираж»).
-Everything is deterministic given the seed (docs/tournaments.md §4.13: "a fixed seed gives
-identical output"). Pure Python: the web stores the seed and the tables.
+Zero repeats are called impossible only with a proof (§4.4): a counting bound
+(:func:`repeats_forced`) or the exhausted search. Seats at a table are drawn by lot
+(Кодекс 3.1.1, «тираж»); the first dealer, who sits out every fourth deal at a table
+of 4, is whoever has been first dealer least often. Everything is deterministic given
+the seed (§4.13: "a fixed seed gives identical output"). Pure Python.
 """
 
 from __future__ import annotations
@@ -27,15 +30,24 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
+from . import seating_designs, seating_plan, seating_round
 from .errors import ScoringError
 
 TABLE_SIZES = (3, 4)
 
 Round = Sequence[Sequence[str]]
+T = TypeVar("T", bound=Hashable)
 Pair = frozenset[str]
+
+# Branches the exact search may open for one round before it gives up (each is cheap:
+# a field of 200 is seated in well under a thousand when a round without repeats exists).
+SEARCH_BUDGET = 20_000
+# Swaps the annealing may try for one round.
+ANNEAL_STEPS = 40_000
 
 
 class SeatingError(ScoringError):
@@ -56,7 +68,10 @@ class Draw:
 
     ``repeats``: pairs at this round's tables who had met before; ``max_meetings``:
     the most times any pair has met, this round included; ``repeats_forced``: zero
-    repeats is provably impossible this round; ``method``: ``design`` or ``search``.
+    repeats is provably impossible this round, given the rounds before it; ``proof``:
+    how that is known, ``bound`` (a counting bound, whatever the past rounds) or
+    ``search`` (every seating of this round was tried), else ""; ``method``:
+    ``design``, ``search`` (a round found with no repeat) or ``anneal``.
     """
 
     tables: tuple[Table, ...]
@@ -64,17 +79,18 @@ class Draw:
     max_meetings: int
     repeats_forced: bool
     method: str
+    proof: str = ""
 
 
 # --- table plans and bounds -----------------------------------------------------------
 
 
-def table_plan(players: int, size: int) -> tuple[int, ...]:
+def table_plan(players: int, size: int, *, fours_only: bool = False) -> tuple[int, ...]:
     """Table sizes for a field (docs/tournaments.md §4.2: N = 4a + 3b).
 
     ``size`` 3: threes only, so the field must be a multiple of 3 (Serbian league, Dama
     Herc). ``size`` 4: as many fours as possible, the rest in threes (13 → 4+3+3+3);
-    5 players cannot be seated at all.
+    5 players cannot be seated at all. ``fours_only``: tables of 4 and nothing else.
     """
     if size not in TABLE_SIZES:
         raise SeatingError("seating.table_size", size=size)
@@ -85,6 +101,10 @@ def table_plan(players: int, size: int) -> tuple[int, ...]:
             add, remove = (2, 1) if players % 3 == 1 else (1, 2)
             raise SeatingError("seating.not_threes", players=players, add=add, remove=remove)
         return (3,) * (players // 3)
+    if fours_only:
+        if players % 4:
+            raise SeatingError("seating.not_fours", players=players)
+        return (4,) * (players // 4)
     for fours in range(players // 4, -1, -1):
         if (players - 4 * fours) % 3 == 0:
             return (4,) * fours + (3,) * ((players - 4 * fours) // 3)
@@ -97,20 +117,34 @@ def no_repeat_bound(players: int, size: int) -> int:
 
 
 def repeats_forced(plan: Sequence[int], round_number: int) -> bool:
-    """Whether some pair must meet again in round ``round_number`` (docs/tournaments.md §3).
+    """Whether some pair must meet again by round ``round_number``, whatever was drawn (§3).
 
-    Each round a player meets k−1 new people (the bound), and a second round without
-    repeats needs at least as many tables as the largest table has seats (pigeonhole:
-    12 or 8 players at 4-tables repeat from round 2). Otherwise repeats may still be
-    forced by the particular history; this answers only what is provable in general.
+    Proofs, each a counting argument:
+
+    - pigeonhole: a second round without repeats needs at least as many tables as the
+      largest table has seats (12 or 8 players at 4-tables repeat from round 2);
+    - pairs: r rounds seat r·ΣC(t, 2) pairs, at most C(N, 2) of them different;
+    - players: a player meets at least (smallest table − 1) new people a round, so
+      r·(k−1) ≤ N − 1;
+    - 12 players in threes: 5 rounds would be a nearly Kirkman triple system NKTS(12),
+      which does not exist (Kotzig & Rosa, "Nearly Kirkman systems", Congr. Numer. 10
+      (1974); Colbourn & Dinitz, Handbook, 2nd ed., VI.56 — NKTS(v) exists for
+      v ≡ 0 (mod 6) iff v ≥ 18).
+
+    Beyond these a round may still be forced by the particular past rounds; the draw
+    then proves it by exhausting the search (:class:`Draw`).
     """
     if round_number <= 1:
         return False
     players = sum(plan)
-    largest = max(plan)
-    if len(plan) < largest:
+    if len(plan) < max(plan):
         return True
-    return round_number > no_repeat_bound(players, largest)
+    pairs = sum(size * (size - 1) // 2 for size in plan)
+    if round_number * pairs > players * (players - 1) // 2:
+        return True
+    if round_number * (min(plan) - 1) > players - 1:
+        return True
+    return set(plan) == {3} and players == 12 and round_number >= 5
 
 
 def meetings(history: Iterable[Round]) -> Counter[Pair]:
@@ -122,61 +156,20 @@ def meetings(history: Iterable[Round]) -> Counter[Pair]:
     return met
 
 
+def repeats_of(history: Sequence[Sequence[Sequence[T]]], tables: Sequence[Sequence[T]]) -> int:
+    """Pairs at ``tables`` who had already sat together in ``history`` (§4.4)."""
+    before = {
+        frozenset(pair) for past in history for t in past for pair in itertools.combinations(t, 2)
+    }
+    return sum(
+        1
+        for table in tables
+        for pair in itertools.combinations(table, 2)
+        if frozenset(pair) in before
+    )
+
+
 # --- strategy A: known designs --------------------------------------------------------
-
-# A Kirkman triple system of order 15: 7 rounds, every pair exactly once. Found as a
-# packing of the lines of PG(3, 2) into spreads; tests re-check it.
-_KTS15: tuple[tuple[tuple[int, int, int], ...], ...] = (
-    ((0, 1, 2), (3, 7, 11), (4, 9, 14), (5, 10, 12), (6, 8, 13)),
-    ((0, 3, 4), (1, 7, 9), (2, 12, 13), (5, 8, 14), (6, 10, 11)),
-    ((0, 5, 6), (1, 8, 10), (2, 11, 14), (3, 9, 13), (4, 7, 12)),
-    ((0, 7, 8), (1, 11, 13), (2, 4, 5), (3, 10, 14), (6, 9, 12)),
-    ((0, 9, 10), (1, 12, 14), (2, 3, 6), (4, 8, 11), (5, 7, 13)),
-    ((0, 11, 12), (1, 3, 5), (2, 8, 9), (4, 10, 13), (6, 7, 14)),
-    ((0, 13, 14), (1, 4, 6), (2, 7, 10), (3, 8, 12), (5, 9, 11)),
-)
-
-# GF(4) = {0, 1, a, a+1} as 0..3: addition is XOR, multiplication by table.
-_GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
-
-
-def _mul(q: int, x: int, y: int) -> int:
-    return (x * y) % 3 if q == 3 else _GF4_MUL[x][y]
-
-
-def _add(q: int, x: int, y: int) -> int:
-    return (x + y) % 3 if q == 3 else x ^ y
-
-
-def _affine_classes(q: int, dim: int) -> list[list[tuple[int, ...]]]:
-    """Parallel classes of the lines of AG(dim, q): one class per direction.
-
-    Points are numbered by their coordinates in base q; a direction is a nonzero vector
-    whose first nonzero coordinate is 1, and its class is the q^(dim−1) lines p + t·v.
-    """
-    points = list(itertools.product(range(q), repeat=dim))
-    index = {point: i for i, point in enumerate(points)}
-    directions = [v for v in points if any(v) and v[next(i for i, c in enumerate(v) if c)] == 1]
-    classes = []
-    for v in directions:
-        lines: set[tuple[int, ...]] = set()
-        for p in points:
-            line = (
-                index[tuple(_add(q, p[i], _mul(q, t, v[i])) for i in range(dim))] for t in range(q)
-            )
-            lines.add(tuple(sorted(line)))
-        classes.append(sorted(lines))
-    return classes
-
-
-def _design(players: int, size: int) -> list[list[tuple[int, ...]]] | None:
-    """A resolvable design with every pair meeting exactly once, or None (§3, option A)."""
-    if size == 3 and players == 15:
-        return [list(day) for day in _KTS15]
-    known = {(9, 3): (3, 2), (27, 3): (3, 3), (16, 4): (4, 2), (64, 4): (4, 3)}
-    if (players, size) in known:
-        return _affine_classes(*known[(players, size)])
-    return None
 
 
 def design_schedule(players: Sequence[str], size: int, seed: int) -> list[list[tuple[str, ...]]]:
@@ -187,7 +180,7 @@ def design_schedule(players: Sequence[str], size: int, seed: int) -> list[list[t
     (docs/tournaments.md §3, option A; "seeded, reproducible seatings").
     """
     ordered = sorted(set(players))
-    design = _design(len(ordered), size)
+    design = seating_designs.design(len(ordered), size)
     if design is None:
         return []
     rng = random.Random(f"{seed}:design")
@@ -216,87 +209,6 @@ def _from_design(
     return list(schedule[done])
 
 
-# --- strategies B + D: random restarts and local search -------------------------------
-
-
-class _Cost:
-    """The lexicographic cost of a table, as one integer (module docstring)."""
-
-    def __init__(self, players: Sequence[str], history: Sequence[Round], plan: Sequence[int]):
-        self.met = meetings(history)
-        self.last = meetings(history[-1:]) if history else Counter()
-        mixed = len(set(plan)) > 1
-        self.fours = Counter(
-            player
-            for tables in history
-            for table in tables
-            if mixed and len(table) == 4
-            for player in table
-        )
-        rounds = len(history) + 1
-        self.unit_consecutive = 4 * rounds * len(players) + 1
-        self.unit_meeting = self.unit_consecutive * (len(players) ** 2 + 1)
-        self.base = len(players) ** 2 + 1
-        self.mixed = mixed
-
-    def pair(self, a: str, b: str) -> int:
-        pair = frozenset((a, b))
-        times = self.met[pair]
-        if not times:
-            return 0
-        consecutive = self.unit_consecutive if self.last[pair] else 0
-        return int(self.unit_meeting * self.base ** (times - 1)) + consecutive
-
-    def table(self, table: Sequence[str]) -> int:
-        cost = sum(self.pair(a, b) for a, b in itertools.combinations(table, 2))
-        if self.mixed and len(table) == 4:
-            cost += sum(self.fours[player] for player in table)
-        return cost
-
-
-def _improve(tables: list[list[str]], cost: _Cost) -> int:
-    """Swap players between tables while a swap lowers the cost; the final cost."""
-    costs = [cost.table(table) for table in tables]
-    improved = True
-    while improved:
-        improved = False
-        for i, j in itertools.combinations(range(len(tables)), 2):
-            for a, b in itertools.product(range(len(tables[i])), range(len(tables[j]))):
-                first, second = list(tables[i]), list(tables[j])
-                first[a], second[b] = second[b], first[a]
-                new_first, new_second = cost.table(first), cost.table(second)
-                if new_first + new_second < costs[i] + costs[j]:
-                    tables[i], tables[j] = first, second
-                    costs[i], costs[j] = new_first, new_second
-                    improved = True
-    return sum(costs)
-
-
-def _search(
-    players: Sequence[str],
-    history: Sequence[Round],
-    plan: Sequence[int],
-    rng: random.Random,
-    tries: int,
-) -> list[tuple[str, ...]]:
-    cost = _Cost(players, history, plan)
-    best: list[list[str]] = []
-    best_cost = -1
-    for _ in range(tries):
-        order = list(players)
-        rng.shuffle(order)
-        tables, start = [], 0
-        for seats in plan:
-            tables.append(order[start : start + seats])
-            start += seats
-        total = _improve(tables, cost)
-        if best_cost < 0 or total < best_cost:
-            best, best_cost = tables, total
-        if best_cost == 0:
-            break
-    return [tuple(table) for table in best]
-
-
 # --- the draw --------------------------------------------------------------------------
 
 
@@ -306,49 +218,156 @@ def draw_round(
     size: int,
     seed: int,
     tries: int = 40,
+    *,
+    fours_only: bool = False,
+    standings: Sequence[str] | None = None,
+    forbidden: Iterable[tuple[str, str]] = (),
+    clubs: Mapping[str, str] | None = None,
+    dealt_first: Mapping[str, int] | None = None,
 ) -> Draw:
     """The next round's tables (docs/tournaments.md §3, §4.3; Кодекс 3.1.1).
 
     ``players``: the active field (order does not matter); ``history``: the past
-    rounds' tables, oldest first; ``size``: 3 or 4 (:func:`table_plan`); ``seed``: the
-    tournament's seed, which with the round number fixes every choice. Seats within a
-    table and the first dealer are drawn by lot.
+    rounds' tables, oldest first; ``size``: 3 or 4 (:func:`table_plan`, with
+    ``fours_only``); ``seed``: the tournament's seed, which with the round number fixes
+    every choice. Options (§4.3): ``standings``, the field best first, for a Swiss round
+    (similar standing together); ``forbidden``, pairs that must never sit together;
+    ``clubs``, each player's club, kept apart in round 1 when possible;
+    ``dealt_first``, how often each player was first dealer at a table of 4 (the
+    first dealer sits out the most deals), spread evenly. ``tries`` is kept for old
+    callers; the search stops by its own budgets.
     """
+    del tries
     field = sorted(set(players))
     if len(field) != len(players):
         raise SeatingError("seating.entered_twice")
-    plan = table_plan(len(field), size)
+    plan = table_plan(len(field), size, fours_only=fours_only)
+    number = {player: i for i, player in enumerate(field)}
+    banned = sorted(
+        {
+            (min(number[a], number[b]), max(number[a], number[b]))
+            for a, b in forbidden
+            if a in number and b in number and a != b
+        }
+    )
     round_number = len(history) + 1
     rng = random.Random(f"{seed}:round:{round_number}")
-    tables = _from_design(field, history, size, seed)
-    method = "design"
+    plain = standings is None and not banned and not clubs
+    tables = _from_design(field, history, size, seed) if plain and not fours_only else None
+    method, proof = "design", ""
+    if tables is None and plain:
+        tables, method = _from_plan(field, history, plan, seed), "plan"
     if tables is None:
-        tables = _search(field, history, plan, rng, tries)
-        method = "search"
-    # Largest tables first, then by name: a stable numbering of the tables.
-    tables.sort(key=lambda table: (-len(table), sorted(table)))
+        seated = seating_round.seat_round(
+            _field(field, number, plan, history, banned, clubs, standings),
+            rng,
+            budget=SEARCH_BUDGET,
+            steps=ANNEAL_STEPS,
+        )
+        tables = [tuple(field[p] for p in table) for table in seated.tables]
+        method, proof = seated.method, seated.proof
+    if any(
+        frozenset(pair) in _pairs(banned, field)
+        for t in tables
+        for pair in itertools.combinations(t, 2)
+    ):
+        raise SeatingError("seating.forbidden")
+    tables = _ordered(tables, standings)
     met = meetings([*history, tables])
-    before = meetings(history)
-    repeats = sum(
-        1
-        for table in tables
-        for pair in itertools.combinations(table, 2)
-        if before[frozenset(pair)]
-    )
     return Draw(
-        tables=tuple(_by_lot(table, rng) for table in tables),
-        repeats=repeats,
+        tables=tuple(_by_lot(table, rng, dealt_first) for table in tables),
+        repeats=repeats_of(history, tables),
         max_meetings=max(met.values(), default=0),
-        repeats_forced=repeats_forced(plan, round_number),
+        repeats_forced=bool(proof),
         method=method,
+        proof=proof,
     )
 
 
-def _by_lot(players: Sequence[str], rng: random.Random) -> Table:
-    """Seats and the first dealer by lot (Кодекс 3.1.1: the «тираж» decides)."""
+# Fields up to this size follow a schedule planned ahead while the past matches it.
+PLAN_LIMIT = 40
+
+
+def _from_plan(
+    field: Sequence[str], history: Sequence[Round], plan: tuple[int, ...], seed: int
+) -> list[tuple[str, ...]] | None:
+    """The planned next round (:mod:`.seating_plan`) if every past round was planned."""
+    if len(field) > PLAN_LIMIT:
+        return None
+    horizon = max(r for r in range(1, len(field)) if not repeats_forced(plan, r))
+    if len(history) >= horizon:
+        return None
+    schedule = seating_plan.no_repeat_plan(len(field), plan, horizon, seed)
+    named = [[tuple(field[p] for p in table) for table in tables] for tables in schedule]
+    done = len(history)
+    if done >= len(named) or any(
+        _as_sets(past) != _as_sets(planned) for past, planned in zip(history, named, strict=False)
+    ):
+        return None
+    return named[done]
+
+
+def _pairs(banned: Sequence[tuple[int, int]], field: Sequence[str]) -> set[Pair]:
+    return {frozenset((field[p], field[q])) for p, q in banned}
+
+
+def _field(
+    field: Sequence[str],
+    number: Mapping[str, int],
+    plan: tuple[int, ...],
+    history: Sequence[Round],
+    banned: list[tuple[int, int]],
+    clubs: Mapping[str, str] | None,
+    standings: Sequence[str] | None,
+) -> seating_round.Field:
+    """The draw's view of the field by player numbers (players who left are dropped)."""
+    past = [[[number[p] for p in table if p in number] for table in tables] for tables in history]
+    mixed = len(set(plan)) > 1
+    fours = [0] * len(field)
+    for tables in past:
+        for table in tables:
+            if mixed and len(table) == 4:
+                for p in table:
+                    fours[p] += 1
+    ranked = None
+    if standings is not None:
+        listed = [number[p] for p in dict.fromkeys(standings) if p in number]
+        # Players missing from the standings (late entries) come last, by name.
+        ranked = listed + [p for p in range(len(field)) if p not in set(listed)]
+    return seating_round.Field(
+        players=len(field),
+        plan=plan,
+        history=[[t for t in tables if t] for tables in past],
+        fours=fours,
+        forbidden=banned,
+        clubs=[clubs.get(p) for p in field] if clubs else None,
+        standings=ranked,
+    )
+
+
+def _ordered(
+    tables: list[tuple[str, ...]], standings: Sequence[str] | None
+) -> list[tuple[str, ...]]:
+    """Largest tables first, then by name; in a Swiss round, the top table first."""
+    if standings is None:
+        return sorted(tables, key=lambda table: (-len(table), sorted(table)))
+    rank = {player: i for i, player in enumerate(standings)}
+    last = len(rank)
+    return sorted(tables, key=lambda table: min(rank.get(p, last) for p in table))
+
+
+def _by_lot(
+    players: Sequence[str], rng: random.Random, dealt_first: Mapping[str, int] | None = None
+) -> Table:
+    """Seats by lot (Кодекс 3.1.1: the «тираж» decides); the first dealer too, among
+    those who have been first dealer least often (docs/tournaments.md §3: rotate the
+    first dealer; at a table of 4 the dealer sits out)."""
     seated = list(players)
     rng.shuffle(seated)
-    return Table(tuple(seated), rng.randrange(len(seated)))
+    counts = dealt_first or {}
+    fewest = min(counts.get(p, 0) for p in seated)
+    candidates = [i for i, p in enumerate(seated) if counts.get(p, 0) == fewest]
+    return Table(tuple(seated), candidates[rng.randrange(len(candidates))])
 
 
 def tables_by_standing(ranked: Sequence[str], size: int, seed: int) -> tuple[Table, ...]:

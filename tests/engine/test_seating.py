@@ -164,13 +164,16 @@ def test_a_design_is_left_when_the_field_changes_and_the_search_takes_over():
     assert second.repeats == 0
 
 
-def test_an_unavoidable_repeat_is_reported_and_spread_evenly():
+def test_an_unavoidable_repeat_is_reported_and_kept_to_the_pigeonhole_minimum():
     history = play(12, 4, 3)
     draw = draw_round(field(12), history[:2], 4, 1)
 
     assert draw.repeats_forced
-    assert draw.repeats > 0
-    assert max(meetings(history).values()) <= 2
+    # Each table of 4 holds two players of one of last round's 3 tables: 3 repeats a
+    # round, no more (issue 14: 6 over 3 rounds). Fewer repeats come first, so a pair
+    # may meet a third time rather than two more pairs a second time.
+    assert draw.repeats == 3
+    assert max(meetings(history).values()) <= 3
 
 
 def test_the_draw_reports_its_repeats_against_the_history():
