@@ -119,13 +119,28 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+# Entry states and round states (docs/tournaments.md §4.2, §4.5), for models that have
+# them; a model without them stores ``dropped`` and publishes every round it draws.
+ENTRY_STATES = ("registered", "checked_in", "playing", "dropped", "disqualified")
+OUT_STATES = ("dropped", "disqualified")
+ROUND_STATUSES = ("draft", "published")
+STAGES = ("qualifying", "semifinal", "final")
+
+
+def _has_field(model: type[Any], name: str) -> bool:
+    return any(field.name == name for field in model._meta.get_fields())
+
+
 def entry_json(entry: TournamentEntry) -> dict[str, Any]:
-    return {"name": entry.player.name, "dropped": entry.dropped}
+    state = getattr(entry, "state", "dropped" if entry.dropped else "registered")
+    return {"name": entry.player.name, "dropped": entry.dropped, "state": state}
 
 
 def round_json(round_: Round, tables: Sequence[Pulka]) -> dict[str, Any]:
     return {
         "number": round_.number,
+        "status": getattr(round_, "status", "published"),
+        "stage": getattr(round_, "stage", "final" if round_.is_final else "qualifying"),
         "seed": round_.seed,
         "is_final": round_.is_final,
         "method": round_.method,
@@ -209,7 +224,7 @@ class TournamentFile:
     """A validated tournament file, ready to be stored."""
 
     fields: dict[str, Any]
-    players: tuple[tuple[str, bool], ...]
+    players: tuple[tuple[str, str], ...]  # name, entry state
     rounds: tuple[RoundFile, ...]
 
 
@@ -296,14 +311,21 @@ def _read_tournament(data: Any) -> dict[str, Any]:
     return fields
 
 
-def _read_players(data: Any) -> tuple[tuple[str, bool], ...]:
+def _read_players(data: Any) -> tuple[tuple[str, str], ...]:
+    """Each player's name and state (a file without states gives ``dropped`` alone)."""
     players = []
     longest = io.MAX_PLAYER_NAME
     for index, item in enumerate(_list(data, "players", MAX_PLAYERS), start=1):
         place = f"players → {index}"
         item = _object(item, place)
-        players.append((_text(item, "name", place, longest), _flag(item, "dropped", place)))
-    names = [name for name, _dropped in players]
+        name, dropped = _text(item, "name", place, longest), _flag(item, "dropped", place)
+        state = "dropped" if dropped else "registered"
+        if "state" in item:
+            state = _choice(item, "state", place, ENTRY_STATES)
+            if (state in OUT_STATES) != dropped:
+                raise _refuse(f"{place} → dropped", _("does not agree with the state."))
+        players.append((name, state))
+    names = [name for name, _state in players]
     if len(set(names)) != len(names):
         raise _refuse("players", _("a player is listed twice."))
     return tuple(players)
@@ -336,6 +358,13 @@ def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
         "number": _int(item, "number", place, 1, MAX_ROUNDS),
         "seed": _int(item, "seed", place, 0, MAX_SEED),
         "is_final": _flag(item, "is_final", place),
+        "status": _choice({"status": "published", **item}, "status", place, ROUND_STATUSES),
+        "stage": _choice(
+            {"stage": "final" if item.get("is_final") is True else "qualifying", **item},
+            "stage",
+            place,
+            STAGES,
+        ),
         "method": _text(item, "method", place, 12, blank=True),
         "repeats": _int(item, "repeats", place, 0, 32767),
         "repeats_forced": _flag(item, "repeats_forced", place),
@@ -372,7 +401,7 @@ def read_file(text: str) -> TournamentFile:
         )
     fields = _read_tournament(data.get("tournament"))
     players = _read_players(data.get("players"))
-    names = {name for name, _dropped in players}
+    names = {name for name, _state in players}
     rounds = [
         _read_round(item, f"rounds → {index}", names)
         for index, item in enumerate(_list(data.get("rounds"), "rounds", MAX_ROUNDS), start=1)
@@ -414,10 +443,10 @@ def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "
         tournament = Tournament.objects.create(
             club=club, slug=chosen, created_by=_user(user), **fields
         )
-        players = _club_players(club, [name for name, _dropped in file.players])
+        players = _club_players(club, [name for name, _state in file.players])
         TournamentEntry.objects.bulk_create(
-            TournamentEntry(tournament=tournament, player=players[name], dropped=dropped)
-            for name, dropped in file.players
+            TournamentEntry(tournament=tournament, player=players[name], **_entry_state(state))
+            for name, state in file.players
         )
         for round_file in file.rounds:
             _import_round(tournament, round_file, user)
@@ -436,8 +465,22 @@ def _club_players(club: Club, names: Sequence[str]) -> dict[str, Player]:
     return existing
 
 
+def _entry_state(state: str) -> dict[str, Any]:
+    if _has_field(TournamentEntry, "state"):
+        return {"state": state}
+    return {"dropped": state in OUT_STATES}
+
+
+def _round_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """The round's fields that the model has (states and stages where it keeps them)."""
+    kept = {key: value for key, value in fields.items() if _has_field(Round, key)}
+    if kept.get("status") == "published" and _has_field(Round, "published_at"):
+        kept["published_at"] = timezone.now()
+    return kept
+
+
 def _import_round(tournament: Tournament, round_file: RoundFile, user: Any) -> None:
-    round_ = Round.objects.create(tournament=tournament, **round_file.fields)
+    round_ = Round.objects.create(tournament=tournament, **_round_fields(round_file.fields))
     for table in round_file.tables:
         try:
             pulka = io.import_file(tournament.club, table.file, user)

@@ -80,9 +80,9 @@ def round_length(tournament: Tournament) -> timedelta | None:
 
 
 def _is_published(round_: Round) -> bool:
-    # A draft round (docs/tournaments.md §4.5) is not the room's business yet.
-    state = getattr(round_, "state", None)
-    return state in (None, "published")
+    # A draft round (docs/tournaments.md §4.5) is not the room's business yet; a model
+    # without round states has published every round it drew.
+    return getattr(round_, "status", "published") == "published"
 
 
 def current_round(tournament: Tournament) -> Round | None:
@@ -163,7 +163,8 @@ def room_round(tournament: Tournament, now: datetime | None = None) -> RoomRound
         return RoomRound(None, round_title(None), (), (), clock(tournament, None, now))
     pulkas = _pulkas_of(tournament, round_.number)
     tables = tuple(room_table(tournament, n, p) for n, p in enumerate(pulkas, start=1))
-    started = min((p.created_at for p in pulkas), default=None)
+    first_table = min((p.created_at for p in pulkas), default=None)
+    started = getattr(round_, "published_at", None) or first_table
     return RoomRound(
         round=round_,
         title=round_title(round_),
@@ -188,7 +189,8 @@ class Dashboard:
 def dashboard(tournament: Tournament, now: datetime | None = None) -> Dashboard:
     """Tables playing, deals per table and the round's clock for the organiser."""
     current = room_round(tournament, now)
-    counts = tournament.entries.aggregate(active=Count("pk", filter=Q(dropped=False)))
+    # ``dropped`` read on each entry: a field today, the entry state's property later.
+    active = sum(1 for entry in tournament.entries.all() if not entry.dropped)
     played = tournament.rounds.count()
     deals = sum(t.deals for t in current.tables)
     if current.round is None:
@@ -201,7 +203,7 @@ def dashboard(tournament: Tournament, now: datetime | None = None) -> Dashboard:
         ) % {"count": len(current.playing), "total": len(current.tables)}
     else:
         summary = _("Every table of this round has finished.")
-    return Dashboard(current, played, counts["active"] or 0, deals, summary)
+    return Dashboard(current, played, active, deals, summary)
 
 
 # --- the projector ---------------------------------------------------------------------
