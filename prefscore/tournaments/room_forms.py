@@ -1,5 +1,5 @@
 """The form that imports a tournament file (docs/tournaments.md §6): pasted or
-uploaded, valid once ``exports.read_file`` has read every part of it."""
+uploaded, valid once ``imports.read_file`` has read every part of it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club
 
-from . import exports
+from . import imports
 from .models import Tournament
 
 
@@ -48,11 +48,11 @@ class TournamentFileForm(forms.Form):
         field = "file" if upload is not None else "text"
         try:
             if upload is not None:
-                if upload.size > exports.MAX_FILE_BYTES:
-                    raise exports.ImportRefused(exports.too_large_message())
-                text = exports.decode(upload.read(exports.MAX_FILE_BYTES + 1))
-            cleaned["tournament_file"] = exports.read_file(text)
-        except exports.ImportRefused as error:
+                if upload.size > imports.MAX_FILE_BYTES:
+                    raise imports.ImportRefused(imports.too_large_message())
+                text = imports.decode(upload.read(imports.MAX_FILE_BYTES + 1))
+            cleaned["tournament_file"] = imports.read_file(text)
+        except imports.ImportRefused as error:
             self.add_error(field, str(error))
         cleaned["field"] = field
         return cleaned
@@ -61,9 +61,9 @@ class TournamentFileForm(forms.Form):
         """The new tournament, or None with the refusal added to the form."""
         data = self.cleaned_data
         try:
-            return exports.import_tournament(
+            return imports.import_tournament(
                 self.club, data["tournament_file"], user, data.get("slug") or ""
             )
-        except exports.ImportRefused as error:
+        except imports.ImportRefused as error:
             self.add_error(data["field"], str(error))
             return None

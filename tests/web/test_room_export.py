@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import exports, services
+from prefscore.tournaments import exports, imports, services
 from prefscore.tournaments.models import Round, Tournament, TournamentEntry
 from tests.web.fixtures_tournaments import (
     HTMX,
@@ -144,9 +144,9 @@ def test_the_json_holds_players_rounds_tables_and_results(tournament_world, play
 def test_an_export_imports_again_as_the_same_tournament(tournament_world, played):
     first = exports.export_data(played)
 
-    copy_ = exports.import_tournament(
+    copy_ = imports.import_tournament(
         tournament_world.other_club,
-        exports.read_file(json.dumps(first)),
+        imports.read_file(json.dumps(first)),
         tournament_world.users["outsider"],
     )
 
@@ -165,9 +165,9 @@ def ranked(tournament: Tournament) -> list[tuple[Any, ...]]:
 
 
 def test_an_import_into_the_same_club_gets_a_free_short_name(tournament_world, played):
-    file = exports.read_file(exports.export_text(played))
+    file = imports.read_file(exports.export_text(played))
 
-    copy_ = exports.import_tournament(tournament_world.club, file, None)
+    copy_ = imports.import_tournament(tournament_world.club, file, None)
 
     assert copy_.slug != played.slug and copy_.slug.startswith("spring-cup")
     assert Round.objects.filter(tournament=copy_).count() == 3
@@ -278,16 +278,16 @@ def test_a_player_at_two_tables_of_a_round_is_refused(tournament_world, played):
     tables[1]["pulka"]["first_dealer"] = tables[1]["pulka"]["players"][1]
     tables[1]["pulka"]["deals"] = []
 
-    with pytest.raises(exports.ImportRefused, match="sits at two tables"):
-        exports.read_file(json.dumps(data))
+    with pytest.raises(imports.ImportRefused, match="sits at two tables"):
+        imports.read_file(json.dumps(data))
 
 
 def test_a_stranger_at_a_table_is_refused(tournament_world, played):
     data = exports.export_data(played)
     data["players"] = data["players"][1:]
 
-    with pytest.raises(exports.ImportRefused, match="is not among the players"):
-        exports.read_file(json.dumps(data))
+    with pytest.raises(imports.ImportRefused, match="is not among the players"):
+        imports.read_file(json.dumps(data))
 
 
 def test_the_messages_are_in_the_readers_language(tournament_world):
@@ -370,20 +370,20 @@ def test_a_mangled_export_is_refused_with_a_message_or_imported(
     text = mutated(small_export, path, data.draw(JSON_VALUES))
 
     try:
-        file = exports.read_file(text)
-    except exports.ImportRefused as refused:
+        file = imports.read_file(text)
+    except imports.ImportRefused as refused:
         assert str(refused)
         return
-    tournament = exports.import_tournament(tournament_world.other_club, file, None)
+    tournament = imports.import_tournament(tournament_world.other_club, file, None)
     # What was imported exports again into a file that reads.
-    assert exports.read_file(exports.export_text(tournament)).players == file.players
+    assert imports.read_file(exports.export_text(tournament)).players == file.players
 
 
 @FUZZ
 @given(value=JSON_VALUES)
 def test_any_json_is_refused_with_a_message(value):
-    with pytest.raises(exports.ImportRefused):
-        exports.read_file(json.dumps(value))
+    with pytest.raises(imports.ImportRefused):
+        imports.read_file(json.dumps(value))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
