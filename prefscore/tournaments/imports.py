@@ -182,6 +182,7 @@ def _read_table(
     pulka = _object(item.get("pulka"), f"{place} → pulka")
     try:
         file = io.read_text(protocol.dumps(pulka))
+        io.settle(file)  # the engine scores it now, so that storing it cannot fail later
     except io.FileRefused as error:
         raise _refuse(f"{place} → pulka", str(error)) from None
     except (TypeError, ValueError, RecursionError):

@@ -19,7 +19,7 @@ from playwright.sync_api import Page
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import room, services
+from prefscore.tournaments import room
 from tests.browser.support import (
     OVERFLOW_JS,
     TAP,
@@ -30,7 +30,7 @@ from tests.browser.support import (
 )
 from tests.browser.test_screens_browser import TEXTS_JS, data_strings, other_language
 from tests.web.fixtures_access import build_world
-from tests.web.fixtures_tournaments import enter, make_tournament, play_round_deals
+from tests.web.fixtures_tournaments import draw, enter, make_tournament, play_round_deals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -69,7 +69,7 @@ def build_room_world() -> Any:
     Player.objects.filter(pk=players[0].pk).update(user=world.users["member"])
     tournament = make_tournament(world.club, "Spring cup", slug="spring", public=True)
     enter(tournament, players)
-    services.draw_next_round(tournament.pk, world.users["organiser"])
+    assert draw(world, tournament).status_code == 302  # drawn (and published) as organisers do
     play_round_deals(tournament, 1)
     world.tournament = tournament
     world.names = PLAYERS

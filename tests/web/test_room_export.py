@@ -28,6 +28,7 @@ from prefscore.tournaments.models import Round, Tournament, TournamentEntry
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,
+    draw,
     enter,
     make_tournament,
     play_round_deals,
@@ -50,6 +51,15 @@ def drop(entry: TournamentEntry) -> None:
     entry.save()
 
 
+def cut_to(world, tournament: Tournament, size: int) -> None:
+    """The cut as the organiser makes it; where rounds are drafts, the final published."""
+    client = client_as(world, "organiser")
+    assert client.post(url("cut", tournament), {"size": size}).status_code in (200, 302)
+    final = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    if getattr(final, "status", "published") == "draft":
+        client.post(url("publish_round", tournament, number=final.number))
+
+
 def finish_round(tournament: Tournament, number: int) -> None:
     play_round_deals(tournament, number)
     Pulka.objects.filter(tournament=tournament, round_number=number).update(
@@ -60,14 +70,13 @@ def finish_round(tournament: Tournament, number: int) -> None:
 @pytest.fixture
 def played(tournament_world, cup) -> Tournament:
     """Two qualifying rounds, a drop, a final table of three: a whole small event."""
-    user = tournament_world.users["organiser"]
-    services.draw_next_round(cup.pk, user)
+    draw(tournament_world, cup)
     finish_round(cup, 1)
-    services.draw_next_round(cup.pk, user)
+    draw(tournament_world, cup)
     finish_round(cup, 2)
     kira = TournamentEntry.objects.get(tournament=cup, player__name="Kira")
     drop(kira)
-    services.draw_final(cup.pk, user, 3)
+    cut_to(tournament_world, cup, 3)
     play_round_deals(cup, 3)
     cup.refresh_from_db()
     return cup
@@ -179,7 +188,7 @@ def test_the_export_costs_the_same_queries_for_any_number_of_tables(tournament_w
         players = [Player.objects.create(club=tournament_world.club, name=n) for n in names]
         tournament = make_tournament(tournament_world.club, slug=slug)
         enter(tournament, players)
-        services.draw_next_round(tournament.pk, None)
+        draw(tournament_world, tournament)
         play_round_deals(tournament, 1)
         with CaptureQueriesContext(connection) as captured:
             exports.export_data(tournament)
@@ -256,6 +265,12 @@ def mutated(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> str:
         (("rounds", 0, "number"), 2, "rounds: the rounds must be numbered"),
         (("rounds", 1, "tables", 0, "pulka", "target"), -3, "rounds → 2 → tables → 1 → pulka:"),
         (("rounds", 0, "tables", 0, "status"), "lost", "rounds → 1 → tables → 1 → status"),
+        # read alone, the deal is well formed; scored, nobody of that name plays
+        (
+            ("rounds", 0, "tables", 0, "pulka", "deals", 0, "declarer"),
+            "",
+            "rounds → 1 → tables → 1 → pulka: The file was not accepted",
+        ),
     ],
 )
 def test_a_file_with_a_bad_field_names_the_place(tournament_world, played, path, value, message):
@@ -348,7 +363,7 @@ def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 def small_export(tournament_world) -> dict[str, Any]:
     tournament = make_tournament(tournament_world.club, slug="fuzz", deals_per_round=2)
     enter(tournament, tournament_world.players[:3])
-    services.draw_next_round(tournament.pk, None)
+    draw(tournament_world, tournament)
     play_round_deals(tournament, 1)
     return exports.export_data(tournament)
 
