@@ -7,10 +7,10 @@ permission check), who is sent to sign in (LOGIN), and who is refused (DENIED: 4
 404). The tests that hold the views to it are the test_permission_*.py modules beside
 this one; ``test_every_url_has_a_permission_expectation`` fails for a URL without a row.
 
-TODO(tournaments): public tournament standings must be readable without signing in
-only when the organiser has made them public; when the tournament views exist, add
-their rows here (standings of a public tournament: anonymous OK; of a private one:
-anonymous LOGIN, outsider DENIED) and a case for each in the walk's world.
+The walk's tournament is public. The pages whose permission depends on that flag (the
+standings, the projector) have a second row in PRIVATE_TOURNAMENT, for a private
+tournament of the same club, walked by tests/web/test_room_permissions.py: its
+standings are the members', its projector the organisers'.
 """
 
 from __future__ import annotations
@@ -335,6 +335,18 @@ EXPECTATIONS: dict[str, Expect] = {
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"public": "on"}
     ),
     "tournaments:standings": public(kwargs=walk_kwargs),
+    # The room (prefscore/tournaments/room_views.py): the projector of a public
+    # tournament is anyone's (PRIVATE_TOURNAMENT below for a private one).
+    "tournaments:room": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:projector": public(kwargs=walk_kwargs),
+    "tournaments:my_table": club_roles(*MEMBERS, kwargs=walk_kwargs),
+    "tournaments:print_seating": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:print_cards": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:print_standings": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:print_protocol": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:export_csv": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:export_json": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:import": club_roles(*ORGANISERS, kwargs=walk_club),
     # --- the Django admin: its front page stands for all of it ---
     # Club admins (the outsider is one, of his own club) reach the admin for their
     # club's conventions; what they see there is tested in test_conventions_admin.
@@ -348,6 +360,19 @@ EXPECTATIONS: dict[str, Expect] = {
             superuser=OK,
         )
     ),
+}
+
+
+def walk_private_kwargs(world: World) -> dict[str, Any]:
+    """A private tournament of the access world (made on first use)."""
+    if not world.club.tournaments.filter(slug="private-cup").exists():
+        make_tournament(world.club, "Private cup", slug="private-cup", public=False)
+    return {"club": world.club.slug, "slug": "private-cup"}
+
+
+PRIVATE_TOURNAMENT: dict[str, Expect] = {
+    "tournaments:standings": club_roles(*MEMBERS, kwargs=walk_private_kwargs),
+    "tournaments:projector": club_roles(*ORGANISERS, kwargs=walk_private_kwargs),
 }
 
 

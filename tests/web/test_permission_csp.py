@@ -37,6 +37,8 @@ NOT_HTML = {
     "stats:player_csv",
     "stats:club_csv",
     "stats:my_data",
+    "tournaments:export_csv",
+    "tournaments:export_json",
 }
 
 

@@ -1,0 +1,180 @@
+"""A tournament out of the database and back: standings as CSV, the whole as JSON.
+
+docs/tournaments.md §4.12 and §6 (the file format, version 1). The JSON file holds the
+regulations, the players, the rounds and each table's pulka file (docs/protocol.md,
+as ``games:export`` writes it), so that every result can be recomputed from the deals;
+the ``standings`` it carries are output, ignored on import.
+
+Each model is written by one function here (``tournament_json``, ``entry_json``,
+``round_json``, ``table_json``) and read by its pair in ``imports`` (``_read_tournament``…),
+so a new field is added in one place each way.
+"""
+
+from __future__ import annotations
+
+import csv
+import io as text_io
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from django.utils import timezone
+
+from prefscore.clubs.models import Player
+from prefscore.games import io
+from prefscore.games.models import Correction, Deal, Pulka
+from prefscore.games.services import score
+from scoring.engine import protocol, ranking
+
+from . import services
+from .models import Round, Tournament, TournamentEntry
+
+FORMAT = "prefscore-tournament"
+VERSION = 1
+
+# --- the CSV of the standings ----------------------------------------------------------
+
+CSV_FIXED = ("place", "player", "points", "whists", "rounds")
+CSV_TAIL = ("finalist", "dropped")
+
+
+def _plain(value: Fraction | int | None) -> str:
+    """A figure as a spreadsheet reads it: whole as an integer, else two decimals."""
+    if value is None:
+        return ""
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value))
+    return f"{float(value):.2f}"
+
+
+def csv_columns(tournament: Tournament, round_numbers: Sequence[int]) -> list[str]:
+    """The header: fixed columns, the tie-breaks in order, a column per round."""
+    tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
+    return [*CSV_FIXED, *tie_breaks, *(f"round_{n}" for n in round_numbers), *CSV_TAIL]
+
+
+def standings_csv(tournament: Tournament) -> str:
+    """The standings as CSV (docs/tournaments.md §6.3): the page's figures, unformatted."""
+    table = services.standings(tournament)
+    numbers = [r.number for r in table.rounds]
+    tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
+    out = text_io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(csv_columns(tournament, numbers))
+    for line in table.lines:
+        player = table.players.get(line.player)
+        writer.writerow(
+            [
+                line.place,
+                player.name if player else line.player,
+                _plain(line.points),
+                line.whists,
+                line.rounds,
+                *(_plain(getattr(line, name)) for name in tie_breaks),
+                *(_plain(line.by_round.get(n)) for n in numbers),
+                int(line.finalist),
+                int(line.player in table.dropped),
+            ]
+        )
+    return out.getvalue()
+
+
+# --- the JSON file: one function per model ---------------------------------------------
+
+
+def tournament_json(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "public": tournament.public,
+        "table_size": tournament.table_size,
+        "target": tournament.target,
+        "deals_per_round": tournament.deals_per_round,
+        "normalisation": tournament.normalisation,
+        "tie_breaks": list(tournament.tie_breaks),
+        "carry": tournament.carry,
+        "seed": tournament.seed,
+        "status": tournament.status,
+        "convention_name": tournament.convention_name,
+        "convention": tournament.convention.to_options(),
+    }
+
+
+# Entry states and round states (docs/tournaments.md §4.2, §4.5), for models that have
+# them; a model without them stores ``dropped`` and publishes every round it draws.
+ENTRY_STATES = ("registered", "checked_in", "playing", "dropped", "disqualified")
+OUT_STATES = ("dropped", "disqualified")
+ROUND_STATUSES = ("draft", "published")
+STAGES = ("qualifying", "semifinal", "final")
+
+
+def entry_json(entry: TournamentEntry) -> dict[str, Any]:
+    state = getattr(entry, "state", "dropped" if entry.dropped else "registered")
+    return {"name": entry.player.name, "dropped": entry.dropped, "state": state}
+
+
+def round_json(round_: Round, tables: Sequence[Pulka]) -> dict[str, Any]:
+    return {
+        "number": round_.number,
+        "status": getattr(round_, "status", "published"),
+        "stage": getattr(round_, "stage", "final" if round_.is_final else "qualifying"),
+        "seed": round_.seed,
+        "is_final": round_.is_final,
+        "method": round_.method,
+        "repeats": round_.repeats,
+        "repeats_forced": round_.repeats_forced,
+        "drawn_at": round_.created_at.isoformat(),
+        "tables": [table_json(number, pulka) for number, pulka in enumerate(tables, start=1)],
+    }
+
+
+def table_json(number: int, pulka: Pulka) -> dict[str, Any]:
+    """A table: its number, its status, and its pulka file with the engine's output."""
+    deals: list[Deal] = pulka.standing_deals  # type: ignore[attr-defined]
+    corrections: list[Correction] = pulka.all_corrections  # type: ignore[attr-defined]
+    names = list(pulka.player_names)
+    file: dict[str, Any] = {
+        "convention": pulka.convention.to_options(),
+        "players": names,
+        "target": pulka.target,
+        "first_dealer": names[pulka.first_dealer],
+    }
+    output = protocol.scored_json(score(pulka, deals, corrections))
+    output.pop("players")
+    file["deals"] = io.with_output(io.log_items(deals, corrections), output.pop("deals"))
+    file.update(output)
+    return {"number": number, "status": pulka.status, "pulka": file}
+
+
+def standing_json(line: ranking.Line, names: Mapping[str, Player]) -> dict[str, Any]:
+    player = names.get(line.player)
+    return {
+        "place": line.place,
+        "name": player.name if player else line.player,
+        "points": _plain(line.points),
+        "whists": line.whists,
+        "finalist": line.finalist,
+    }
+
+
+def export_data(tournament: Tournament) -> dict[str, Any]:
+    """The whole tournament (format version 1): a constant number of queries."""
+    entries = list(tournament.entries.select_related("player").order_by("player__name"))
+    pulkas = services.tournament_pulkas(tournament)
+    by_round: dict[int, list[Pulka]] = {}
+    for pulka in pulkas:
+        by_round.setdefault(pulka.round_number or 0, []).append(pulka)
+    table = services.standings(tournament)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "tournament": tournament_json(tournament),
+        "players": [entry_json(entry) for entry in entries],
+        "rounds": [round_json(r, by_round.get(r.number, [])) for r in tournament.rounds.all()],
+        "standings": [standing_json(line, table.players) for line in table.lines],
+    }
+
+
+def export_text(tournament: Tournament) -> str:
+    return protocol.dumps(export_data(tournament))

@@ -1,0 +1,340 @@
+"""A tournament file (docs/tournaments.md §6.4, version 1) back into the database.
+
+``read_file`` validates the whole file before anything is saved: each field's type and
+range, each table's pulka file through the engine (``games.io.read_text``), every player
+at a table among the players, nobody at two tables of a round. Every refusal is an
+:class:`ImportRefused` naming the place in the file, in the reader's language.
+``import_tournament`` then stores it all in one transaction. Each model's reader pairs
+with its writer in ``exports``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from prefscore.clubs.models import Club, Player
+from prefscore.games import io
+from prefscore.games.models import Pulka
+from scoring.engine import protocol, ranking
+from scoring.engine.conventions import ConventionError, from_options
+from scoring.engine.errors import ScoringError
+from scoring.engine.pulka import Pulka as EnginePulka
+from scoring.messages import message_for
+
+from .exports import ENTRY_STATES, FORMAT, OUT_STATES, ROUND_STATUSES, STAGES, VERSION
+from .forms import _free_slug
+from .models import Round, Tournament, TournamentEntry
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_ROUNDS = 100
+MAX_PLAYERS = 2000
+MAX_SEED = 2**31 - 1
+MAX_TARGET = protocol.MAX_TARGET
+
+
+class ImportRefused(ValueError):
+    """A tournament file that cannot be imported; the message says where and why."""
+
+
+def _has_field(model: type[Any], name: str) -> bool:
+    return any(field.name == name for field in model._meta.get_fields())
+
+
+# --- reading a file --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableFile:
+    number: int
+    status: str
+    file: io.PulkaFile
+
+
+@dataclass(frozen=True)
+class RoundFile:
+    fields: dict[str, Any]
+    tables: tuple[TableFile, ...]
+
+
+@dataclass(frozen=True)
+class TournamentFile:
+    """A validated tournament file, ready to be stored."""
+
+    fields: dict[str, Any]
+    players: tuple[tuple[str, str], ...]  # name, entry state
+    rounds: tuple[RoundFile, ...]
+
+
+def _refuse(place: str, problem: str) -> ImportRefused:
+    return ImportRefused(_("%(place)s: %(problem)s") % {"place": place, "problem": problem})
+
+
+def _object(value: Any, place: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _refuse(place, _("must be an object ({…})."))
+    return value
+
+
+def _list(value: Any, place: str, most: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise _refuse(place, _("must be a list ([…])."))
+    if len(value) > most:
+        raise _refuse(place, _("at most %(count)s items.") % {"count": most})
+    return value
+
+
+def _int(data: Mapping[str, Any], key: str, place: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _refuse(
+            f"{place} → {key}",
+            _("must be a whole number from %(low)s to %(high)s.") % {"low": low, "high": high},
+        )
+    return value
+
+
+def _text(data: Mapping[str, Any], key: str, place: str, longest: int, blank: bool = False) -> str:
+    value = data.get(key, "" if blank else None)
+    if not isinstance(value, str) or (not blank and not value.strip()) or len(value) > longest:
+        raise _refuse(
+            f"{place} → {key}",
+            _("must be text of at most %(count)s characters.") % {"count": longest},
+        )
+    return value.strip() if not blank else value
+
+
+def _flag(data: Mapping[str, Any], key: str, place: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise _refuse(f"{place} → {key}", _("must be true or false."))
+    return value
+
+
+def _choice(data: Mapping[str, Any], key: str, place: str, choices: Sequence[Any]) -> Any:
+    value = data.get(key)
+    if isinstance(value, bool) or value not in choices:
+        shown = ", ".join(str(c) for c in choices)
+        raise _refuse(f"{place} → {key}", _("must be one of: %(choices)s.") % {"choices": shown})
+    return value
+
+
+def _read_tournament(data: Any) -> dict[str, Any]:
+    place = "tournament"
+    data = _object(data, place)
+    deals = data.get("deals_per_round")
+    fields: dict[str, Any] = {
+        "name": _text(data, "name", place, Tournament._meta.get_field("name").max_length or 120),
+        "public": _flag(data, "public", place),
+        "table_size": _choice(data, "table_size", place, (3, 4)),
+        "target": _int(data, "target", place, 1, MAX_TARGET),
+        "deals_per_round": None if deals is None else _int(data, "deals_per_round", place, 1, 200),
+        "normalisation": _choice(data, "normalisation", place, Tournament.Normalisation.values),
+        "carry": _choice(data, "carry", place, Tournament.Carry.values),
+        "seed": _int(data, "seed", place, 0, MAX_SEED),
+        "status": _choice(data, "status", place, Tournament.Status.values),
+        "convention_name": _text(data, "convention_name", place, 200),
+    }
+    tie_breaks = _list(data.get("tie_breaks"), f"{place} → tie_breaks", len(ranking.TIE_BREAKS))
+    try:
+        ranking.Rules(fields["normalisation"], tuple(tie_breaks), 0)
+        convention = from_options(_object(data.get("convention"), f"{place} → convention"))
+    except (ConventionError, ranking.RankingError) as error:
+        raise _refuse(place, message_for(error)) from None
+    except TypeError:  # a tie-break that is not a name: a list, an object
+        raise _refuse(f"{place} → tie_breaks", _("must be names of tie-breaks.")) from None
+    fields["tie_breaks"] = list(tie_breaks)
+    fields["convention_options"] = convention.to_options()
+    fields["slug"] = data.get("slug") if isinstance(data.get("slug"), str) else ""
+    return fields
+
+
+def _read_players(data: Any) -> tuple[tuple[str, str], ...]:
+    """Each player's name and state (a file without states gives ``dropped`` alone)."""
+    players = []
+    longest = io.MAX_PLAYER_NAME
+    for index, item in enumerate(_list(data, "players", MAX_PLAYERS), start=1):
+        place = f"players → {index}"
+        item = _object(item, place)
+        name, dropped = _text(item, "name", place, longest), _flag(item, "dropped", place)
+        state = "dropped" if dropped else "registered"
+        if "state" in item:
+            state = _choice(item, "state", place, ENTRY_STATES)
+            if (state in OUT_STATES) != dropped:
+                raise _refuse(f"{place} → dropped", _("does not agree with the state."))
+        players.append((name, state))
+    names = [name for name, _state in players]
+    if len(set(names)) != len(names):
+        raise _refuse("players", _("a player is listed twice."))
+    return tuple(players)
+
+
+def _read_table(
+    item: Any, place: str, names: set[str]
+) -> tuple[str, io.PulkaFile, tuple[str, ...]]:
+    item = _object(item, place)
+    status = _choice(item, "status", place, Pulka.Status.values)
+    pulka = _object(item.get("pulka"), f"{place} → pulka")
+    try:
+        file = io.read_text(protocol.dumps(pulka))
+        io.settle(file)  # the engine scores it now, so that storing it cannot fail later
+    except io.FileRefused as error:
+        raise _refuse(f"{place} → pulka", str(error)) from None
+    except (TypeError, ValueError, RecursionError):
+        raise _refuse(f"{place} → pulka", _("is not a pulka file.")) from None
+    if not isinstance(file.parsed, EnginePulka):
+        raise _refuse(f"{place} → pulka", _("must give the deals, not a finished sheet."))
+    seated = tuple(file.parsed.names)
+    strangers = [name for name in seated if name not in names]
+    if strangers:
+        raise _refuse(place, _("%(name)s is not among the players.") % {"name": strangers[0]})
+    return status, file, seated
+
+
+def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
+    item = _object(item, place)
+    fields = {
+        "number": _int(item, "number", place, 1, MAX_ROUNDS),
+        "seed": _int(item, "seed", place, 0, MAX_SEED),
+        "is_final": _flag(item, "is_final", place),
+        "status": _choice({"status": "published", **item}, "status", place, ROUND_STATUSES),
+        "stage": _choice(
+            {"stage": "final" if item.get("is_final") is True else "qualifying", **item},
+            "stage",
+            place,
+            STAGES,
+        ),
+        "method": _text(item, "method", place, 12, blank=True),
+        "repeats": _int(item, "repeats", place, 0, 32767),
+        "repeats_forced": _flag(item, "repeats_forced", place),
+    }
+    tables = []
+    seated: set[str] = set()
+    for index, table in enumerate(_list(item.get("tables"), f"{place} → tables", 1000), start=1):
+        status, file, at_table = _read_table(table, f"{place} → tables → {index}", names)
+        twice = seated.intersection(at_table)
+        if twice:
+            raise _refuse(place, _("%(name)s sits at two tables.") % {"name": sorted(twice)[0]})
+        seated.update(at_table)
+        tables.append(TableFile(index, status, file))
+    return RoundFile(fields, tuple(tables))
+
+
+def read_file(text: str) -> TournamentFile:
+    """Validate a tournament file's text (format version 1); nothing is stored."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise ImportRefused(too_large_message())
+    try:
+        data = protocol.decode(text)
+    except ScoringError as error:
+        raise ImportRefused(message_for(error)) from None
+    except RecursionError:
+        raise ImportRefused(_("The file is nested too deeply.")) from None
+    data = _object(data, _("the file"))
+    if data.get("format") != FORMAT:
+        raise ImportRefused(_("This is not a prefscore tournament file."))
+    if data.get("version") != VERSION:
+        raise ImportRefused(
+            _("This file is of a version this prefscore cannot read; it reads version %(v)s.")
+            % {"v": VERSION}
+        )
+    fields = _read_tournament(data.get("tournament"))
+    players = _read_players(data.get("players"))
+    names = {name for name, _state in players}
+    rounds = [
+        _read_round(item, f"rounds → {index}", names)
+        for index, item in enumerate(_list(data.get("rounds"), "rounds", MAX_ROUNDS), start=1)
+    ]
+    numbers = [r.fields["number"] for r in rounds]
+    if numbers != list(range(1, len(rounds) + 1)):
+        raise _refuse("rounds", _("the rounds must be numbered 1, 2, 3… in order."))
+    return TournamentFile(fields, players, tuple(rounds))
+
+
+def too_large_message() -> str:
+    return _("The file is larger than 16 MB.")
+
+
+def decode(raw: bytes) -> str:
+    if len(raw) > MAX_FILE_BYTES:
+        raise ImportRefused(too_large_message())
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportRefused(_("The file is not UTF-8 text.")) from None
+
+
+# --- storing it ------------------------------------------------------------------------
+
+
+def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "") -> Tournament:
+    """A new tournament of ``club`` from a validated file; all of it or nothing.
+
+    Players are the club's players of the same name; the others join as guests. Each
+    table is imported as its pulka file would be (``games.io.import_file``).
+    """
+    fields = dict(file.fields)
+    wanted = slug or fields.pop("slug")
+    fields.pop("slug", None)
+    with transaction.atomic():
+        taken = club.tournaments.filter(slug=wanted).exists() or wanted in ("", "new")
+        chosen = _free_slug(club, fields["name"]) if taken else wanted
+        tournament = Tournament.objects.create(
+            club=club, slug=chosen, created_by=_user(user), **fields
+        )
+        players = _club_players(club, [name for name, _state in file.players])
+        TournamentEntry.objects.bulk_create(
+            TournamentEntry(tournament=tournament, player=players[name], **_entry_state(state))
+            for name, state in file.players
+        )
+        for round_file in file.rounds:
+            _import_round(tournament, round_file, user)
+    return tournament
+
+
+def _user(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def _club_players(club: Club, names: Sequence[str]) -> dict[str, Player]:
+    existing = {p.name: p for p in club.players.filter(name__in=names)}
+    for name in names:
+        if name not in existing:
+            existing[name] = Player.objects.create(club=club, name=name)
+    return existing
+
+
+def _entry_state(state: str) -> dict[str, Any]:
+    if _has_field(TournamentEntry, "state"):
+        return {"state": state}
+    return {"dropped": state in OUT_STATES}
+
+
+def _round_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """The round's fields that the model has (states and stages where it keeps them)."""
+    kept = {key: value for key, value in fields.items() if _has_field(Round, key)}
+    if kept.get("status") == "published" and _has_field(Round, "published_at"):
+        kept["published_at"] = timezone.now()
+    return kept
+
+
+def _import_round(tournament: Tournament, round_file: RoundFile, user: Any) -> None:
+    round_ = Round.objects.create(tournament=tournament, **_round_fields(round_file.fields))
+    for table in round_file.tables:
+        try:
+            pulka = io.import_file(tournament.club, table.file, user)
+        except io.FileRefused as error:
+            place = f"rounds → {round_.number} → tables → {table.number}"
+            raise _refuse(place, str(error)) from None
+        pulka.tournament, pulka.round_number = tournament, round_.number
+        pulka.status = table.status
+        pulka.title = (
+            _("%(name)s · round %(round)s · table %(table)s")
+            % {"name": tournament.name, "round": round_.number, "table": table.number}
+        )[: Pulka._meta.get_field("title").max_length]
+        pulka.save(update_fields=["tournament", "round_number", "status", "title"])

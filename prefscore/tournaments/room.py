@@ -1,0 +1,319 @@
+"""The room: what the organiser's dashboard, the projector and "my table now" show.
+
+docs/tournaments.md §4.11. Everything here is read from the database in a constant
+number of queries however many players and tables there are: the rounds, the tables
+of the current round with their seats and deal counts, and (for the projector's
+standings) ``services.standings``' own constant set.
+
+The current round is the latest round whose tables have been started (a drawn round
+is published when its pulkas exist; a draft round has none yet). Its clock runs from
+the moment its first pulka was created; a regulation's round length, when the
+tournament has one, gives the time left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from prefscore.games.models import Pulka, PulkaSeat
+
+from . import presenters, services
+from .models import Round, Tournament
+
+# How often the projector and the dashboard ask again (htmx polling), in seconds.
+PROJECTOR_POLL_SECONDS = 10
+DASHBOARD_POLL_SECONDS = 15
+MY_TABLE_POLL_SECONDS = 30
+# What fits a 1920x1080 screen in the projector's type (see the room CSS block).
+PROJECTOR_STANDINGS_PER_PAGE = 36
+PROJECTOR_TABLES_PER_PAGE = 12
+
+
+# --- the current round and its tables --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoomTable:
+    number: int
+    pulka_id: int
+    names: tuple[str, ...]
+    player_ids: tuple[int, ...]
+    first_dealer: str
+    deals: int
+    deals_text: str
+    running: bool
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The round's clock: since when it runs, and how long is left if a length is set."""
+
+    started: datetime | None
+    elapsed: str
+    remaining: str
+    overtime: bool
+    has_limit: bool
+
+
+@dataclass(frozen=True)
+class RoomRound:
+    round: Round | None
+    title: str
+    tables: tuple[RoomTable, ...]
+    playing: tuple[RoomTable, ...]
+    clock: Clock
+
+
+def round_length(tournament: Tournament) -> timedelta | None:
+    """The regulations' time for a round (docs/tournaments.md §4.1), if the tournament
+    has one: a ``round_minutes`` field where the regulations carry it."""
+    minutes = getattr(tournament, "round_minutes", None)
+    return timedelta(minutes=minutes) if isinstance(minutes, int) and minutes > 0 else None
+
+
+def _is_published(round_: Round) -> bool:
+    # A draft round (docs/tournaments.md §4.5) is not the room's business yet; a model
+    # without round states has published every round it drew.
+    return getattr(round_, "status", "published") == "published"
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The latest published round: one query."""
+    rounds = [r for r in tournament.rounds.order_by("-number")[:3] if _is_published(r)]
+    return rounds[0] if rounds else None
+
+
+def round_title(round_: Round | None) -> str:
+    if round_ is None:
+        return _("No round has been drawn yet.")
+    if round_.is_final:
+        return _("Final")
+    return _("Round %(number)s") % {"number": round_.number}
+
+
+def _pulkas_of(tournament: Tournament, number: int) -> list[Pulka]:
+    """The round's tables with their seats and standing deals counted: two queries."""
+    return list(
+        tournament.pulkas.filter(round_number=number)
+        .order_by("pk")
+        .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
+        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
+    )
+
+
+def _deals_text(tournament: Tournament, deals: int) -> str:
+    limit = tournament.deals_per_round
+    if limit:
+        return _("%(played)s of %(limit)s deals") % {"played": deals, "limit": limit}
+    return ngettext("%(count)s deal", "%(count)s deals", deals) % {"count": deals}
+
+
+def room_table(tournament: Tournament, number: int, pulka: Pulka) -> RoomTable:
+    seats = list(pulka.seats.all())
+    names = tuple(seat.player.name for seat in seats)
+    deals: int = pulka.deal_count  # type: ignore[attr-defined]
+    return RoomTable(
+        number=number,
+        pulka_id=pulka.pk,
+        names=names,
+        player_ids=tuple(seat.player_id for seat in seats),
+        first_dealer=names[pulka.first_dealer] if pulka.first_dealer < len(names) else "",
+        deals=deals,
+        deals_text=_deals_text(tournament, deals),
+        running=pulka.status == Pulka.Status.RUNNING,
+    )
+
+
+def _hours_minutes(delta: timedelta, *, up: bool = False) -> str:
+    """h:mm; time left is rounded up, so "0:00" means the time is up."""
+    seconds = max(0, int(delta.total_seconds()))
+    minutes = -(-seconds // 60) if up else seconds // 60
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+def clock(tournament: Tournament, started: datetime | None, now: datetime | None = None) -> Clock:
+    """Time played since the round's tables started, and what is left of its length."""
+    length = round_length(tournament)
+    if started is None:
+        return Clock(None, "", "", False, length is not None)
+    now = now or timezone.now()
+    elapsed = now - started
+    remaining = (length - elapsed) if length is not None else None
+    return Clock(
+        started=started,
+        elapsed=_hours_minutes(elapsed),
+        remaining=_hours_minutes(remaining, up=True) if remaining is not None else "",
+        overtime=remaining is not None and remaining <= timedelta(0),
+        has_limit=length is not None,
+    )
+
+
+def room_round(tournament: Tournament, now: datetime | None = None) -> RoomRound:
+    """The current round's tables, those still playing, and its clock: three queries."""
+    round_ = current_round(tournament)
+    if round_ is None:
+        return RoomRound(None, round_title(None), (), (), clock(tournament, None, now))
+    pulkas = _pulkas_of(tournament, round_.number)
+    tables = tuple(room_table(tournament, n, p) for n, p in enumerate(pulkas, start=1))
+    first_table = min((p.created_at for p in pulkas), default=None)
+    started = getattr(round_, "published_at", None) or first_table
+    return RoomRound(
+        round=round_,
+        title=round_title(round_),
+        tables=tables,
+        playing=tuple(t for t in tables if t.running),
+        clock=clock(tournament, started, now),
+    )
+
+
+# --- the dashboard ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    current: RoomRound
+    rounds_played: int
+    players_in_play: int
+    deals_recorded: int
+    summary: str
+
+
+def dashboard(tournament: Tournament, now: datetime | None = None) -> Dashboard:
+    """Tables playing, deals per table and the round's clock for the organiser."""
+    current = room_round(tournament, now)
+    # ``dropped`` read on each entry: a field today, the entry state's property later.
+    active = sum(1 for entry in tournament.entries.all() if not entry.dropped)
+    played = tournament.rounds.count()
+    deals = sum(t.deals for t in current.tables)
+    if current.round is None:
+        summary = ""
+    elif current.playing:
+        summary = ngettext(
+            "%(count)s table of %(total)s is still playing.",
+            "%(count)s tables of %(total)s are still playing.",
+            len(current.playing),
+        ) % {"count": len(current.playing), "total": len(current.tables)}
+    else:
+        summary = _("Every table of this round has finished.")
+    return Dashboard(current, played, active, deals, summary)
+
+
+# --- the projector ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProjectorLine:
+    place: int
+    name: str
+    points: str
+    negative: bool
+
+
+@dataclass(frozen=True)
+class Projector:
+    current: RoomRound
+    show: str  # "standings" or "seating"
+    standings: tuple[ProjectorLine, ...]
+    tables: tuple[RoomTable, ...]
+    page: int
+    pages: int
+    next_page: int
+    unfinished: int
+
+
+SHOWS = ("standings", "seating")
+
+
+def _page(items: Sequence[Any], page: int, size: int) -> tuple[tuple[Any, ...], int, int]:
+    pages = max(1, -(-len(items) // size))
+    page = page % pages
+    return tuple(items[page * size : (page + 1) * size]), page, pages
+
+
+def projector(
+    tournament: Tournament, show: str | None, page: int, now: datetime | None = None
+) -> Projector:
+    """What the projector shows: the seating while the round is being played, the
+    standings once every table has finished (or as asked), a page at a time; each
+    poll asks for the next page, so a long list goes round by itself."""
+    current = room_round(tournament, now)
+    if show not in SHOWS:
+        show = "seating" if current.playing else "standings"
+    lines: tuple[ProjectorLine, ...] = ()
+    tables: tuple[RoomTable, ...] = ()
+    unfinished = len(current.playing)
+    if show == "standings":
+        table = presenters.standings_table(tournament, services.standings(tournament))
+        every = [
+            ProjectorLine(r.place, r.name, r.points or r.whists, r.negative) for r in table.rows
+        ]
+        lines, page, pages = _page(every, page, PROJECTOR_STANDINGS_PER_PAGE)
+        unfinished = table.unfinished
+    else:
+        tables, page, pages = _page(current.tables, page, PROJECTOR_TABLES_PER_PAGE)
+    return Projector(
+        current=current,
+        show=show,
+        standings=lines,
+        tables=tables,
+        page=page,
+        pages=pages,
+        next_page=(page + 1) % pages,
+        unfinished=unfinished,
+    )
+
+
+# --- my table now ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MyTable:
+    current: RoomRound
+    player_name: str
+    table: RoomTable | None
+    seat: int  # 1-based, clockwise from the first seat
+    others: tuple[str, ...]
+    dealer_first: bool
+    entered: bool
+
+
+def my_table(tournament: Tournament, user: Any, now: datetime | None = None) -> MyTable:
+    """The signed-in player's table and seat in the current round (§4.11)."""
+    current = room_round(tournament, now)
+    mine = set(
+        tournament.entries.filter(player__user=user).values_list("player_id", "player__name")
+    )
+    ids = {pk for pk, _name in mine}
+    name = next(iter(sorted(n for _pk, n in mine)), "")
+    for table in current.tables:
+        for index, player_id in enumerate(table.player_ids):
+            if player_id in ids:
+                others = tuple(n for i, n in enumerate(table.names) if i != index)
+                return MyTable(
+                    current=current,
+                    player_name=table.names[index],
+                    table=table,
+                    seat=index + 1,
+                    others=others,
+                    dealer_first=table.first_dealer == table.names[index],
+                    entered=True,
+                )
+    return MyTable(current, name, None, 0, (), False, bool(ids))
+
+
+def players_alphabetically(tables: Sequence[RoomTable]) -> list[tuple[str, int, int]]:
+    """Every seated player with his table and seat, by name (the printed list)."""
+    rows = [
+        (name, table.number, seat)
+        for table in tables
+        for seat, name in enumerate(table.names, start=1)
+    ]
+    return sorted(rows, key=lambda row: (row[0].casefold(), row[1]))

@@ -1,0 +1,200 @@
+"""The room's screens (docs/tournaments.md §4.11): the organiser's dashboard, the
+projector, and "my table now".
+
+The dashboard is the organisers' (and admins'). The projector is anyone's when the
+tournament is public (the standings are, so the wall may show them), otherwise the
+organisers' own: it is the screen a laptop signed in as the organiser puts on the wall.
+"My table now" is for the club's members, who are the players with accounts.
+
+Each page refreshes itself with htmx polling; the poll asks for its region only
+(``render_page``'s partial), and the view models are ``room``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from prefscore.clubs.models import Club
+from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
+from prefscore.games.access import club_and_role_for
+from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page, request_int
+
+from . import exports, presenters, printables, room, services
+from .models import Tournament
+from .room_forms import TournamentFileForm
+
+
+def tournament_for(
+    request: HtmxHttpRequest, club: str, slug: str, roles: tuple[str, ...]
+) -> Tournament:
+    """The tournament if the user has one of ``roles`` in its club, else 404/403."""
+    club_obj, _role = club_and_role_for(request, club, roles=roles)
+    tournament = get_object_or_404(Tournament, club=club_obj, slug=slug)
+    tournament.club = club_obj
+    return tournament
+
+
+@require_safe
+@login_required
+def dashboard(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Tables playing, deals per table and the clock of the round, for the organiser."""
+    tournament = tournament_for(request, club, slug, ORGANISERS)
+    context = {
+        "club": tournament.club,
+        "tournament": tournament,
+        "board": room.dashboard(tournament),
+        "poll_seconds": room.DASHBOARD_POLL_SECONDS,
+    }
+    return render_page(request, "tournaments/room/dashboard.html", context, "board")
+
+
+def _projector_tournament(request: HtmxHttpRequest, club: str, slug: str) -> Tournament:
+    """A public tournament for anyone; a private one for its organisers only."""
+    club_obj = get_object_or_404(Club, slug=club)
+    tournament = get_object_or_404(Tournament, club=club_obj, slug=slug)
+    tournament.club = club_obj
+    if tournament.public:
+        return tournament
+    if not request.user.is_authenticated:
+        raise _SignIn
+    if not may(club_obj.role_of(request.user), ORGANISERS):
+        raise PermissionDenied(_("You may not do this in this club."))
+    return tournament
+
+
+class _SignIn(Exception):
+    """Not signed in, on a screen that needs it."""
+
+
+@require_safe
+def projector(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Large type for the wall: seating or standings, the clock, the tables playing."""
+    try:
+        tournament = _projector_tournament(request, club, slug)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    show = request.GET.get("show")
+    page = request_int(request.GET.get("page"), max_digits=4) or 0
+    view = room.projector(tournament, show if show in room.SHOWS else None, page)
+    context = {
+        "club": tournament.club,
+        "tournament": tournament,
+        "view": view,
+        "fixed_show": show if show in room.SHOWS else "",
+        "poll_seconds": room.PROJECTOR_POLL_SECONDS,
+    }
+    return render_page(request, "tournaments/room/projector.html", context, "wall")
+
+
+@require_safe
+@login_required
+def my_table(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Which table and seat the signed-in player has in the current round."""
+    tournament = tournament_for(request, club, slug, MEMBERS)
+    context = {
+        "club": tournament.club,
+        "tournament": tournament,
+        "mine": room.my_table(tournament, request.user),
+        "poll_seconds": room.MY_TABLE_POLL_SECONDS,
+    }
+    return render_page(request, "tournaments/room/my_table.html", context, "mine")
+
+
+# --- printables (organisers) ------------------------------------------------------------
+
+
+def _printable(
+    request: HtmxHttpRequest,
+    club: str,
+    slug: str,
+    template: str,
+    **builders: Callable[[Tournament], object],
+) -> HttpResponse:
+    """A printed page: each context value is built from the tournament by its builder."""
+    tournament = tournament_for(request, club, slug, ORGANISERS)
+    values: dict[str, object] = {"club": tournament.club, "tournament": tournament}
+    values.update({key: build(tournament) for key, build in builders.items()})
+    return render_page(request, f"tournaments/room/{template}", values)
+
+
+@require_safe
+@login_required
+def print_seating(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """The current round's seating, by table and alphabetically, for the wall."""
+    return _printable(request, club, slug, "print_seating.html", seating=printables.seating)
+
+
+@require_safe
+@login_required
+def print_cards(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """A card per table of the current round: one A4 page each."""
+    return _printable(request, club, slug, "print_cards.html", current=room.room_round)
+
+
+@require_safe
+@login_required
+def print_standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    return _printable(request, club, slug, "print_standings.html", table=_standings_table)
+
+
+@require_safe
+@login_required
+def print_protocol(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Blank protocol sheets for paper play, with the Кодекс 4.2.11 column."""
+    return _printable(request, club, slug, "print_protocol.html", protocols=printables.protocols)
+
+
+def _standings_table(tournament: Tournament) -> presenters.StandingsTable:
+    return presenters.standings_table(tournament, services.standings(tournament))
+
+
+# --- export and import (organisers) -----------------------------------------------------
+
+
+def _download(body: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_safe
+@login_required
+def export_csv(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """The standings as CSV (columns: docs/tournaments.md §6.3)."""
+    tournament = tournament_for(request, club, slug, ORGANISERS)
+    body = exports.standings_csv(tournament)
+    return _download(body, "text/csv; charset=utf-8", f"{tournament.slug}-standings.csv")
+
+
+@require_safe
+@login_required
+def export_json(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """The whole tournament as JSON (format version 1, docs/tournaments.md §6)."""
+    tournament = tournament_for(request, club, slug, ORGANISERS)
+    body = exports.export_text(tournament)
+    return _download(body, "application/json; charset=utf-8", f"{tournament.slug}.json")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def import_json(request: HtmxHttpRequest, club: str) -> HttpResponse:
+    """A tournament file becomes a new tournament of this club, or is refused whole."""
+    club_obj, _role = club_and_role_for(request, club, roles=ORGANISERS)
+    form = TournamentFileForm(request.POST or None, request.FILES or None, club=club_obj)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save(request.user)
+        if tournament is not None:
+            url = reverse("tournaments:detail", args=[club_obj.slug, tournament.slug])
+            return redirect_to(request, url)
+    status = invalid_status(request) if request.method == "POST" else 200
+    context = {"club": club_obj, "form": form}
+    return render_page(request, "tournaments/room/import.html", context, "form", status=status)
