@@ -164,3 +164,48 @@ def bar_chart(
         made.append(BarGroup(label, _fmt(PAD_LEFT + index * slot + slot / 2), tuple(shapes)))
     ticks = (Tick(_fmt(base), "0"), Tick(_fmt(PAD_TOP), str(top)))
     return BarChart(WIDTH, HEIGHT, tuple(made), ticks, _fmt(base), PAD_LEFT, WIDTH - PAD_RIGHT)
+
+
+# --- the sheet screen: each player's balance after every deal ---------------------------
+
+MAX_POINTS = 120  # a line of at most this many points, whatever the number of deals
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceRow:
+    """One deal in the chart's text alternative: its number and each player's balance."""
+
+    number: int
+    balances: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceChart:
+    chart: LineChart
+    names: tuple[str, ...]
+    rows: tuple[BalanceRow, ...]
+
+
+def sampled(count: int, most: int = MAX_POINTS) -> list[int]:
+    """Indexes 0..count-1 to draw: every one up to ``most``, else evenly spaced with the last."""
+    if count <= most:
+        return list(range(count))
+    step = (count - 1) / (most - 1)
+    return sorted({round(k * step) for k in range(most)} | {count - 1})
+
+
+def balance_chart(
+    names: Sequence[str],
+    balances: Sequence[Sequence[Fraction]],
+    label_of: Callable[[Fraction], str],
+    x_label: str,
+) -> BalanceChart | None:
+    """The balance of each player after every deal (``scoring.engine.stats``), as lines."""
+    if not balances:
+        return None
+    picked = sampled(len(balances))
+    series = [(name, [balances[i][seat] for i in picked]) for seat, name in enumerate(names)]
+    chart = line_chart(series, label_of=label_of, x_label=x_label)
+    assert chart is not None
+    rows = tuple(BalanceRow(i + 1, tuple(label_of(value) for value in balances[i])) for i in picked)
+    return BalanceChart(chart, tuple(names), rows)

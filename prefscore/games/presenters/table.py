@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from scoring.conventions import convention_label
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
+from scoring.engine.stats import balance_after_each_deal
 
 from .. import pencil as pencil_rule
 from .. import render_cache, services, tickets, trail
@@ -30,7 +31,9 @@ from ..forms import DealForm
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
 from .abandon import abandon_panel
+from .charts import BalanceChart, balance_chart
 from .entry import EntryForm, entry_form, values_from_facts
+from .numbers import signed
 from .protocol import (
     LineActions,
     ProtocolEvent,
@@ -289,6 +292,8 @@ def table_context(
         "deal_count": len(standing),
         "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
         "rows": SimpleLazyObject(lambda: sheet_rows(made.scored, made.paper)),
+        # Each player's balance after every deal, drawn with the sheet (issue 15).
+        "balance": SimpleLazyObject(lambda: balance_of(made.scored)),
         "sheet_key": render_cache.key(pulka, "sheet"),
         "status_key": render_cache.key(pulka, "status"),
         "cache_seconds": render_cache.seconds(),
@@ -305,6 +310,12 @@ def table_context(
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
     }
+
+
+def balance_of(scored: ScoredPulka) -> BalanceChart | None:
+    """The chart of each player's balance, settled as if the pulka stopped after each deal."""
+    balances = balance_after_each_deal(scored)
+    return balance_chart(scored.pulka.names, balances, signed, _("deals"))
 
 
 def over_text(pulka: Pulka, pencil_until: Any, seated: bool) -> str:
