@@ -51,6 +51,10 @@ def spectator_context(pulka: Pulka, token: str) -> dict[str, Any]:
         "deal_count": len(deals),
         "drawn": draw_sheet(scored, paper),
         "rows": sheet_rows(scored, paper),
-        "protocol": tuple(_without_accounts(line) for line in protocol),
+        # games/_protocol.html's parts (presenters/table.py): every line, none cached.
+        "protocol_head": tuple(_without_accounts(line) for line in protocol),
+        "protocol_tail": (),
+        "protocol_tail_key": "",
+        "protocol_hidden": 0,
         "poll_url": spectator_poll_url(token, pulka.version),
     }
