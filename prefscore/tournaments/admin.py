@@ -18,7 +18,7 @@ from .models import Round, Tournament, TournamentEntry
 class EntryInline(admin.TabularInline):
     model = TournamentEntry
     extra = 0
-    fields = ["player", "dropped"]
+    fields = ["player", "state", "joined_round", "left_after_round"]
     raw_id_fields = ["player"]
 
 

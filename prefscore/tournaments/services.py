@@ -60,7 +60,7 @@ def history(pulkas: Sequence[Pulka]) -> list[list[tuple[str, ...]]]:
 
 
 def active_players(tournament: Tournament) -> list[Player]:
-    entries = tournament.entries.filter(dropped=False).select_related("player")
+    entries = tournament.entries.exclude(state__in=TournamentEntry.OUT).select_related("player")
     return [entry.player for entry in entries]
 
 

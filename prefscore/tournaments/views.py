@@ -142,8 +142,8 @@ def drop(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpResp
     """Drop a player from the next draws, or take him back (docs/tournaments.md §4.2)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     row = get_object_or_404(TournamentEntry, pk=entry, tournament=tournament)
-    row.dropped = not row.dropped
-    row.save(update_fields=["dropped"])
+    row.state = TournamentEntry.State.REGISTERED if row.dropped else TournamentEntry.State.DROPPED
+    row.save(update_fields=["state"])
     if not request.htmx:
         return redirect_to(request, detail_url(tournament, "entries"))
     return _detail(request, tournament, role, "entries")
