@@ -130,11 +130,6 @@ class TournamentEntry(models.Model):
     left_after_round = models.PositiveSmallIntegerField(_("left after round"), null=True)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
 
-    @property
-    def dropped(self) -> bool:
-        """Out of the tournament: dropped or disqualified, no longer drawn."""
-        return self.state in self.OUT
-
     class Meta:
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
@@ -145,6 +140,11 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
+
+    @property
+    def dropped(self) -> bool:
+        """Out of the tournament: dropped or disqualified, no longer drawn."""
+        return self.state in self.OUT
 
 
 class Round(models.Model):
