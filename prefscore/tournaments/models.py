@@ -151,7 +151,7 @@ class Round(models.Model):
     """A drawn round: its tables are the pulkas with this tournament and round number.
 
     A round is drawn as a ``draft`` (docs/tournaments.md §4.5): its pulkas exist but are
-    not played; the organiser may swap players, redraw or delete it. ``published``
+    not played; the organiser may swap players, redraw or discard it. ``published``
     locks it and opens its pulkas. ``stage``: qualifying, or a stage after a cut
     (semi-final, final), seeded by standing; ``is_final`` is True for the stages after a cut.
     """
@@ -174,6 +174,10 @@ class Round(models.Model):
         _("stage"), max_length=12, choices=Stage.choices, default=Stage.QUALIFYING
     )
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    # The draw as the engine made it (and the organiser swapped it in the draft): one
+    # {"players": [club player id, …], "first_dealer": seat} per table, in table order.
+    # Publishing starts a pulka per table from it.
+    tables = models.JSONField(_("tables"), default=list, blank=True)
     # The seed the engine drew it with: the draw can be reproduced from the history.
     seed = models.PositiveIntegerField(_("seed"))
     is_final = models.BooleanField(_("final"), default=False)

@@ -132,6 +132,7 @@ def table_context(
         "convention": convention_label(pulka.convention_name),
         "names": scored.pulka.names,
         "finished": pulka.status == Pulka.Status.FINISHED,
+        "end_message": end_message(scored),
         "closed": scored.state.closed,
         "deal_count": len(deals),
         "drawn": draw_sheet(scored, paper),
@@ -184,3 +185,20 @@ def _propose_form(pulka: Pulka, state: SheetState, number: int, form: DealForm |
             ),
         ),
     )
+
+
+def end_message(scored: ScoredPulka) -> str:
+    """Why a finished pulka is over, by its convention's ``end`` (docs/rules.md §3.5).
+
+    A pulka ended by the deal limit, or closed by the tournament's organiser before
+    its end, does not say that every pulya is closed (issue 14, defect 7).
+    """
+    state = scored.state
+    if not state.closed:
+        return _("The organiser closed this table: the sheet is frozen.")
+    end = scored.pulka.convention.end
+    if end == "deals":
+        return _("The deal limit is reached: the sheet is frozen.")
+    if end == "sum_reached":
+        return _("The pulyas add up to the total: the sheet is frozen.")
+    return _("Every pulya is closed: the sheet is frozen.")

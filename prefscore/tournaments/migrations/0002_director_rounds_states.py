@@ -65,6 +65,11 @@ class Migration(migrations.Migration):
             field=models.DateTimeField(blank=True, null=True, verbose_name="published"),
         ),
         migrations.AddField(
+            model_name="round",
+            name="tables",
+            field=models.JSONField(blank=True, default=list, verbose_name="tables"),
+        ),
+        migrations.AddField(
             model_name="tournamententry",
             name="state",
             field=models.CharField(
