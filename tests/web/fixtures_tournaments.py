@@ -86,7 +86,9 @@ def table_deals(pulka: Pulka) -> list[dict[str, Any]]:
 
 def play_round_deals(tournament: Tournament, round_number: int, user: Any = None) -> None:
     """Record a deal or two at every table of a round through the service."""
-    for pulka in Pulka.objects.filter(tournament=tournament, round_number=round_number):
+    for pulka in Pulka.objects.filter(
+        tournament=tournament, round_number=round_number, status=Pulka.Status.RUNNING
+    ):
         for number, facts in enumerate(table_deals(pulka), start=1):
             record_deal(pulka.pk, facts, user, number)
 
