@@ -8,6 +8,7 @@ from django.core.management import call_command
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
+from prefscore.games.services import record_deal
 from prefscore.tournaments.models import (
     RegulationChange,
     Round,
@@ -160,9 +161,8 @@ def test_a_table_ended_by_the_deal_limit_says_so(tournament_world, cup):
     # Defect 7: it said "every pulya is closed".
     draw(tournament_world, cup)
     table = running(cup, 1)[0]
-    from prefscore.games.services import record_deal
-
-    facts = {"contract": "allpass", "tricks": dict(zip(table.player_names, (2, 4, 4)))}
+    tricks = dict(zip(table.player_names, (2, 4, 4), strict=True))
+    facts = {"contract": "allpass", "tricks": tricks}
     for number in range(1, 5):
         record_deal(table.pk, facts, None, number)
 
