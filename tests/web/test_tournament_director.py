@@ -196,6 +196,38 @@ def test_a_state_change_that_does_not_apply_is_refused(tournament_world, cup):
     assert "cannot be done to a player in this state" in response.content.decode()
 
 
+def test_a_drop_at_a_table_with_deals_closes_it_as_it_stands(tournament_world, cup):
+    draw(tournament_world, cup)
+    play_round_deals(cup, 1)
+    table = running(cup, 1)[0]
+    entry = cup.entries.get(player__name=table.player_names[0])
+
+    client_as(tournament_world, "organiser").post(
+        url("entry_state", cup, entry=entry.pk), {"action": "disqualify"}
+    )
+
+    table.refresh_from_db()
+    entry.refresh_from_db()
+    assert table.status == Pulka.Status.FINISHED
+    assert TableClosure.objects.get(pulka=table).reason == "drop"
+    assert (entry.state, entry.left_after_round) == (TournamentEntry.State.DISQUALIFIED, 1)
+    rows = client_as(tournament_world, "member").get(url("standings", cup)).context["table"].rows
+    assert rows[-1].name == entry.player.name and rows[-1].dropped
+
+
+def test_a_dropped_player_taken_back_plays_again(tournament_world, cup):
+    draw(tournament_world, cup)
+    close_round(cup, 1)
+    entry = cup.entries.first()
+    client = client_as(tournament_world, "organiser")
+    client.post(url("entry_state", cup, entry=entry.pk), {"action": "drop"})
+
+    client.post(url("entry_state", cup, entry=entry.pk), {"action": "reinstate"})
+
+    entry.refresh_from_db()
+    assert entry.state == TournamentEntry.State.PLAYING and entry.left_after_round is None
+
+
 # --- the regulations ---
 
 
