@@ -357,3 +357,17 @@ def test_check_tournament_refuses_an_unknown_tournament():
 
     with pytest.raises(CommandError):
         call_command("check_tournament", "nowhere")
+
+
+def test_the_django_admins_changes_to_frozen_regulations_are_logged(tournament_world, cup):
+    from prefscore.tournaments.regulations import log_admin_change
+
+    draw(tournament_world, cup)
+    cup.refresh_from_db()
+    before = Tournament.objects.get(pk=cup.pk)
+    cup.carry = Tournament.Carry.HALVED
+
+    log_admin_change(cup, before, tournament_world.users["admin"])
+
+    change = RegulationChange.objects.get()
+    assert (change.field, change.before, change.after) == ("carry", "kept", "halved")
