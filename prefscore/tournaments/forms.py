@@ -17,7 +17,9 @@ from scoring.engine import ranking
 from scoring.engine.conventions import ConventionError, from_options
 from scoring.engine.protocol import MAX_TARGET
 
-from .models import Tournament
+from .models import Round, TableClosure, Tournament
+
+MAX_WHISTS = 1_000_000
 
 # docs/tournaments.md §1: "max 18 deals", "6 deals per round"; a generous ceiling.
 MAX_DEALS = 200
@@ -31,6 +33,7 @@ TIE_BREAK_LABELS = {
     "remizes": _("fewest remizes"),
     "misere_tricks": _("fewest misère tricks"),
     "best_round": _("best round"),
+    "head_to_head": _("head-to-head"),
     "opponents": _("opponents' points"),
 }
 
@@ -169,9 +172,88 @@ class EntryForm(forms.Form):
 
 
 class CutForm(forms.Form):
-    """How many players go through to the final tables (docs/tournaments.md §4.10)."""
+    """How many players go through, and to which stage (docs/tournaments.md §4.10)."""
 
-    size = forms.IntegerField(label=_("Players in the final"), min_value=3, max_value=MAX_CUT)
+    size = forms.IntegerField(label=_("Players who go through"), min_value=3, max_value=MAX_CUT)
+    stage = forms.ChoiceField(
+        label=_("To"),
+        choices=[(Round.Stage.FINAL, _("the final")), (Round.Stage.SEMIFINAL, _("a semi-final"))],
+        initial=Round.Stage.FINAL,
+        required=False,
+    )
+
+    def clean_stage(self) -> str:
+        return self.cleaned_data.get("stage") or Round.Stage.FINAL
+
+
+class SwapForm(forms.Form):
+    """Two players of a draft round who change places (docs/tournaments.md §4.5)."""
+
+    first = forms.TypedChoiceField(label=_("Swap"), coerce=int)
+    second = forms.TypedChoiceField(label=_("with"), coerce=int)
+
+    def __init__(self, *args: Any, seated: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            cast(forms.TypedChoiceField, self.fields[name]).choices = seated
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
+        if cleaned.get("first") is not None and cleaned.get("first") == cleaned.get("second"):
+            self.add_error("second", _("Pick two different players."))
+        return cleaned
+
+
+class CloseTableForm(forms.Form):
+    """Why the organiser closes a table, and the arbiter's final sheet (Кодекс 4.2.16)."""
+
+    reason = forms.ChoiceField(
+        label=_("Why the table is closed"),
+        choices=[
+            (value, label)
+            for value, label in TableClosure.Reason.choices
+            if value != TableClosure.Reason.DROP
+        ],
+        widget=forms.RadioSelect,
+    )
+    note = forms.CharField(label=_("Note for the record"), max_length=300, required=False)
+
+    def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = names
+        for seat, name in enumerate(names):
+            self.fields[f"whists_{seat}"] = forms.IntegerField(
+                label=_("Whists of %(name)s") % {"name": name},
+                required=False,
+                min_value=-MAX_WHISTS,
+                max_value=MAX_WHISTS,
+            )
+
+    def whist_fields(self) -> list[forms.BoundField]:
+        return [self[f"whists_{seat}"] for seat in range(len(self.names))]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
+        if cleaned.get("reason") != TableClosure.Reason.ARBITER:
+            cleaned["whists"] = None
+            return cleaned
+        values = [cleaned.get(f"whists_{seat}") for seat in range(len(self.names))]
+        if any(value is None for value in values):
+            for seat, value in enumerate(values):
+                if value is None and f"whists_{seat}" not in self.errors:
+                    self.add_error(f"whists_{seat}", _("Enter the whists of every player."))
+            return cleaned
+        whole = [int(value) for value in values if value is not None]
+        if sum(whole) != 0:
+            self.add_error(
+                None,
+                _("The whists add up to %(sum)s: a final sheet adds up to zero.")
+                % {"sum": sum(whole)},
+            )
+        cleaned["whists"] = whole
+        return cleaned
 
 
 class PublishForm(forms.Form):

@@ -83,6 +83,9 @@ class Tournament(ConventionSnapshot):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Set when round 1 is published: the regulations are frozen from then on
+    # (docs/tournaments.md §4.1); later changes by an admin are RegulationChange rows.
+    regulations_frozen_at = models.DateTimeField(_("regulations frozen"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament")
@@ -101,11 +104,30 @@ class Tournament(ConventionSnapshot):
 
 
 class TournamentEntry(models.Model):
-    """A club player registered for a tournament; ``dropped`` ones are no longer drawn."""
+    """A club player registered for a tournament (docs/tournaments.md §4.2).
+
+    ``state`` goes registered → checked in → playing, or ends in dropped or
+    disqualified; those two are no longer drawn and are ranked after the active players.
+    ``joined_round``: the first round a late entry could be seated in (None: from the
+    start); ``left_after_round``: the rounds played before a drop or disqualification.
+    """
+
+    class State(models.TextChoices):
+        REGISTERED = "registered", _("registered")
+        CHECKED_IN = "checked_in", _("checked in")
+        PLAYING = "playing", _("playing")
+        DROPPED = "dropped", _("dropped")
+        DISQUALIFIED = "disqualified", _("disqualified")
+
+    OUT = (State.DROPPED, State.DISQUALIFIED)
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
-    dropped = models.BooleanField(_("dropped"), default=False)
+    state = models.CharField(
+        _("state"), max_length=12, choices=State.choices, default=State.REGISTERED
+    )
+    joined_round = models.PositiveSmallIntegerField(_("late entry from round"), null=True)
+    left_after_round = models.PositiveSmallIntegerField(_("left after round"), null=True)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
 
     class Meta:
@@ -119,12 +141,43 @@ class TournamentEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
 
+    @property
+    def dropped(self) -> bool:
+        """Out of the tournament: dropped or disqualified, no longer drawn."""
+        return self.state in self.OUT
+
 
 class Round(models.Model):
-    """A drawn round: its tables are the pulkas with this tournament and round number."""
+    """A drawn round: its tables are the pulkas with this tournament and round number.
+
+    A round is drawn as a ``draft`` (docs/tournaments.md §4.5): its pulkas exist but are
+    not played; the organiser may swap players, redraw or discard it. ``published``
+    locks it and opens its pulkas. ``stage``: qualifying, or a stage after a cut
+    (semi-final, final), seeded by standing; ``is_final`` is True for the stages after a cut.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+
+    class Stage(models.TextChoices):
+        QUALIFYING = "qualifying", _("qualifying")
+        SEMIFINAL = "semifinal", _("semi-final")
+        FINAL = "final", _("final")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    stage = models.CharField(
+        _("stage"), max_length=12, choices=Stage.choices, default=Stage.QUALIFYING
+    )
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    # The draw as the engine made it (and the organiser swapped it in the draft): one
+    # {"players": [club player id, …], "first_dealer": seat} per table, in table order.
+    # Publishing starts a pulka per table from it.
+    tables = models.JSONField(_("tables"), default=list, blank=True)
     # The seed the engine drew it with: the draw can be reproduced from the history.
     seed = models.PositiveIntegerField(_("seed"))
     is_final = models.BooleanField(_("final"), default=False)
@@ -143,3 +196,68 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} #{self.number}"
+
+
+class TableClosure(models.Model):
+    """A table the organiser closed (docs/tournaments.md §4.9; Кодекс 4.2.16).
+
+    ``reason``: the time limit or the deal limit (the sheet counts as it stands), the
+    arbiter's final sheet (``whists``, one whole figure per seat in seat order, adding up
+    to zero, replaces the sheet in the standings), or a player's drop (the table plays
+    short or is re-seated). ``pulka`` is the table; every closure is kept as the audit.
+    """
+
+    class Reason(models.TextChoices):
+        TIME = "time", _("time limit")
+        DEAL_LIMIT = "deal_limit", _("deal limit")
+        ARBITER = "arbiter", _("final sheet entered by the arbiter")
+        DROP = "drop", _("a player dropped")
+
+    pulka = models.OneToOneField(
+        "games.Pulka", on_delete=models.CASCADE, related_name="closure", verbose_name=_("table")
+    )
+    reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
+    whists = models.JSONField(_("final whists per seat"), null=True, blank=True)
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("closed by"),
+    )
+    closed_at = models.DateTimeField(_("closed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("closed table")
+        verbose_name_plural = _("closed tables")
+
+    def __str__(self) -> str:
+        return f"{self.pulka} ({self.reason})"
+
+
+class RegulationChange(models.Model):
+    """A change to frozen regulations, by an admin after round 1 was published (§4.1, §4.15)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="regulation_changes"
+    )
+    field = models.CharField(_("setting"), max_length=40)
+    before = models.TextField(_("before"), blank=True)
+    after = models.TextField(_("after"), blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(_("changed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("change of the regulations")
+        verbose_name_plural = _("changes of the regulations")
+        ordering = ["changed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.field}"

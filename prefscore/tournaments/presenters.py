@@ -16,7 +16,7 @@ from scoring.conventions import convention_label
 
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament
-from .services import Standings
+from .services import Standings, closure_of
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,10 @@ class StandingRow:
     by_round: tuple[str, ...]
     finalist: bool
     dropped: bool
+    # After a cut (docs/tournaments.md §4.10): the figures that decided the order.
+    qualifying: str = ""
+    carried: str = ""
+    stage_points: str = ""
 
 
 @dataclass(frozen=True)
@@ -43,13 +47,22 @@ class StandingsTable:
     normalised: bool
     final: bool
     unfinished: int
+    cut: bool = False
+    live: bool = False
 
 
 def _number(value: Fraction | int | None) -> str:
+    """A figure as the sheet writes it; blank when there is none."""
     return "" if value is None else format_result(value)
 
 
 def standings_table(tournament: Tournament, standings: Standings) -> StandingsTable:
+    """The standings as rows; ``live`` while any round may still change them (defect 6).
+
+    The page keeps asking for fresh standings while the tournament runs, not only when
+    tables were playing at the moment it was loaded.
+    """
+    live = standings.unfinished > 0 or not standings.final
     tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
     numbers = tuple(r.number for r in standings.rounds)
     rows = []
@@ -60,6 +73,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
             "remizes": line.remizes,
             "misere_tricks": line.misere_tricks,
             "best_round": line.best_round,
+            "head_to_head": line.head_to_head,
             "opponents": line.opponents,
         }
         player = standings.players.get(line.player)
@@ -74,7 +88,10 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
                 tie_breaks=tuple(_number(values[name]) for name in tie_breaks),
                 by_round=tuple(_number(line.by_round.get(n)) for n in numbers),
                 finalist=line.finalist,
-                dropped=line.player in standings.dropped,
+                dropped=line.out,
+                qualifying=_number(line.qualifying),
+                carried=_number(line.carried),
+                stage_points=_number(line.stage_points),
             )
         )
     return StandingsTable(
@@ -84,6 +101,8 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
         normalised=tournament.normalisation != Tournament.Normalisation.RAW,
         final=standings.final,
         unfinished=standings.unfinished,
+        cut=standings.cut,
+        live=live,
     )
 
 
@@ -95,6 +114,7 @@ class TableView:
     first_dealer: str
     deals: int
     running: bool
+    ended: str = ""
 
 
 @dataclass(frozen=True)
@@ -107,7 +127,9 @@ class RoundView:
 def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
     """Each drawn round with its tables and links: three queries, however many tables."""
     pulkas = (
-        tournament.pulkas.order_by("round_number", "pk")
+        tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
+        .select_related("closure")
+        .order_by("round_number", "pk")
         .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
         .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
@@ -115,9 +137,9 @@ def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
     for pulka in pulkas:
         by_round[pulka.round_number or 0].append(pulka)
     views = []
-    for round_ in tournament.rounds.all():
+    for round_ in tournament.rounds.filter(status=Round.Status.PUBLISHED):
         tables = tuple(_table(n, p) for n, p in enumerate(by_round[round_.number], start=1))
-        views.append(RoundView(round_, tables, _summary(round_)))
+        views.append(RoundView(round_, tables, summary(round_)))
     return tuple(reversed(views))
 
 
@@ -130,11 +152,24 @@ def _table(number: int, pulka: Pulka) -> TableView:
         first_dealer=names[pulka.first_dealer] if names else "",
         deals=pulka.deal_count,  # type: ignore[attr-defined]
         running=pulka.status == Pulka.Status.RUNNING,
+        ended=_ended(pulka),
     )
 
 
-def _summary(round_: Round) -> str:
+def _ended(pulka: Pulka) -> str:
+    """How a table that is over ended: by the organiser (and why), or by its sheet."""
+    if pulka.status == Pulka.Status.RUNNING:
+        return ""
+    closure = closure_of(pulka)
+    if closure is None:
+        return str(_("finished"))
+    return _("closed: %(reason)s") % {"reason": closure.get_reason_display()}
+
+
+def summary(round_: Round) -> str:
     """How the draw met the no-repeat rule (docs/tournaments.md §4.4)."""
+    if round_.stage == Round.Stage.SEMIFINAL:
+        return _("Semi-final tables, seated by standing.")
     if round_.is_final:
         return _("Final tables, seated by standing.")
     if not round_.repeats:
@@ -163,7 +198,20 @@ def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
         (_("Pulya target"), str(tournament.target)),
         (_("Deals per round"), str(deals) if deals else _("to the target")),
         (_("Round scores"), str(tournament.get_normalisation_display())),
+        (_("Tables of 3 and of 4"), _size_treatment(tournament)),
         (_("Tie-breaks"), tie_breaks or _("lot only")),
         (_("Qualifying points in the final"), str(tournament.get_carry_display())),
         (_("Seed of the draws"), str(tournament.seed)),
     ]
+
+
+def _size_treatment(tournament: Tournament) -> str:
+    """How tables of 3 and of 4 compare (docs/tournaments.md §4.7; issue 14, defect 8)."""
+    if tournament.normalisation == Tournament.Normalisation.PLACES:
+        return _("place points run from 3 to 0 at either size: 3, 2, 1, 0 at 4 and 3, 1½, 0 at 3")
+    if tournament.normalisation == Tournament.Normalisation.SERBIAN:
+        return _(
+            "the Serbian points at either size; the fourth at a table of 4 scores 0, "
+            "and a table where nobody is ahead shares its points evenly"
+        )
+    return _("whists count alike at either size")

@@ -1,4 +1,7 @@
-"""What happens to a tournament: drawing rounds, the cut, and the standings.
+"""What a tournament reads: its tables, the next draw's field, and the standings.
+
+Drawing, publishing and cutting are ``rounds.py``; closing tables and drops
+``tables.py``; player states ``entries.py``.
 
 The seating and the ranking are the engine's (``scoring.engine.seating``,
 ``scoring.engine.ranking``); this module reads the database for them and stores what
@@ -10,19 +13,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from django.db import transaction
-from django.db.models import Prefetch
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.db.models import Prefetch, QuerySet
 
 from prefscore.clubs.models import Player
-from prefscore.games import io, services
+from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking, seating
 
-from .models import Round, Tournament, TournamentEntry
+from .models import Round, TableClosure, Tournament, TournamentEntry
 
 
 class TournamentError(Exception):
@@ -33,9 +32,12 @@ class TournamentError(Exception):
 
 
 def tournament_pulkas(tournament: Tournament) -> list[Pulka]:
-    """Every table of every round with its seats, deals and corrections: four queries."""
+    """Every table that counts with its seats, deals, corrections and closure: four queries."""
     return list(
-        tournament.pulkas.order_by("round_number", "pk").prefetch_related(
+        live_pulkas(tournament)
+        .select_related("closure")
+        .order_by("round_number", "pk")
+        .prefetch_related(
             Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")),
             Prefetch(
                 "deals",
@@ -45,6 +47,14 @@ def tournament_pulkas(tournament: Tournament) -> list[Pulka]:
             Prefetch("corrections", queryset=Correction.objects.all(), to_attr="all_corrections"),
         )
     )
+
+
+def closure_of(pulka: Pulka) -> TableClosure | None:
+    """The organiser's closing of this table, if he closed it."""
+    try:
+        return pulka.closure  # type: ignore[attr-defined,no-any-return]
+    except TableClosure.DoesNotExist:
+        return None
 
 
 def _keys(pulka: Pulka) -> tuple[str, ...]:
@@ -59,156 +69,67 @@ def history(pulkas: Sequence[Pulka]) -> list[list[tuple[str, ...]]]:
     return [by_round[number] for number in sorted(by_round)]
 
 
-def active_players(tournament: Tournament) -> list[Player]:
-    entries = tournament.entries.filter(dropped=False).select_related("player")
-    return [entry.player for entry in entries]
+def live_pulkas(tournament: Tournament) -> QuerySet[Pulka]:
+    """The tables that count: a table re-seated after a drop leaves its old pulka archived."""
+    return tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
 
 
-def draw_next_round(tournament_id: int, user: Any) -> Round:
-    """Draw the next qualifying round and start a pulka per table (docs/tournaments.md §4.3).
+def seated_entries(tournament: Tournament) -> list[TournamentEntry]:
+    """The entries the next draw seats (docs/tournaments.md §4.2).
 
-    The engine avoids repeat meetings as far as possible; seats and the first dealer
-    are by lot (Кодекс 3.1.1). Raises :class:`TournamentError` with the reason.
+    Those checked in or playing; while nobody is checked in yet (a club evening that
+    does not use check-in), the registered ones too. Dropped and disqualified never.
     """
-    with transaction.atomic():
-        tournament = _locked(tournament_id)
-        if tournament.status in (Tournament.Status.FINAL, Tournament.Status.FINISHED):
-            raise TournamentError(_("The final has been drawn: no more qualifying rounds."))
-        players = {str(player.pk): player for player in active_players(tournament)}
-        past = history(list(tournament.pulkas.prefetch_related("seats")))
-        try:
-            draw = seating.draw_round(list(players), past, tournament.table_size, tournament.seed)
-        except seating.SeatingError:
-            raise TournamentError(_seating_message(len(players), tournament)) from None
-        round_ = Round.objects.create(
-            tournament=tournament,
-            number=len(past) + 1,
-            seed=tournament.seed,
-            method=draw.method,
-            repeats=draw.repeats,
-            repeats_forced=draw.repeats_forced,
-        )
-        _start_tables(tournament, round_, draw.tables, players, user)
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status"])
-    return round_
+    entries = list(tournament.entries.exclude(state__in=TournamentEntry.OUT))
+    present = (TournamentEntry.State.CHECKED_IN, TournamentEntry.State.PLAYING)
+    if any(entry.state in present for entry in entries):
+        return [entry for entry in entries if entry.state in present]
+    return entries
 
 
-def draw_final(tournament_id: int, user: Any, size: int) -> Round:
-    """Cut the field to the top ``size`` and seat them by standing (docs/tournaments.md §4.10)."""
-    with transaction.atomic():
-        tournament = _locked(tournament_id)
-        if tournament.status in (Tournament.Status.FINAL, Tournament.Status.FINISHED):
-            raise TournamentError(_("The final has already been drawn."))
-        if tournament.status == Tournament.Status.REGISTRATION:
-            raise TournamentError(_("Play at least one round before the cut."))
-        active = {str(player.pk): player for player in active_players(tournament)}
-        results = _results(tournament_pulkas(tournament))
-        lines = ranking.standings(results, active, tournament.rules)
-        ranked = [line for line in lines if line.player in active]
-        if size > len(ranked):
-            raise TournamentError(
-                ngettext(
-                    "Only %(count)s player is still in the tournament.",
-                    "Only %(count)s players are still in the tournament.",
-                    len(ranked),
-                )
-                % {"count": len(ranked)}
-            )
-        finalists = list(ranking.cut(ranked, size))
-        try:
-            tables = seating.tables_by_standing(finalists, tournament.table_size, tournament.seed)
-        except seating.SeatingError:
-            raise TournamentError(_seating_message(size, tournament)) from None
-        number = (
-            tournament.rounds.order_by("-number").values_list("number", flat=True).first()
-        ) or 0
-        round_ = Round.objects.create(
-            tournament=tournament,
-            number=number + 1,
-            seed=tournament.seed,
-            is_final=True,
-            method="standing",
-        )
-        _start_tables(tournament, round_, tables, active, user)
-        tournament.status = Tournament.Status.FINAL
-        tournament.save(update_fields=["status"])
-    return round_
+def seat_round(tournament: Tournament, players: Sequence[str], seed: int) -> seating.Draw:
+    """The seam between the tournament and the seating engine (docs/tournaments.md §3).
 
-
-def _locked(tournament_id: int) -> Tournament:
-    # One draw at a time: two organisers pressing "draw" get two rounds, never one twice.
-    return Tournament.objects.select_for_update().select_related("club").get(pk=tournament_id)
-
-
-def _seating_message(count: int, tournament: Tournament) -> str:
-    if count < 3:
-        return ngettext(
-            "A round needs at least 3 players; %(count)s is registered.",
-            "A round needs at least 3 players; %(count)s are registered.",
-            count,
-        ) % {"count": count}
-    if tournament.table_size == 3:
-        return ngettext(
-            "%(count)s player cannot sit at tables of 3: register or drop players so "
-            "that the number divides by 3.",
-            "%(count)s players cannot sit at tables of 3: register or drop players so "
-            "that the number divides by 3.",
-            count,
-        ) % {"count": count}
-    return ngettext(
-        "%(count)s player cannot be seated at tables of 3 and 4.",
-        "%(count)s players cannot be seated at tables of 3 and 4.",
-        count,
-    ) % {"count": count}
-
-
-def _start_tables(
-    tournament: Tournament,
-    round_: Round,
-    tables: Sequence[seating.Table],
-    players: dict[str, Player],
-    user: Any,
-) -> None:
-    for number, table in enumerate(tables, start=1):
-        title = _("%(name)s · round %(round)s · table %(table)s") % {
-            "name": tournament.name,
-            "round": round_.number,
-            "table": number,
-        }
-        pulka = io.create_pulka(
-            tournament.club,
-            convention_name=tournament.convention_name,
-            convention=tournament.convention,
-            players=[players[key] for key in table.players],
-            target=tournament.target,
-            stake=None,
-            first_dealer=table.first_dealer,
-            user=user,
-            title=title[: Pulka._meta.get_field("title").max_length],
-            source=tournament.convention_source,
-        )
-        pulka.tournament, pulka.round_number = tournament, round_.number
-        pulka.save(update_fields=["tournament", "round_number"])
+    Gathers what a draw may use, the past rounds' tables and the standings so far,
+    and calls the engine. The players go in standing order (best first), which is
+    what a Swiss-like seating reads; the engine of today uses the history only.
+    """
+    past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+    order = {line.player: index for index, line in enumerate(current_standings(tournament).lines)}
+    ranked = sorted(players, key=lambda key: order.get(key, len(order)))
+    return seating.draw_round(ranked, past, tournament.table_size, seed)
 
 
 # --- standings -------------------------------------------------------------------------
 
 
 def _results(pulkas: Sequence[Pulka]) -> list[ranking.TableResult]:
-    """Each table's whole whists and counts, from the prefetched deals and corrections."""
+    """Each table's whole whists and counts, from the prefetched deals and corrections.
+
+    A table whose final sheet the arbiter entered (Кодекс 4.2.16) counts his figures.
+    """
     results = []
     for pulka in pulkas:
         deals: list[Deal] = pulka.standing_deals  # type: ignore[attr-defined]
         corrections: list[Correction] = pulka.all_corrections  # type: ignore[attr-defined]
         scored = services.score(pulka, deals, corrections)
-        results.append(ranking.table_result(scored, pulka.round_number or 0, _keys(pulka)))
+        result = ranking.table_result(scored, pulka.round_number or 0, _keys(pulka))
+        closure = closure_of(pulka)
+        if closure is not None and closure.whists is not None:
+            result = ranking.TableResult(
+                result.round_number, result.players, tuple(closure.whists), result.stats
+            )
+        results.append(result)
     return results
 
 
 @dataclass(frozen=True)
 class Standings:
-    """Standings lines with the players they name, and what the page needs to say."""
+    """Standings lines with the players they name, and what the page needs to say.
+
+    ``stages``: the stages played, in order (qualifying first); ``cut``: there was at
+    least one cut, so the qualifying, carried and stage figures are columns.
+    """
 
     lines: tuple[ranking.Line, ...]
     players: dict[str, Player]
@@ -217,34 +138,42 @@ class Standings:
     final: bool
     unfinished: int
     dropped: frozenset[str]
+    stages: tuple[str, ...] = (Round.Stage.QUALIFYING,)
+
+    @property
+    def cut(self) -> bool:
+        return len(self.stages) > 1
+
+
+STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 
 
 def standings(tournament: Tournament) -> Standings:
     """Live standings from every table's sheet (Кодекс 4.1.3; docs/tournaments.md §4.8, §4.10).
 
-    A constant number of queries however many rounds and tables: entries, rounds,
-    pulkas, and the seats, deals and corrections of all pulkas at once.
+    Only published rounds count. A constant number of queries however many rounds
+    and tables: entries, rounds, pulkas, and the seats, deals, corrections and
+    closures of all pulkas at once.
     """
     entries = list(TournamentEntry.objects.filter(tournament=tournament).select_related("player"))
-    rounds = tuple(tournament.rounds.all())
+    rounds = tuple(tournament.rounds.filter(status=Round.Status.PUBLISHED))
     pulkas = tournament_pulkas(tournament)
     players = {str(entry.player_id): entry.player for entry in entries}
     for pulka in pulkas:
         players.update({str(seat.player_id): seat.player for seat in pulka.seats.all()})
-    finals = frozenset(r.number for r in rounds if r.is_final)
-    rules = tournament.rules
-    if finals:
-        final_pulkas = [p for p in pulkas if p.round_number in finals]
-        lines = ranking.final_standings(
-            _results([p for p in pulkas if p.round_number not in finals]),
-            _results(final_pulkas),
-            [key for pulka in final_pulkas for key in _keys(pulka)],
-            tournament.carry,
-            rules,
-            players,
-        )
-    else:
-        lines = ranking.standings(_results(pulkas), players, rules)
-    unfinished = sum(1 for p in pulkas if p.status == Pulka.Status.RUNNING)
+    stage_of = {r.number: r.stage for r in rounds}
     dropped = frozenset(str(entry.player_id) for entry in entries if entry.dropped)
-    return Standings(lines, players, rounds, tuple(pulkas), bool(finals), unfinished, dropped)
+    played = [s for s in STAGE_ORDER if s in stage_of.values() or s == Round.Stage.QUALIFYING]
+    stages = []
+    for stage in played:
+        at = [p for p in pulkas if stage_of.get(p.round_number or 0) == stage]
+        stages.append((_results(at), [key for pulka in at for key in _keys(pulka)]))
+    lines = ranking.stage_standings(stages, tournament.carry, tournament.rules, players, dropped)
+    unfinished = sum(1 for p in pulkas if p.status == Pulka.Status.RUNNING)
+    final = Round.Stage.FINAL in played
+    return Standings(
+        lines, players, rounds, tuple(pulkas), final, unfinished, dropped, tuple(played)
+    )
+
+
+current_standings = standings

@@ -1,22 +1,31 @@
 """Tournament URLs, under ``tournaments/<club slug>/``: a club's list, one tournament,
-and its standings (open to anyone when public)."""
+its controls, and its standings and bracket (open to anyone when public)."""
 
 from django.urls import path
 
-from . import room_views, views
+from . import room_views, views, views_control
 
 app_name = "tournaments"
+
+T = "<slug:club>/<slug:slug>"
 
 urlpatterns = [
     path("<slug:club>/", views.tournament_list, name="list"),
     path("<slug:club>/new/", views.create, name="create"),
-    path("<slug:club>/<slug:slug>/", views.detail, name="detail"),
-    path("<slug:club>/<slug:slug>/entries/", views.register, name="register"),
-    path("<slug:club>/<slug:slug>/entries/<int:entry>/drop/", views.drop, name="drop"),
-    path("<slug:club>/<slug:slug>/rounds/", views.draw, name="draw"),
-    path("<slug:club>/<slug:slug>/cut/", views.cut, name="cut"),
-    path("<slug:club>/<slug:slug>/publish/", views.publish, name="publish"),
-    path("<slug:club>/<slug:slug>/standings/", views.standings, name="standings"),
+    path(f"{T}/", views.detail, name="detail"),
+    path(f"{T}/entries/", views_control.register, name="register"),
+    path(f"{T}/entries/<int:entry>/state/", views_control.entry_state, name="entry_state"),
+    path(f"{T}/rounds/", views_control.draw, name="draw"),
+    path(f"{T}/rounds/<int:number>/publish/", views_control.publish_round, name="publish_round"),
+    path(f"{T}/rounds/<int:number>/redraw/", views_control.redraw, name="redraw"),
+    path(f"{T}/rounds/<int:number>/discard/", views_control.discard_round, name="discard_round"),
+    path(f"{T}/rounds/<int:number>/swap/", views_control.swap, name="swap"),
+    path(f"{T}/tables/<int:pulka>/close/", views_control.close_table, name="close_table"),
+    path(f"{T}/regulations/", views_control.edit_regulations, name="regulations"),
+    path(f"{T}/cut/", views_control.cut, name="cut"),
+    path(f"{T}/publish/", views.publish, name="publish"),
+    path(f"{T}/standings/", views.standings, name="standings"),
+    path(f"{T}/bracket/", views.bracket, name="bracket"),
     # The room (docs/tournaments.md §4.11-4.12): prefscore/tournaments/room_views.py.
     path("<slug:club>/new/import/", room_views.import_json, name="import"),
     path("<slug:club>/<slug:slug>/room/", room_views.dashboard, name="room"),

@@ -12,12 +12,12 @@ engine's, the seating and the ranking too.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -29,9 +29,9 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
-from . import presenters, services
-from .forms import CutForm, EntryForm, PublishForm, TournamentForm
-from .models import Tournament, TournamentEntry
+from . import presenters, presenters_control, regulations, services
+from .forms import CutForm, EntryForm, PublishForm, SwapForm, TournamentForm
+from .models import Round, Tournament
 
 DETAIL = "tournaments/detail.html"
 
@@ -83,19 +83,41 @@ def create(request: HtmxHttpRequest, club: str) -> HttpResponse:
 
 def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict[str, Any]:
     entries = list(tournament.entries.select_related("player"))
+    may_run = may(role, ORGANISERS)
+    rounds = list(tournament.rounds.all())
+    draft_round = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
+    cut = any(r.stage != Round.Stage.QUALIFYING for r in rounds)
+    names = {str(entry.player_id): entry.player.name for entry in entries}
+    draft = presenters_control.draft_view(
+        draft_round, names, presenters.summary(draft_round) if draft_round else ""
+    )
+    open_ = tournament.status not in (Tournament.Status.FINAL, Tournament.Status.FINISHED)
+    published = presenters.rounds_view(tournament)
+    playing = sum(1 for r in published for t in r.tables if t.running)
     context: dict[str, Any] = {
         "club": tournament.club,
         "tournament": tournament,
-        "may_run": may(role, ORGANISERS),
-        "entries": entries,
+        "may_run": may_run,
+        "entries": presenters_control.entry_rows(entries, may_run and open_),
         "active_count": sum(1 for entry in entries if not entry.dropped),
-        "rounds": presenters.rounds_view(tournament),
+        "rounds": published,
+        "any_round": bool(rounds),
+        "draft": draft,
+        "swap_form": SwapForm(seated=list(draft.seated)) if draft else None,
+        "playing": playing,
+        "may_draw": draft is None and not playing and not cut,
+        "may_cut": draft is None and not playing and bool(published) and open_,
         "settings": presenters.settings_lines(tournament),
+        "frozen": tournament.regulations_frozen_at is not None,
+        "may_edit_regulations": may_run and regulations.may_edit(tournament, role) and open_,
+        "changes": presenters_control.change_rows(
+            list(tournament.regulation_changes.select_related("changed_by"))
+        ),
         "entry_form": EntryForm(tournament=tournament),
         "cut_form": CutForm(),
         "publish_form": PublishForm(initial={"public": tournament.public}),
         "draw_error": "",
-        "open": tournament.status not in (Tournament.Status.FINAL, Tournament.Status.FINISHED),
+        "open": open_ and not cut,
     }
     context.update(overrides)
     return context
@@ -108,73 +130,23 @@ def _detail(
     return render_page(request, DETAIL, _detail_context(tournament, role, **overrides), partial)
 
 
+def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> HttpResponse:
+    """After a change of the whole page: load it afresh at ``anchor`` (issue 14, defect 1).
+
+    ``HX-Redirect`` to the same address with only a new ``#fragment`` does not reload
+    the page in the browser, so the address carries a fresh query each time.
+    """
+    url = reverse("tournaments:detail", args=[tournament.club.slug, tournament.slug])
+    if not request.htmx:
+        return redirect_to(request, f"{url}#{anchor}")
+    return redirect_to(request, f"{url}?at={secrets.token_hex(4)}#{anchor}")
+
+
 @require_safe
 @login_required
 def detail(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     tournament, role = _tournament(request, club, slug)
     return render_page(request, DETAIL, _detail_context(tournament, role))
-
-
-@require_POST
-@login_required
-def register(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """Register club players; late entries join from the next round drawn (§4.2)."""
-    tournament, role = _tournament(request, club, slug, ORGANISERS)
-    form = EntryForm(request.POST, tournament=tournament)
-    if not form.is_valid():
-        return _detail(request, tournament, role, "entries", entry_form=form)
-    with transaction.atomic():
-        TournamentEntry.objects.bulk_create(
-            [
-                TournamentEntry(tournament=tournament, player=p)
-                for p in form.cleaned_data["players"]
-            ],
-            ignore_conflicts=True,
-        )
-    if not request.htmx:
-        return redirect_to(request, detail_url(tournament, "entries"))
-    return _detail(request, tournament, role, "entries")
-
-
-@require_POST
-@login_required
-def drop(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpResponse:
-    """Drop a player from the next draws, or take him back (docs/tournaments.md §4.2)."""
-    tournament, role = _tournament(request, club, slug, ORGANISERS)
-    row = get_object_or_404(TournamentEntry, pk=entry, tournament=tournament)
-    row.dropped = not row.dropped
-    row.save(update_fields=["dropped"])
-    if not request.htmx:
-        return redirect_to(request, detail_url(tournament, "entries"))
-    return _detail(request, tournament, role, "entries")
-
-
-@require_POST
-@login_required
-def draw(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """Draw the next round and start its tables' pulkas (docs/tournaments.md §4.3)."""
-    tournament, role = _tournament(request, club, slug, ORGANISERS)
-    try:
-        round_ = services.draw_next_round(tournament.pk, request.user)
-    except services.TournamentError as error:
-        return _detail(request, tournament, role, "draw", draw_error=str(error))
-    return redirect_to(request, detail_url(tournament, f"round-{round_.number}"))
-
-
-@require_POST
-@login_required
-def cut(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """Cut the field to the top N and draw the final tables (docs/tournaments.md §4.10)."""
-    tournament, role = _tournament(request, club, slug, ORGANISERS)
-    form = CutForm(request.POST)
-    if form.is_valid():
-        try:
-            round_ = services.draw_final(tournament.pk, request.user, form.cleaned_data["size"])
-        except services.TournamentError as error:
-            form.add_error("size", str(error))
-        else:
-            return redirect_to(request, detail_url(tournament, f"round-{round_.number}"))
-    return _detail(request, tournament, role, "cut", cut_form=form)
 
 
 @require_POST
@@ -194,9 +166,10 @@ def publish(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
 # --- standings ----------------------------------------------------------------------------
 
 
-@require_safe
-def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """Live standings; anyone may read them when public (issue 7), else members only."""
+def _readable(
+    request: HtmxHttpRequest, club: str, slug: str
+) -> tuple[Tournament, str | None] | HttpResponse:
+    """The tournament if its standings are public or the user a member; else sign in / 403."""
     club_obj = get_object_or_404(Club, slug=club)
     tournament = get_object_or_404(Tournament, club=club_obj, slug=slug)
     tournament.club = club_obj
@@ -205,6 +178,17 @@ def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     role = club_obj.role_of(request.user)
     if not tournament.public and role is None:
         raise PermissionDenied(_("You may not do this in this club."))
+    return tournament, role
+
+
+@require_safe
+def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Live standings; anyone may read them when public (issue 7), else members only."""
+    found = _readable(request, club, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, role = found
+    club_obj = tournament.club
     context = {
         "club": club_obj,
         "tournament": tournament,
@@ -212,3 +196,19 @@ def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
         "member": role is not None,
     }
     return render_page(request, "tournaments/standings.html", context, "standings")
+
+
+@require_safe
+def bracket(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """The stages, their tables and who advanced (§4.10); readable like the standings."""
+    found = _readable(request, club, slug)
+    if isinstance(found, HttpResponse):
+        return found
+    tournament, role = found
+    context = {
+        "club": tournament.club,
+        "tournament": tournament,
+        "stages": presenters_control.bracket(tournament, services.standings(tournament)),
+        "member": role is not None,
+    }
+    return render_page(request, "tournaments/bracket.html", context)

@@ -18,16 +18,17 @@ string key the caller chooses (the web uses the club player's id).
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .contracts import Kind
 from .deals import GORA
-from .errors import ScoringError
+from .normalise import NORMALISATIONS, RankingError, Score, compress, normalised
 from .pulka import ScoredPulka
 from .settlement import whole_result
+
+__all__ = ["NORMALISATIONS", "RankingError", "Score", "compress", "normalised"]
 
 # Tie-breaks by name; True when more is better (docs/tournaments.md §4.8, Кодекс 4.1.3).
 TIE_BREAKS: dict[str, bool] = {
@@ -37,23 +38,12 @@ TIE_BREAKS: dict[str, bool] = {
     "remizes": False,
     "misere_tricks": False,
     "best_round": True,
+    "head_to_head": True,
     "opponents": True,
 }
 DEFAULT_TIE_BREAKS = ("whists", "allpass_won", "allpass_tricks", "remizes", "misere_tricks")
-NORMALISATIONS = ("raw", "places", "serbian", "gambler", "elephant")
 CARRY = {"kept": Fraction(1), "halved": Fraction(1, 2), "cleared": Fraction(0)}
-
-# Piecewise compression of a positive round result: (up to, weight) segments.
-# Gambler: «200 = 1, > 200 = 10:1, от 650 = 0»; Elephant: 51–100 ×0.5, above 100 ×0.1.
-_SEGMENTS: dict[str, tuple[tuple[int | None, Fraction], ...]] = {
-    "gambler": ((200, Fraction(1)), (650, Fraction(1, 10)), (None, Fraction(0))),
-    "elephant": ((50, Fraction(1)), (100, Fraction(1, 2)), (None, Fraction(1, 10))),
-}
 _REMIZ_REASONS = frozenset({"remiz", "whister_shortfall"})
-
-
-class RankingError(ScoringError):
-    """Standings that cannot be computed as asked; the message names the setting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,18 +116,29 @@ class Line:
     """One player's line of the standings; every criterion is shown as a column (§4.8).
 
     ``place`` is shared by players whom every criterion but the lot leaves tied.
+    After a cut (§4.10) ``qualifying`` is the player's qualifying points, ``carried``
+    what of them he took into his last stage, and ``stage_points`` what he scored in
+    that stage: ``points`` = ``carried`` + ``stage_points``. ``head_to_head`` is
+    counted only among players tied before it (None elsewhere); ``opponents`` only
+    when it is a tie-break (0 otherwise). ``out``: dropped or disqualified, ranked
+    after everyone still playing (issue 14, defect 5).
     """
 
     player: str
     place: int
-    points: Fraction
+    points: Score
     whists: int
     rounds: int
-    best_round: Fraction | None
-    opponents: Fraction
+    best_round: Score | None
+    opponents: Score
     stats: PlayerStats
     finalist: bool = False
-    by_round: Mapping[int, Fraction] = field(default_factory=dict)
+    by_round: Mapping[int, Score] = field(default_factory=dict)
+    qualifying: Score | None = None
+    carried: Score | None = None
+    stage_points: Score | None = None
+    head_to_head: Fraction | None = None
+    out: bool = False
 
     @property
     def allpass_won(self) -> int:
@@ -205,96 +206,60 @@ def deal_stats(scored: ScoredPulka) -> tuple[PlayerStats, ...]:
 # --- normalisation -------------------------------------------------------------------
 
 
-def round_points(result: TableResult, normalisation: str = "raw") -> tuple[Fraction, ...]:
+def round_points(result: TableResult, normalisation: str = "raw") -> tuple[Score, ...]:
     """A table's points per player after normalisation (docs/tournaments.md §4.7).
 
-    ``raw``: whists. ``places``: place points within the table, k−1 for the best down
-    to 0, shared places split. ``serbian``: 1st 3 (4 if the only positive score), 2nd 2
-    if positive else 1, the rest 0; shared places get that place's points.
-    ``gambler``/``elephant``: positive whists compressed piecewise; losses count in full
-    (our reading of the sources, docs/tournaments.md §1).
+    See :func:`scoring.engine.normalise.normalised` for each way.
     """
-    whists = result.whists
-    if normalisation == "raw":
-        return tuple(Fraction(w) for w in whists)
-    if normalisation in _SEGMENTS:
-        return tuple(compress(w, normalisation) for w in whists)
-    if normalisation == "places":
-        return _place_points(whists)
-    if normalisation == "serbian":
-        return _serbian_points(whists)
-    raise RankingError("ranking.unknown_normalisation", value=normalisation)
-
-
-def compress(whists: int, preset: str) -> Fraction:
-    """Piecewise compression of a positive result (docs/tournaments.md §1, Gambler/Elephant)."""
-    if whists <= 0:
-        return Fraction(whists)
-    total, low = Fraction(0), 0
-    for high, weight in _SEGMENTS[preset]:
-        top = whists if high is None else min(whists, high)
-        if top > low:
-            total += weight * (top - low)
-        if high is None or whists <= high:
-            break
-        low = high
-    return total
-
-
-def _place_points(whists: Sequence[int]) -> tuple[Fraction, ...]:
-    size = len(whists)
-    ranked = sorted(whists, reverse=True)
-    points = []
-    for w in whists:
-        first = ranked.index(w)
-        shared = ranked.count(w)
-        places = range(first, first + shared)
-        points.append(Fraction(sum(size - 1 - p for p in places), shared))
-    return tuple(points)
-
-
-def _serbian_points(whists: Sequence[int]) -> tuple[Fraction, ...]:
-    ranked = sorted(whists, reverse=True)
-    positive = sum(1 for w in whists if w > 0)
-
-    def place_value(place: int, score: int) -> int:
-        if place == 0:
-            return 4 if positive == 1 and score > 0 else 3
-        if place == 1:
-            return 2 if score > 0 else 1
-        return 0
-
-    return tuple(Fraction(place_value(ranked.index(w), w)) for w in whists)
+    return normalised(result.whists, normalisation)
 
 
 # --- standings -----------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tally:
-    points: Fraction = Fraction(0)
+    points: Score = 0
     whists: int = 0
     rounds: int = 0
-    stats: PlayerStats = field(default_factory=PlayerStats)
-    by_round: dict[int, Fraction] = field(default_factory=lambda: defaultdict(Fraction))
-    opponents: list[str] = field(default_factory=list)
+    # The Кодекс 4.1.3 counts, summed as plain ints (PlayerStats at the end: speed).
+    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    by_round: dict[int, Score] = field(default_factory=dict)
+    # Index of each table result the player sat at (head-to-head, opponents' points).
+    tables: list[int] = field(default_factory=list)
+
+    @property
+    def stats(self) -> PlayerStats:
+        return PlayerStats(*self.counts)
 
 
 def _tally(
-    results: Iterable[TableResult], players: Iterable[str], normalisation: str
+    results: Sequence[TableResult], players: Iterable[str], normalisation: str
 ) -> dict[str, _Tally]:
     tallies: dict[str, _Tally] = {player: _Tally() for player in players}
-    for result in results:
-        points = round_points(result, normalisation)
-        stats = result.stats or (PlayerStats(),) * len(result.players)
+    raw = normalisation == "raw"
+    for index, result in enumerate(results):
+        whists = result.whists
+        points = whists if raw else normalised(whists, normalisation)
+        stats = result.stats
+        number = result.round_number
         for i, player in enumerate(result.players):
-            tally = tallies.setdefault(player, _Tally())
-            tally.points += points[i]
-            tally.whists += result.whists[i]
+            tally = tallies.get(player)
+            if tally is None:
+                tally = tallies[player] = _Tally()
+            point = points[i]
+            tally.points += point
+            tally.whists += whists[i]
             tally.rounds += 1
-            tally.stats += stats[i]
-            tally.by_round[result.round_number] += points[i]
-            tally.opponents.extend(p for p in result.players if p != player)
+            if stats:
+                seat, counts = stats[i], tally.counts
+                counts[0] += seat.allpass_won
+                counts[1] += seat.allpass_tricks
+                counts[2] += seat.remizes
+                counts[3] += seat.misere_tricks
+            by_round = tally.by_round
+            by_round[number] = by_round.get(number, 0) + point
+            tally.tables.append(index)
     return tallies
 
 
@@ -303,70 +268,206 @@ def _lot(seed: int, player: str) -> bytes:
     return hashlib.sha256(f"{seed}:{player}".encode()).digest()
 
 
-def _criteria(line: Line, tie_breaks: Sequence[str]) -> tuple[Fraction | int, ...]:
+def _criteria(line: Line, tie_breaks: Sequence[str]) -> tuple[Score, ...]:
     """The sort key without the lot: bigger is better in every position."""
-    values: list[Fraction | int] = [line.points]
+    values: list[Score] = [line.points]
     for name in tie_breaks:
-        value: Fraction | int
+        value: Score
         if name == "whists":
             value = line.whists
         elif name == "best_round":
-            value = line.best_round if line.best_round is not None else Fraction(0)
+            value = line.best_round if line.best_round is not None else 0
         elif name == "opponents":
             value = line.opponents
+        elif name == "head_to_head":
+            value = line.head_to_head if line.head_to_head is not None else 0
         else:
             value = getattr(line.stats, name)
         values.append(value if TIE_BREAKS[name] else -value)
     return tuple(values)
 
 
-def _lines(tallies: Mapping[str, _Tally], carried: Mapping[str, Fraction]) -> list[Line]:
-    totals = {p: t.points + carried.get(p, Fraction(0)) for p, t in tallies.items()}
-    return [
-        Line(
-            player=player,
-            place=0,
-            points=totals[player],
-            whists=tally.whists,
-            rounds=tally.rounds,
-            best_round=max(tally.by_round.values()) if tally.by_round else None,
-            opponents=sum((totals.get(o, Fraction(0)) for o in tally.opponents), Fraction(0)),
-            stats=tally.stats,
-            by_round=dict(tally.by_round),
+def _lines(
+    tallies: Mapping[str, _Tally],
+    carried: Mapping[str, Score],
+    results: Sequence[TableResult],
+    rules: Rules,
+) -> list[Line]:
+    totals = {p: t.points + carried.get(p, 0) for p, t in tallies.items()}
+    # The opponents' score is summed only when it is a tie-break: it is the costly column.
+    with_opponents = "opponents" in rules.tie_breaks
+    lines = []
+    for player, tally in tallies.items():
+        opponents: Score = 0
+        if with_opponents:
+            opponents = sum(
+                (totals.get(o, 0) for i in tally.tables for o in results[i].players if o != player),
+                start=0,
+            )
+        lines.append(
+            Line(
+                player=player,
+                place=0,
+                points=totals[player],
+                whists=tally.whists,
+                rounds=tally.rounds,
+                best_round=max(tally.by_round.values()) if tally.by_round else None,
+                opponents=opponents,
+                stats=tally.stats,
+                by_round=tally.by_round,
+            )
         )
-        for player, tally in tallies.items()
-    ]
+    return lines
+
+
+def head_to_head(
+    group: Sequence[str], tallies: Mapping[str, _Tally], results: Sequence[TableResult]
+) -> dict[str, Fraction]:
+    """Head-to-head among tied players (docs/tournaments.md §4.8).
+
+    Each time two players of the group sat at one table, the one with more whists there
+    scores 1 against the other, and equal whists score ½ each; a player's figure is the
+    sum over the others of the group.
+    """
+    members = set(group)
+    scores: dict[str, Fraction] = {}
+    for player in group:
+        score = Fraction(0)
+        for index in tallies[player].tables:
+            result = results[index]
+            mine = result.whists[result.players.index(player)]
+            for other, theirs in zip(result.players, result.whists, strict=True):
+                if other != player and other in members:
+                    score += 1 if mine > theirs else Fraction(1, 2) if mine == theirs else 0
+        scores[player] = score
+    return scores
+
+
+def _with_head_to_head(
+    lines: list[Line], rules: Rules, tallies: Mapping[str, _Tally], results: Sequence[TableResult]
+) -> list[Line]:
+    """Fill in head-to-head for the groups the criteria before it leave tied."""
+    if "head_to_head" not in rules.tie_breaks:
+        return lines
+    before = rules.tie_breaks[: rules.tie_breaks.index("head_to_head")]
+    groups: dict[tuple[Score, ...], list[str]] = {}
+    for line in lines:
+        groups.setdefault(_criteria(line, before), []).append(line.player)
+    figures: dict[str, Fraction] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            figures.update(head_to_head(group, tallies, results))
+    return [replace(line, head_to_head=figures.get(line.player)) for line in lines]
 
 
 def _ordered(lines: list[Line], rules: Rules, first_place: int = 1) -> list[Line]:
-    """Sort by points and the tie-breaks, then the lot; shared places where all tie."""
-    lines.sort(
-        key=lambda line: (
-            tuple(-v for v in _criteria(line, rules.tie_breaks)),
-            _lot(rules.seed, line.player),
-        )
+    """Sort by points and the tie-breaks, then the lot; shared places where all tie.
+
+    Players out of the tournament (dropped, disqualified) come after the others.
+    """
+    keyed = [(line.out, _criteria(line, rules.tie_breaks), line) for line in lines]
+    keyed.sort(
+        key=lambda item: (item[0], tuple(-v for v in item[1]), _lot(rules.seed, item[2].player))
     )
     placed: list[Line] = []
-    for index, line in enumerate(lines):
+    previous: tuple[bool, tuple[Score, ...]] | None = None
+    for index, (out, criteria, line) in enumerate(keyed):
         place = first_place + index
-        if placed and _criteria(placed[-1], rules.tie_breaks) == _criteria(line, rules.tie_breaks):
+        if placed and previous == (out, criteria):
             place = placed[-1].place
         placed.append(replace(line, place=place))
+        previous = (out, criteria)
     return placed
 
 
+def _mark_out(lines: list[Line], out: frozenset[str]) -> list[Line]:
+    return [replace(line, out=True) if line.player in out else line for line in lines]
+
+
 def standings(
-    results: Iterable[TableResult], players: Iterable[str] = (), rules: Rules | None = None
+    results: Iterable[TableResult],
+    players: Iterable[str] = (),
+    rules: Rules | None = None,
+    out: Iterable[str] = (),
 ) -> tuple[Line, ...]:
     """The standings of a stage (Кодекс 4.1.3; docs/tournaments.md §4.7–4.8).
 
     ``players``: everyone entered, so that a player without a result yet has a line.
     Points (normalised whists) first; then each tie-break of ``rules`` in order; then
-    the seeded lot, so the order is total and reproducible.
+    the seeded lot, so the order is total and reproducible. ``out``: players who
+    dropped or were disqualified, ranked after all the others (issue 14, defect 5).
     """
     rules = rules or Rules()
+    results = list(results)
     tallies = _tally(results, players, rules.normalisation)
-    return tuple(_ordered(_lines(tallies, {}), rules))
+    lines = _mark_out(_lines(tallies, {}, results, rules), frozenset(out))
+    return tuple(_ordered(_with_head_to_head(lines, rules, tallies, results), rules))
+
+
+def _carry(points: Score, factor: Fraction) -> Score:
+    if factor == 1:
+        return points
+    return 0 if factor == 0 else points * factor
+
+
+def stage_standings(
+    stages: Sequence[tuple[Iterable[TableResult], Sequence[str]]],
+    carry: str = "kept",
+    rules: Rules | None = None,
+    players: Iterable[str] = (),
+    out: Iterable[str] = (),
+) -> tuple[Line, ...]:
+    """Standings through the stages: qualifying, then each cut (docs/tournaments.md §4.10).
+
+    ``stages[0]`` is the qualifying (its entrants are ignored: everyone in ``players``
+    and at its tables ranks); each later stage gives its tables and the players who
+    advanced to it. An advancing player's points are his points in that stage plus
+    those he had before it ``kept``, ``halved`` or ``cleared``; the tie-break counts are
+    the stage's. Those who reached the last stage come first, then those who stopped at
+    each earlier stage in their order there; places run on without gaps.
+    """
+    rules = rules or Rules()
+    if carry not in CARRY:
+        raise RankingError("ranking.unknown_carry", value=carry)
+    factor, gone = CARRY[carry], frozenset(out)
+    first_results = list(stages[0][0]) if stages else []
+    ranked = list(standings(first_results, players, rules, gone))
+    qualifying = {line.player: line.points for line in ranked}
+    ranked = (
+        [replace(line, qualifying=line.points) for line in ranked] if len(stages) > 1 else ranked
+    )
+    for results_iter, entrants in stages[1:]:
+        results = list(results_iter)
+        before = {line.player: line.points for line in ranked}
+        carried = {p: _carry(before.get(p, 0), factor) for p in entrants}
+        tallies = _tally(results, entrants, rules.normalisation)
+        lines = _mark_out(_lines(tallies, carried, results, rules), gone)
+        lines = [
+            replace(
+                line,
+                finalist=True,
+                qualifying=qualifying.get(line.player, 0),
+                carried=carried[line.player],
+                stage_points=tallies[line.player].points,
+            )
+            for line in _with_head_to_head(lines, rules, tallies, results)
+        ]
+        top = _ordered(lines, rules)
+        chosen = set(entrants)
+        rest = [replace(line, finalist=False) for line in ranked if line.player not in chosen]
+        ranked = top + _renumbered(rest, len(top) + 1)
+    return tuple(ranked)
+
+
+def _renumbered(lines: Sequence[Line], first_place: int) -> list[Line]:
+    """Places from ``first_place`` on in the given order; shared where they were shared."""
+    placed: list[Line] = []
+    for index, line in enumerate(lines):
+        place = first_place + index
+        if placed and lines[index - 1].place == line.place:
+            place = placed[-1].place
+        placed.append(replace(line, place=place))
+    return placed
 
 
 def final_standings(
@@ -376,34 +477,22 @@ def final_standings(
     carry: str = "kept",
     rules: Rules | None = None,
     players: Iterable[str] = (),
+    out: Iterable[str] = (),
 ) -> tuple[Line, ...]:
-    """Standings after a cut (docs/tournaments.md §4.10): finalists first, then the rest.
+    """Standings after one cut (docs/tournaments.md §4.10): finalists first, then the rest.
 
-    A finalist's points are his final points plus his qualifying points ``kept``,
-    ``halved`` or ``cleared``; the tie-break counts are those of the final. Players who
-    did not make the cut follow in their qualifying order.
+    :func:`stage_standings` with two stages: the qualifying and the final.
     """
-    rules = rules or Rules()
-    if carry not in CARRY:
-        raise RankingError("ranking.unknown_carry", value=carry)
-    qualifying = list(qualifying)
-    before = standings(qualifying, players, rules)
-    chosen = set(finalists)
-    factor = CARRY[carry]
-    carried = {line.player: line.points * factor for line in before if line.player in chosen}
-    tallies = _tally(final, finalists, rules.normalisation)
-    top = [replace(line, finalist=True) for line in _ordered(_lines(tallies, carried), rules)]
-    rest = [line for line in before if line.player not in chosen]
-    rest = [replace(line, place=max(line.place, len(top) + 1)) for line in rest]
-    return tuple([*top, *rest])
+    return stage_standings([(qualifying, ()), (final, finalists)], carry, rules, players, out)
 
 
 def cut(lines: Sequence[Line], size: int) -> tuple[str, ...]:
     """The players who advance: the top ``size`` of the standings (docs/tournaments.md §4.10).
 
     The standings are totally ordered (the lot breaks the last ties), so the cut never
-    needs a judgement call; ``size`` larger than the field takes everyone.
+    needs a judgement call; players out of the tournament never advance; ``size``
+    larger than the field takes everyone still in it.
     """
     if size < 1:
         raise RankingError("ranking.empty_cut")
-    return tuple(line.player for line in lines[:size])
+    return tuple(line.player for line in lines if not line.out)[:size]

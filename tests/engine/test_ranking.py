@@ -18,6 +18,7 @@ from scoring.engine.ranking import (
     cut,
     final_standings,
     round_points,
+    stage_standings,
     standings,
     table_result,
 )
@@ -240,11 +241,27 @@ def test_a_table_with_mismatched_figures_is_refused():
 
 def test_place_points_split_shared_places():
     assert round_points(table(1, a=30, b=-15, c=-15), "places") == (
-        2,
-        Fraction(1, 2),
-        Fraction(1, 2),
+        3,
+        Fraction(3, 4),
+        Fraction(3, 4),
     )
     assert round_points(table(1, a=1, b=2, c=3, d=-6), "places") == (1, 2, 3, 0)
+
+
+def test_place_points_run_from_3_to_0_at_tables_of_3_and_of_4_alike():
+    # Issue 14, defect 8: 3/2/1/0 at a 4-table against 2/1/0 at a 3-table favoured the
+    # 4-tables; both now average 1½ a player.
+    three = round_points(table(1, a=30, b=0, c=-30), "places")
+    four = round_points(table(1, a=30, b=10, c=-10, d=-30), "places")
+    assert three == (3, Fraction(3, 2), 0)
+    assert four == (3, 2, 1, 0)
+    assert sum(three) / 3 == sum(four) / 4
+
+
+def test_the_serbian_rule_splits_a_table_where_nobody_is_ahead():
+    # Issue 14, defect 8: a table with no deals gave every player 3 points.
+    assert round_points(table(1, a=0, b=0, c=0), "serbian") == (Fraction(4, 3),) * 3
+    assert round_points(table(1, a=0, b=0, c=0, d=0), "serbian") == (1, 1, 1, 1)
 
 
 def test_the_serbian_rule_gives_4_to_the_only_positive_score():
@@ -316,3 +333,92 @@ def test_finalists_come_first_and_the_rest_follow_in_qualifying_order():
 def test_an_unknown_carry_is_refused():
     with pytest.raises(RankingError):
         final_standings([], [], [], "doubled")
+
+
+# --- issue 14: drops, head-to-head, the stages' columns ---
+
+
+def test_dropped_players_rank_after_everyone_still_playing():
+    results = [table(1, a=50, b=-20, c=-30), table(2, a=-10, b=20, c=-10)]
+
+    lines = standings(results, rules=Rules(), out=["a"])
+
+    assert order(lines) == ["b", "c", "a"]
+    assert [line.place for line in lines] == [1, 2, 3]
+    assert [line.out for line in lines] == [False, False, True]
+
+
+def test_the_cut_never_takes_a_dropped_player():
+    lines = standings([table(1, a=50, b=-20, c=-30)], out=["a"])
+
+    assert cut(lines, 2) == ("b", "c")
+
+
+def test_head_to_head_orders_players_level_on_points():
+    # a and b are level on 10; where they met, b had more whists than a.
+    results = [
+        table(1, a=-10, b=30, c=-20),
+        table(2, a=20, d=-10, e=-10),
+        table(3, b=-20, f=5, g=15),
+    ]
+    rules = Rules(tie_breaks=("head_to_head",))
+
+    lines = standings(results, rules=rules)
+
+    assert order(lines)[1:3] == ["b", "a"]
+    by_player = {line.player: line for line in lines}
+    assert by_player["b"].head_to_head == 1
+    assert by_player["a"].head_to_head == 0
+    # Only tied players get the figure.
+    assert by_player["c"].head_to_head is None
+
+
+def test_after_the_cut_the_qualifying_carried_and_final_figures_are_columns():
+    # Issue 14, defect 4: with the carry kept, −11 in the final was placed below −83
+    # with only the final's whists shown; every figure that decides is now on the line.
+    qualifying = [table(1, a=-100, b=60, c=40), table(1, d=150, e=-70, f=-80)]
+    final = [table(2, a=-11, d=-83, e=94)]
+
+    lines = final_standings(qualifying, final, ["a", "d", "e"], "kept")
+
+    d, e, a = lines[:3]
+    assert order(lines[:3]) == ["d", "e", "a"]
+    assert (d.qualifying, d.carried, d.stage_points, d.points) == (150, 150, -83, 67)
+    assert (e.qualifying, e.carried, e.stage_points, e.points) == (-70, -70, 94, 24)
+    assert (a.qualifying, a.carried, a.stage_points, a.points) == (-100, -100, -11, -111)
+
+
+def test_a_halved_carry_shows_half_the_qualifying_points():
+    qualifying = [table(1, a=120, b=-60, c=-60)]
+    final = [table(2, a=-10, b=5, c=5)]
+
+    a = next(line for line in final_standings(qualifying, final, ["a", "b", "c"], "halved"))
+
+    assert (a.qualifying, a.carried, a.stage_points, a.points) == (120, 60, -10, 50)
+
+
+def test_non_finalists_keep_distinct_places_when_their_scores_differ():
+    # Issue 14, defect 5: b (dropped, above the cut) and c had the same place.
+    qualifying = [table(1, a=50, b=40, c=-90), table(1, d=30, e=20, f=-50)]
+    final = [table(2, a=10, d=-5, e=-5)]
+
+    lines = final_standings(qualifying, final, ["a", "d", "e"], "kept", out=["b"])
+
+    rest = lines[3:]
+    assert order(rest) == ["f", "c", "b"]
+    assert [line.place for line in rest] == [4, 5, 6]
+
+
+def test_three_stages_carry_each_stage_into_the_next():
+    qualifying = [table(1, a=30, b=20, c=-50), table(1, d=10, e=0, f=-10)]
+    semi = [table(2, a=-5, b=5, d=0)]
+    final = [table(3, a=1, b=-1)]
+
+    lines = stage_standings(
+        [(qualifying, ()), (semi, ["a", "b", "d"]), (final, ["a", "b"])], "kept"
+    )
+
+    assert order(lines) == ["a", "b", "d", "e", "f", "c"]
+    a = lines[0]
+    assert (a.qualifying, a.carried, a.stage_points, a.points) == (30, 25, 1, 26)
+    assert [line.place for line in lines] == [1, 2, 3, 4, 5, 6]

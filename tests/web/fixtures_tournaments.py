@@ -22,7 +22,8 @@ from django.urls import reverse
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.tournaments.models import Tournament, TournamentEntry
+from prefscore.tournaments import rounds, tables
+from prefscore.tournaments.models import Round, Tournament, TournamentEntry
 from scoring.engine.conventions import from_options, preset
 
 PASSWORD = "pw-for-tournaments-1234"
@@ -85,7 +86,9 @@ def table_deals(pulka: Pulka) -> list[dict[str, Any]]:
 
 def play_round_deals(tournament: Tournament, round_number: int, user: Any = None) -> None:
     """Record a deal or two at every table of a round through the service."""
-    for pulka in Pulka.objects.filter(tournament=tournament, round_number=round_number):
+    for pulka in Pulka.objects.filter(
+        tournament=tournament, round_number=round_number, status=Pulka.Status.RUNNING
+    ):
         for number, facts in enumerate(table_deals(pulka), start=1):
             record_deal(pulka.pk, facts, user, number)
 
@@ -130,6 +133,24 @@ def walk_kwargs(world: Any) -> dict[str, Any]:
 def walk_entry(world: Any) -> dict[str, Any]:
     tournament = walk_tournament(world)
     return {**walk_kwargs(world), "entry": tournament.entries.first().pk}
+
+
+def walk_round(world: Any) -> dict[str, Any]:
+    """Round 1 of the walk tournament, drawn or not: refusals answer 200 with the reason."""
+    return {**walk_kwargs(world), "number": 1}
+
+
+def walk_table(world: Any) -> dict[str, Any]:
+    """A running table of a tournament of its own (round 1 published), to close."""
+    tournament = Tournament.objects.filter(club=world.club, slug="walk-table-cup").first()
+    if tournament is None:
+        tournament = make_tournament(world.club, "Walk table cup", slug="walk-table-cup")
+        enter(tournament, list(world.club.players.order_by("name")[:3]))
+        rounds.draw_next_round(tournament.pk)
+        rounds.publish_round(tournament.pk, 1)
+    pulka = Pulka.objects.filter(tournament=tournament).first()
+    assert pulka is not None
+    return {"club": world.club.slug, "slug": tournament.slug, "pulka": pulka.pk}
 
 
 def walk_guest(world: Any) -> dict[str, Any]:
@@ -183,4 +204,22 @@ def cup(tournament_world: TournamentWorld) -> Tournament:
 
 
 def draw(world: TournamentWorld, tournament: Tournament, role: str = "organiser") -> Any:
+    """Draw the next round as the organiser would: the draft, then publish it."""
+    client = client_as(world, role)
+    response = client.post(url("draw", tournament))
+    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    if draft is None:
+        return response
+    return client.post(url("publish_round", tournament, number=draft.number))
+
+
+def close_round(tournament: Tournament, number: int, user: Any = None) -> None:
+    """Close every table of a round still playing, by the time limit (as a director)."""
+    for pulka in Pulka.objects.filter(
+        tournament=tournament, round_number=number, status=Pulka.Status.RUNNING
+    ):
+        tables.close_table(pulka.pk, tournament, "time", user)
+
+
+def draw_draft(world: TournamentWorld, tournament: Tournament, role: str = "organiser") -> Any:
     return client_as(world, role).post(url("draw", tournament))

@@ -38,6 +38,8 @@ from tests.web.fixtures_tournaments import (
     walk_entry,
     walk_guest,
     walk_kwargs,
+    walk_round,
+    walk_table,
 )
 
 OK = "ok"
@@ -326,8 +328,17 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:register": club_roles(
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=walk_guest
     ),
-    "tournaments:drop": club_roles(*ORGANISERS, method="post", kwargs=walk_entry),
+    "tournaments:entry_state": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_entry, data=lambda w: {"action": "check_in"}
+    ),
     "tournaments:draw": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
+    "tournaments:publish_round": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
+    "tournaments:redraw": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
+    "tournaments:discard_round": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
+    "tournaments:swap": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
+    "tournaments:close_table": club_roles(*ORGANISERS, kwargs=walk_table),
+    "tournaments:regulations": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:bracket": public(kwargs=walk_kwargs),
     "tournaments:cut": club_roles(
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"size": 3}
     ),

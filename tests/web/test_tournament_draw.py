@@ -13,6 +13,7 @@ from scoring.engine.seating import meetings
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,
+    close_round,
     draw,
     enter,
     make_tournament,
@@ -55,8 +56,9 @@ def test_the_tournament_page_shows_the_tables_with_links_to_their_sheets(tournam
 
 
 def test_four_rounds_of_nine_players_never_repeat_a_meeting(tournament_world, cup):
-    for _ in range(4):
+    for number in range(1, 5):
         draw(tournament_world, cup)
+        close_round(cup, number)
 
     pulkas = Pulka.objects.filter(tournament=cup).prefetch_related("seats")
     history: dict[int, list[tuple[int, ...]]] = {}
@@ -84,10 +86,22 @@ def test_a_field_that_cannot_be_seated_is_refused_with_a_message(tournament_worl
     assert not tournament.rounds.exists()
 
 
-def test_a_draw_under_htmx_redirects_to_the_round(tournament_world, cup):
-    response = client_as(tournament_world, "organiser").post(url("draw", cup), headers=HTMX)
+def test_a_draw_under_htmx_reloads_the_page_at_the_draft(tournament_world, cup):
+    # Issue 14, defect 1: HX-Redirect to the same address plus a #fragment did not
+    # reload the page, and a second click drew a second round.
+    client = client_as(tournament_world, "organiser")
+    page = url("detail", cup)
 
-    assert response["HX-Redirect"].endswith("#round-1")
+    first = client.post(url("draw", cup), headers=HTMX)["HX-Redirect"]
+    again = client.post(url("draw", cup), headers=HTMX)
+
+    assert first.startswith(page + "?at=") and first.endswith("#draft-1")
+    assert again.status_code == 200
+    assert "Round 1 is a draft" in again.content.decode()
+    assert cup.rounds.count() == 1
+    # Publishing reloads too, at a new address each time.
+    published = client.post(url("publish_round", cup, number=1), headers=HTMX)["HX-Redirect"]
+    assert published.startswith(page + "?at=") and published != first
 
 
 def test_members_may_not_draw_and_get_is_not_allowed(tournament_world, cup):

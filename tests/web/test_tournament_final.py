@@ -11,6 +11,7 @@ from prefscore.tournaments.models import Round, Tournament, TournamentEntry
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,
+    close_round,
     draw,
     play_round_deals,
     url,
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.django_db
 def test_the_cut_seats_the_top_players_at_the_final_table(tournament_world, cup):
     draw(tournament_world, cup)
     play_round_deals(cup, 1)
+    close_round(cup, 1)
     client = client_as(tournament_world, "organiser")
     before = client.get(url("standings", cup)).context["table"].rows
     top = {row.name for row in before[:3]}
@@ -32,6 +34,8 @@ def test_the_cut_seats_the_top_players_at_the_final_table(tournament_world, cup)
     response = client.post(url("cut", cup), {"size": "3"})
 
     assert response.status_code == 302
+    assert not Pulka.objects.filter(tournament=cup, round_number=2).exists()  # a draft
+    client.post(url("publish_round", cup, number=2))
     final = Pulka.objects.get(tournament=cup, round_number=2)
     assert set(final.player_names) == top
     cup.refresh_from_db()
@@ -44,7 +48,10 @@ def test_the_cut_seats_the_top_players_at_the_final_table(tournament_world, cup)
 
 def test_no_round_is_drawn_after_the_final(tournament_world, cup):
     draw(tournament_world, cup)
-    client_as(tournament_world, "organiser").post(url("cut", cup), {"size": "3"})
+    close_round(cup, 1)
+    client = client_as(tournament_world, "organiser")
+    client.post(url("cut", cup), {"size": "3"})
+    client.post(url("publish_round", cup, number=2))
 
     response = draw(tournament_world, cup)
 
@@ -59,6 +66,7 @@ def test_a_cut_that_cannot_be_seated_is_refused_next_to_the_field(
     tournament_world, cup, size, headers
 ):
     draw(tournament_world, cup)
+    close_round(cup, 1)
 
     response = client_as(tournament_world, "organiser").post(
         url("cut", cup), {"size": size}, headers=headers

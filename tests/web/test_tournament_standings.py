@@ -18,6 +18,7 @@ from scoring.engine.settlement import whole_result
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,
+    close_round,
     draw,
     play_round_deals,
     url,
@@ -44,6 +45,7 @@ def test_the_standings_are_the_sum_of_the_engines_results(tournament_world, cup)
     for number in (1, 2):
         draw(tournament_world, cup)
         play_round_deals(cup, number)
+        close_round(cup, number)
 
     response = client_as(tournament_world, "member").get(url("standings", cup))
 
@@ -80,6 +82,31 @@ def test_the_standings_poll_while_tables_are_playing_and_htmx_gets_the_region(
     assert 'hx-trigger="every 15s"' in page
     assert region.lstrip().startswith('<section id="standings"')
     assert "<html" not in region
+
+
+def test_the_standings_poll_even_when_no_table_was_playing_at_load(tournament_world, cup):
+    # Issue 14, defect 6: loaded between rounds, the page never refreshed again.
+    client = client_as(tournament_world, "member")
+    before_any_round = client.get(url("standings", cup)).content.decode()
+    draw(tournament_world, cup)
+    close_round(cup, 1)
+    between_rounds = client.get(url("standings", cup)).content.decode()
+
+    assert 'hx-trigger="every 15s"' in before_any_round
+    assert 'hx-trigger="every 15s"' in between_rounds
+
+
+def test_the_standings_stop_polling_once_the_final_is_over(tournament_world, cup):
+    draw(tournament_world, cup)
+    close_round(cup, 1)
+    organiser = client_as(tournament_world, "organiser")
+    organiser.post(url("cut", cup), {"size": "3"})
+    organiser.post(url("publish_round", cup, number=2))
+    close_round(cup, 2)
+
+    page = client_as(tournament_world, "member").get(url("standings", cup)).content.decode()
+
+    assert 'hx-trigger="every 15s"' not in page
 
 
 def test_private_standings_send_an_anonymous_visitor_to_sign_in(tournament_world, cup):
@@ -140,13 +167,16 @@ def standings_queries(world, tournament) -> int:
 def test_the_standings_take_as_many_queries_for_3_rounds_as_for_1(tournament_world, cup):
     draw(tournament_world, cup)
     play_round_deals(cup, 1)
+    close_round(cup, 1)
     one = standings_queries(tournament_world, cup)
     for number in (2, 3):
         draw(tournament_world, cup)
         play_round_deals(cup, number)
+        close_round(cup, number)
 
     three = standings_queries(tournament_world, cup)
 
+    assert Pulka.objects.filter(tournament=cup).count() == 9
     assert three == one
 
 

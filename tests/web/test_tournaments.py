@@ -191,7 +191,7 @@ def test_an_organiser_registers_players(tournament_world):
     assert set(tournament.entries.values_list("player_id", flat=True)) == {p.pk for p in chosen}
 
 
-def test_registering_under_htmx_returns_the_entries_region(tournament_world):
+def test_registering_under_htmx_reloads_the_page_at_the_entries(tournament_world):
     tournament = make_tournament(tournament_world.club)
     player = tournament_world.players[0]
 
@@ -199,9 +199,20 @@ def test_registering_under_htmx_returns_the_entries_region(tournament_world):
         url("register", tournament), {"players": [player.pk]}, headers=HTMX
     )
 
+    assert response["HX-Redirect"].endswith("#entries")
+    assert tournament.entries.get().player == player
+
+
+def test_a_refused_registration_under_htmx_returns_the_entries_region(tournament_world):
+    tournament = make_tournament(tournament_world.club)
+
+    response = client_as(tournament_world, "organiser").post(
+        url("register", tournament), {"players": []}, headers=HTMX
+    )
+
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="entries"')
-    assert player.name in html
+    assert "Pick at least one player." in html
 
 
 def test_another_clubs_player_cannot_be_registered(tournament_world):
@@ -223,7 +234,7 @@ def test_dropping_a_player_keeps_him_out_of_the_next_draw(tournament_world, cup)
     client = client_as(tournament_world, "organiser")
     entries = list(cup.entries.all()[:3])
     for entry in entries:
-        client.post(url("drop", cup, entry=entry.pk))
+        client.post(url("entry_state", cup, entry=entry.pk), {"action": "drop"})
 
     draw(tournament_world, cup)
 
@@ -237,7 +248,9 @@ def test_an_entry_of_another_tournament_is_not_found(tournament_world, cup):
     enter(other, tournament_world.players[:1])
     foreign = other.entries.get()
 
-    response = client_as(tournament_world, "organiser").post(url("drop", cup, entry=foreign.pk))
+    response = client_as(tournament_world, "organiser").post(
+        url("entry_state", cup, entry=foreign.pk), {"action": "drop"}
+    )
 
     assert response.status_code == 404
 
@@ -247,4 +260,4 @@ def test_members_may_not_register_or_drop(tournament_world, cup):
     entry = cup.entries.first()
 
     assert client.post(url("register", cup), {"players": []}).status_code == 403
-    assert client.post(url("drop", cup, entry=entry.pk)).status_code == 403
+    assert client.post(url("entry_state", cup, entry=entry.pk)).status_code == 403

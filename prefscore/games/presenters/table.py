@@ -302,7 +302,7 @@ def table_context(
         "may_propose": may_propose and (entry is None or entry.mode == "record"),
         "pencil": pencil,
         "pencil_until": pencil_until,
-        "over": over_text(pulka, pencil_until, bool(seats)) if entry is None else "",
+        "over": over_text(pulka, state, pencil_until, bool(seats)) if entry is None else "",
         "abandon": abandon_panel(
             pulka, request.user, seating.seats, pulka.club.role_of(request.user)
         ),
@@ -318,18 +318,21 @@ def balance_of(scored: ScoredPulka) -> BalanceChart | None:
     return balance_chart(scored.pulka.names, balances, signed, _("deals"))
 
 
-def over_text(pulka: Pulka, pencil_until: Any, seated: bool) -> str:
+def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) -> str:
     """What a pulka that takes no more deals says of itself: one thing, said plainly.
 
-    A finished pulka takes no new deal, but its last deal can still be put right: by its
-    recorder under the pencil rule (Кодекс 4.2.8), by the players at the table as a
-    correction (4.2.7). Only an abandoned (archived) pulka is frozen for good.
+    Why it is over comes first, by the convention's ``end`` (docs/rules.md §3.5): a pulka
+    ended by the deal limit, or closed by a tournament's organiser, does not say that
+    every pulya is closed (issue 14, defect 7). A finished pulka takes no new deal, but
+    its last deal can still be put right: by its recorder under the pencil rule
+    (Кодекс 4.2.8), by the players at the table as a correction (4.2.7). Only an
+    abandoned (archived) pulka is frozen for good.
     """
     if pulka.status == Pulka.Status.ARCHIVED:
         return _("This pulka was abandoned: it is archived and its sheet is frozen for good.")
     if pulka.status != Pulka.Status.FINISHED:
         return _("This pulka is no longer played: the sheet takes no more deals.")
-    text = _("Every pulya is closed: the pulka is over and takes no more deals.")
+    text = end_message(state)
     if pencil_until is not None:
         until = time_format(timezone.localtime(pencil_until), "H:i")
         text += " " + _(
@@ -340,6 +343,18 @@ def over_text(pulka: Pulka, pencil_until: Any, seated: bool) -> str:
             "Its last deal can still be corrected by a player at the table (Кодекс 4.2.7)."
         )
     return text
+
+
+def end_message(state: SheetState) -> str:
+    """Why a finished pulka is over, by its convention's ``end`` (docs/rules.md §3.5)."""
+    if not state.closed:
+        return _("The organiser closed this table: it takes no more deals.")
+    end = state.convention.end
+    if end == "deals":
+        return _("The deal limit is reached: the pulka is over and takes no more deals.")
+    if end == "sum_reached":
+        return _("The pulyas add up to the total: the pulka is over and takes no more deals.")
+    return _("Every pulya is closed: the pulka is over and takes no more deals.")
 
 
 def _change_form(

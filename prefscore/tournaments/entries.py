@@ -1,0 +1,93 @@
+"""Player states: registered → checked in → playing, or dropped / disqualified (§4.2).
+
+Registration stays open through the qualifying: a late entry waits for the next
+round drawn (or for a redraw of the draft), and is checked in at once, since the
+organiser enters someone who is there. A drop or disqualification after a round was
+published touches only the player's own table (``tables.leave_table``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from prefscore.clubs.models import Player
+
+from .models import Round, Tournament, TournamentEntry
+from .services import TournamentError
+from .tables import leave_table
+
+State = TournamentEntry.State
+
+# What the organiser may do from each state, by the name of the button.
+MOVES: dict[str, tuple[str, ...]] = {
+    State.REGISTERED: ("check_in", "drop", "disqualify"),
+    State.CHECKED_IN: ("check_out", "drop", "disqualify"),
+    State.PLAYING: ("drop", "disqualify"),
+    State.DROPPED: ("reinstate",),
+    State.DISQUALIFIED: ("reinstate",),
+}
+
+
+def _published(tournament: Tournament) -> int:
+    last = (
+        tournament.rounds.filter(status=Round.Status.PUBLISHED)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+def register(tournament: Tournament, players: Iterable[Player]) -> int:
+    """Enter club players; after round 1 was published they are late entries (§4.2)."""
+    if tournament.rounds.exclude(stage=Round.Stage.QUALIFYING).exists():
+        raise TournamentError(_("The field has been cut: no more entries."))
+    published = _published(tournament)
+    late = published > 0
+    rows = [
+        TournamentEntry(
+            tournament=tournament,
+            player=player,
+            state=State.CHECKED_IN if late else State.REGISTERED,
+            joined_round=published + 1 if late else None,
+        )
+        for player in players
+    ]
+    with transaction.atomic():
+        made = TournamentEntry.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(made)
+
+
+def move(tournament: Tournament, entry_id: int, action: str, user: Any) -> str:
+    """Change one entry's state by the organiser's ``action`` (a name of :data:`MOVES`).
+
+    Returns a note on what happened at the player's table, if anything did.
+    """
+    with transaction.atomic():
+        entry = (
+            TournamentEntry.objects.select_for_update()
+            .filter(pk=entry_id, tournament=tournament)
+            .first()
+        )
+        if entry is None:
+            raise TournamentError(_("There is no such entry."))
+        if action not in MOVES[entry.state]:
+            raise TournamentError(_("This cannot be done to a player in this state."))
+        if action in ("drop", "disqualify"):
+            entry.state = State.DROPPED if action == "drop" else State.DISQUALIFIED
+            entry.left_after_round = _published(tournament)
+            entry.save(update_fields=["state", "left_after_round"])
+            return leave_table(tournament, entry, user)
+        if action == "reinstate":
+            played = tournament.pulkas.filter(seats__player_id=entry.player_id).exists()
+            later = State.CHECKED_IN if _published(tournament) else State.REGISTERED
+            entry.state = State.PLAYING if played else later
+            entry.left_after_round = None
+        else:
+            entry.state = State.CHECKED_IN if action == "check_in" else State.REGISTERED
+        entry.save(update_fields=["state", "left_after_round"])
+    return ""

@@ -1,0 +1,48 @@
+"""`manage.py check_tournament SLUG`: re-validate a whole tournament (issue 14, "Checks").
+
+``SLUG`` is the tournament's short name, or ``club/slug`` where two clubs use the same
+one. Prints each violation on a line and exits 1 if there is any; prints one line and
+exits 0 when the tournament is sound. An unknown or ambiguous tournament exits 2.
+The checks are ``prefscore.tournaments.checks``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from prefscore.tournaments.checks import check
+from prefscore.tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Re-validate a tournament: seating, table sizes, zero sums, standings, repeats."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug", help="the tournament's short name, or club/slug")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tournament = _find(options["slug"])
+        problems = check(tournament)
+        for problem in problems:
+            self.stdout.write(problem)
+        if problems:
+            self.stderr.write(f"{tournament.slug}: {len(problems)} violation(s)")
+            sys.exit(1)
+        rounds = tournament.rounds.count()
+        self.stdout.write(f"{tournament.slug}: sound ({rounds} rounds checked)")
+
+
+def _find(slug: str) -> Tournament:
+    club, _, name = slug.rpartition("/")
+    found = Tournament.objects.filter(slug=name)
+    if club:
+        found = found.filter(club__slug=club)
+    tournaments = list(found.select_related("club")[:2])
+    if not tournaments:
+        raise CommandError(f"no tournament {slug!r}", returncode=2)
+    if len(tournaments) > 1:
+        raise CommandError(f"{slug!r} is in several clubs: give club/slug", returncode=2)
+    return tournaments[0]

@@ -1,0 +1,182 @@
+"""What the organiser's controls show: entries and their states, the draft, the bracket."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from prefscore.games.models import Pulka
+
+from .entries import MOVES
+from .models import RegulationChange, Round, Tournament, TournamentEntry
+from .services import Standings
+
+MOVE_LABELS = {
+    "check_in": gettext_lazy("Check in"),
+    "check_out": gettext_lazy("Not arrived"),
+    "drop": gettext_lazy("Drop"),
+    "disqualify": gettext_lazy("Disqualify"),
+    "reinstate": gettext_lazy("Take back"),
+}
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    entry: TournamentEntry
+    name: str
+    state: str
+    out: bool
+    late: str
+    moves: tuple[tuple[str, str], ...]
+
+
+def entry_rows(entries: list[TournamentEntry], open_: bool) -> tuple[EntryRow, ...]:
+    """Each entry with its state and the buttons that change it (docs/tournaments.md §4.2)."""
+    rows = []
+    for entry in entries:
+        late = ""
+        if entry.joined_round:
+            late = _("late entry from round %(number)s") % {"number": entry.joined_round}
+        moves = tuple((m, str(MOVE_LABELS[m])) for m in MOVES[entry.state]) if open_ else ()
+        rows.append(
+            EntryRow(
+                entry, entry.player.name, entry.get_state_display(), entry.dropped, late, moves
+            )
+        )
+    return tuple(rows)
+
+
+@dataclass(frozen=True)
+class DraftTable:
+    number: int
+    names: tuple[str, ...]
+    first_dealer: str
+    short: bool
+
+
+@dataclass(frozen=True)
+class DraftView:
+    round: Round
+    title: str
+    tables: tuple[DraftTable, ...]
+    seated: tuple[tuple[int, str], ...]
+    summary: str
+
+
+def draft_view(round_: Round | None, names: dict[str, str], summary: str) -> DraftView | None:
+    """The draft round's tables by name, and the players the swap form offers."""
+    if round_ is None:
+        return None
+    tables: list[DraftTable] = []
+    seated: list[tuple[int, str]] = []
+    for number, table in enumerate(round_.tables, start=1):
+        keys = list(table["players"])
+        shown = tuple(names.get(key, key) for key in keys)
+        dealer = shown[table["first_dealer"] % len(shown)] if shown else ""
+        tables.append(DraftTable(number, shown, dealer, len(keys) < 3))
+        seated.extend((int(key), names.get(key, key)) for key in keys)
+    return DraftView(
+        round_,
+        stage_title(round_),
+        tuple(tables),
+        tuple(sorted(seated, key=lambda item: item[1])),
+        summary,
+    )
+
+
+def stage_title(round_: Round) -> str:
+    if round_.stage == Round.Stage.FINAL:
+        return _("Final")
+    if round_.stage == Round.Stage.SEMIFINAL:
+        return _("Semi-final")
+    return _("Round %(number)s") % {"number": round_.number}
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    setting: str
+    before: str
+    after: str
+    by: str
+    at: str
+
+
+def change_rows(changes: list[RegulationChange]) -> tuple[ChangeRow, ...]:
+    """The log of changes to frozen regulations (docs/tournaments.md §4.1, §4.15)."""
+    labels = {
+        "normalisation": _("Round scores"),
+        "tie_breaks": _("Tie-breaks"),
+        "carry": _("Qualifying points in the final"),
+    }
+    return tuple(
+        ChangeRow(
+            setting=str(labels.get(c.field, c.field)),
+            before=c.before,
+            after=c.after,
+            by=c.changed_by.get_username() if c.changed_by else "",
+            at=c.changed_at.strftime("%Y-%m-%d %H:%M"),
+        )
+        for c in changes
+    )
+
+
+@dataclass(frozen=True)
+class BracketTable:
+    number: int
+    seats: tuple[tuple[str, bool], ...]  # each player's name and whether he went on
+
+
+@dataclass(frozen=True)
+class BracketStage:
+    title: str
+    rounds: int
+    tables: tuple[BracketTable, ...]
+    advanced: tuple[str, ...]
+
+
+def bracket(tournament: Tournament, standings: Standings) -> tuple[BracketStage, ...]:
+    """The stages, their tables and who went on from each (docs/tournaments.md §4.10).
+
+    Qualifying lists who advanced to the next stage in standing order; each stage after
+    a cut shows its tables with those who went on marked.
+    """
+    pulkas = [p for p in standings.pulkas if p.status != Pulka.Status.ARCHIVED]
+    stage_of = {r.number: r.stage for r in standings.rounds}
+    by_stage: dict[str, list[Pulka]] = defaultdict(list)
+    for pulka in pulkas:
+        by_stage[stage_of.get(pulka.round_number or 0, Round.Stage.QUALIFYING)].append(pulka)
+    seated_in = {
+        stage: {str(seat.player_id) for p in at for seat in p.seats.all()}
+        for stage, at in by_stage.items()
+    }
+    order = [s for s in standings.stages]
+    stages = []
+    for index, stage in enumerate(order):
+        following = seated_in.get(order[index + 1], set()) if index + 1 < len(order) else set()
+        rounds = len({p.round_number for p in by_stage[stage]})
+        tables: tuple[BracketTable, ...] = ()
+        if stage != Round.Stage.QUALIFYING:
+            tables = tuple(
+                BracketTable(
+                    number,
+                    tuple(
+                        (seat.player.name, str(seat.player_id) in following)
+                        for seat in p.seats.all()
+                    ),
+                )
+                for number, p in enumerate(by_stage[stage], start=1)
+            )
+        advanced = tuple(
+            standings.players[line.player].name
+            for line in standings.lines
+            if line.player in following and line.player in standings.players
+        )
+        stages.append(BracketStage(_stage_name(stage), rounds, tables, advanced))
+    return tuple(stages)
+
+
+def _stage_name(stage: str) -> str:
+    return str(Round.Stage(stage).label).capitalize()

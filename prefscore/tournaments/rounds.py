@@ -1,0 +1,299 @@
+"""Rounds under the organiser's control: draft, swap, redraw, discard, publish (issue 14).
+
+A round is drawn as a draft (docs/tournaments.md §4.5): its tables are kept on the
+round (``Round.tables``) and no pulka exists yet, so nobody can record on a table the
+organiser may still change. Publishing starts a pulka per table and locks the round.
+The next round, or a cut, can be drawn only when no draft is pending and every table
+of the rounds before is over or closed by the organiser (``tables.close_table``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from prefscore.clubs.models import Player
+from prefscore.games import io
+from prefscore.games.models import Pulka
+from scoring.engine import ranking, seating
+
+from .models import Round, Tournament, TournamentEntry
+from .services import (
+    TournamentError,
+    current_standings,
+    history,
+    live_pulkas,
+    seat_round,
+    seated_entries,
+)
+
+# The seed of a redraw: the tournament's seed moved by this step per redraw, so each
+# redraw is new and still reproducible from the round's stored seed.
+REDRAW_STEP = 7919
+SEED_LIMIT = 2**31
+
+
+def _locked(tournament_id: int) -> Tournament:
+    # One change at a time: two organisers pressing "draw" get one draft, never two.
+    return Tournament.objects.select_for_update().select_related("club").get(pk=tournament_id)
+
+
+def _draft(tournament: Tournament, number: int) -> Round:
+    round_ = tournament.rounds.filter(number=number).first()
+    if round_ is None:
+        raise TournamentError(_("There is no such round."))
+    if round_.status != Round.Status.DRAFT:
+        raise TournamentError(_("This round is published: its tables are locked."))
+    return round_
+
+
+def guard(tournament: Tournament) -> None:
+    """Refuse a new draw while a draft is pending or a table is still playing (issue 14)."""
+    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    if draft is not None:
+        raise TournamentError(
+            _("Round %(number)s is a draft: publish it or discard it first.")
+            % {"number": draft.number}
+        )
+    playing = live_pulkas(tournament).filter(status=Pulka.Status.RUNNING).count()
+    if playing:
+        raise TournamentError(
+            ngettext(
+                "%(count)s table is still playing: wait for it to finish or close it.",
+                "%(count)s tables are still playing: wait for them to finish or close them.",
+                playing,
+            )
+            % {"count": playing}
+        )
+
+
+def _next_number(tournament: Tournament) -> int:
+    last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+def _stored(tables: Sequence[seating.Table]) -> list[dict[str, Any]]:
+    return [{"players": list(t.players), "first_dealer": t.first_dealer} for t in tables]
+
+
+def draw_next_round(tournament_id: int, user: Any = None) -> Round:
+    """Draw the next qualifying round as a draft (docs/tournaments.md §4.3, §4.5).
+
+    The engine avoids repeat meetings as far as possible; seats and the first dealer
+    are by lot (Кодекс 3.1.1). Raises :class:`TournamentError` with the reason.
+    """
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.rounds.exclude(stage=Round.Stage.QUALIFYING).exists():
+            raise TournamentError(_("The field has been cut: no more qualifying rounds."))
+        guard(tournament)
+        round_ = Round(tournament=tournament, number=_next_number(tournament))
+        _seat_draft(tournament, round_, tournament.seed)
+    return round_
+
+
+def _seat_draft(tournament: Tournament, round_: Round, seed: int) -> None:
+    players = [str(entry.player_id) for entry in seated_entries(tournament)]
+    try:
+        draw = seat_round(tournament, players, seed)
+    except seating.SeatingError:
+        raise TournamentError(seating_message(len(players), tournament)) from None
+    round_.seed = seed
+    round_.method = draw.method
+    round_.repeats = draw.repeats
+    round_.repeats_forced = draw.repeats_forced
+    round_.tables = _stored(draw.tables)
+    round_.save()
+
+
+def redraw(tournament_id: int, number: int) -> Round:
+    """Draw a draft round again with the next seed (docs/tournaments.md §4.5)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        round_ = _draft(tournament, number)
+        if round_.stage != Round.Stage.QUALIFYING:
+            raise TournamentError(
+                _("Tables after a cut are seated by standing: discard the draft instead.")
+            )
+        _seat_draft(tournament, round_, (round_.seed + REDRAW_STEP) % SEED_LIMIT)
+    return round_
+
+
+def discard_draft(tournament_id: int, number: int) -> None:
+    """Throw a draft away; nothing was played at its tables."""
+    with transaction.atomic():
+        _draft(_locked(tournament_id), number).delete()
+
+
+def swap_players(tournament_id: int, number: int, first: int, second: int) -> Round:
+    """Swap two players between the tables of a draft (docs/tournaments.md §4.5).
+
+    ``first`` and ``second`` are club player ids seated in the draft; the repeats are
+    counted again for the new tables.
+    """
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        round_ = _draft(tournament, number)
+        keys = {str(first): str(second), str(second): str(first)}
+        tables = [list(table["players"]) for table in round_.tables]
+        seated = {key for table in tables for key in table}
+        if first == second or not set(keys) <= seated:
+            raise TournamentError(_("Pick two different players seated in this round."))
+        for table, stored in zip(tables, round_.tables, strict=True):
+            stored["players"] = [keys.get(key, key) for key in table]
+        past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+        round_.repeats = _repeats(past, [tuple(t["players"]) for t in round_.tables])
+        round_.method = "swapped"
+        round_.save(update_fields=["tables", "repeats", "method"])
+    return round_
+
+
+def _repeats(past: Sequence[Sequence[tuple[str, ...]]], tables: list[tuple[str, ...]]) -> int:
+    before = seating.meetings(past)
+    return sum(
+        1
+        for table in tables
+        for i, a in enumerate(table)
+        for b in table[i + 1 :]
+        if before[frozenset((a, b))]
+    )
+
+
+def publish_round(tournament_id: int, number: int, user: Any = None) -> Round:
+    """Publish a draft: start a pulka per table and lock the round (§4.5).
+
+    Round 1's publication freezes the regulations (docs/tournaments.md §4.1); the
+    seated players become ``playing``.
+    """
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        round_ = _draft(tournament, number)
+        entries = {str(e.player_id): e for e in tournament.entries.select_related("player")}
+        for table in round_.tables:
+            gone = [entries[k].player.name for k in table["players"] if entries[k].dropped]
+            if gone or len(table["players"]) < 3:
+                raise TournamentError(
+                    _("A table of the draft has lost a player (%(names)s): redraw it.")
+                    % {"names": ", ".join(gone) or "—"}
+                )
+        players = {key: entry.player for key, entry in entries.items()}
+        for index, table in enumerate(round_.tables, start=1):
+            start_table(tournament, round_, index, table, players, user)
+        now = timezone.now()
+        round_.status, round_.published_at = Round.Status.PUBLISHED, now
+        round_.save(update_fields=["status", "published_at"])
+        seated = [key for table in round_.tables for key in table["players"]]
+        TournamentEntry.objects.filter(tournament=tournament, player_id__in=seated).update(
+            state=TournamentEntry.State.PLAYING
+        )
+        if tournament.regulations_frozen_at is None:
+            tournament.regulations_frozen_at = now
+        if round_.stage == Round.Stage.FINAL:
+            tournament.status = Tournament.Status.FINAL
+        elif tournament.status == Tournament.Status.REGISTRATION:
+            tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["regulations_frozen_at", "status"])
+    return round_
+
+
+def start_table(
+    tournament: Tournament,
+    round_: Round,
+    number: int,
+    table: dict[str, Any],
+    players: dict[str, Player],
+    user: Any,
+) -> Pulka:
+    """The pulka of one table of a published round (Кодекс 3.1.1: seats by lot)."""
+    title = _("%(name)s · round %(round)s · table %(table)s") % {
+        "name": tournament.name,
+        "round": round_.number,
+        "table": number,
+    }
+    pulka = io.create_pulka(
+        tournament.club,
+        convention_name=tournament.convention_name,
+        convention=tournament.convention,
+        players=[players[key] for key in table["players"]],
+        target=tournament.target,
+        stake=None,
+        first_dealer=table["first_dealer"] % len(table["players"]),
+        user=user,
+        title=title[: Pulka._meta.get_field("title").max_length],
+        source=tournament.convention_source,
+    )
+    pulka.tournament, pulka.round_number = tournament, round_.number
+    pulka.save(update_fields=["tournament", "round_number"])
+    return pulka
+
+
+def draw_stage(tournament_id: int, size: int, stage: str = Round.Stage.FINAL) -> Round:
+    """Cut the field to the top ``size`` and seat them by standing (docs/tournaments.md §4.10).
+
+    ``stage``: a semi-final (qualifying → semi-final → final) or the final. The cut is
+    made on the standings so far, finalists of the stage before first; players who
+    dropped never advance. The new stage is drawn as a draft like any round.
+    """
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        stages = set(tournament.rounds.values_list("stage", flat=True))
+        if Round.Stage.FINAL in stages:
+            raise TournamentError(_("The final has already been drawn."))
+        if stage == Round.Stage.SEMIFINAL and Round.Stage.SEMIFINAL in stages:
+            raise TournamentError(_("The semi-final has already been drawn."))
+        if not tournament.rounds.filter(status=Round.Status.PUBLISHED).exists():
+            raise TournamentError(_("Play at least one round before the cut."))
+        guard(tournament)
+        lines = [line for line in current_standings(tournament).lines if not line.out]
+        if size > len(lines):
+            raise TournamentError(
+                ngettext(
+                    "Only %(count)s player is still in the tournament.",
+                    "Only %(count)s players are still in the tournament.",
+                    len(lines),
+                )
+                % {"count": len(lines)}
+            )
+        advancing = list(ranking.cut(lines, size))
+        try:
+            tables = seating.tables_by_standing(advancing, tournament.table_size, tournament.seed)
+        except seating.SeatingError:
+            raise TournamentError(seating_message(size, tournament)) from None
+        round_ = Round.objects.create(
+            tournament=tournament,
+            number=_next_number(tournament),
+            seed=tournament.seed,
+            is_final=True,
+            stage=stage,
+            method="standing",
+            tables=_stored(tables),
+        )
+    return round_
+
+
+def seating_message(count: int, tournament: Tournament) -> str:
+    """Why this many players cannot be seated (docs/tournaments.md §4.2, table plans)."""
+    if count < 3:
+        return ngettext(
+            "A round needs at least 3 players; %(count)s is registered.",
+            "A round needs at least 3 players; %(count)s are registered.",
+            count,
+        ) % {"count": count}
+    if tournament.table_size == 3:
+        return ngettext(
+            "%(count)s player cannot sit at tables of 3: register or drop players so "
+            "that the number divides by 3.",
+            "%(count)s players cannot sit at tables of 3: register or drop players so "
+            "that the number divides by 3.",
+            count,
+        ) % {"count": count}
+    return ngettext(
+        "%(count)s player cannot be seated at tables of 3 and 4.",
+        "%(count)s players cannot be seated at tables of 3 and 4.",
+        count,
+    ) % {"count": count}

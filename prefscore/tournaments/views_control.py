@@ -1,0 +1,194 @@
+"""The organiser's controls of a tournament: entries, rounds, tables, regulations (issue 14).
+
+Organisers and admins only (403 to members, 404 for what is not this tournament's).
+A change that alters the whole page answers with a fresh load of it (``reload_at``);
+a refusal re-renders the region with the reason, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from prefscore.clubs.permissions import ORGANISERS
+from prefscore.games.models import Pulka
+from prefscore.web import HtmxHttpRequest, render_page
+
+from . import entries, regulations, rounds, tables
+from .forms import CloseTableForm, CutForm, EntryForm, SwapForm
+from .models import Tournament
+from .services import TournamentError, live_pulkas
+from .views import _detail, _tournament, reload_at
+
+
+@require_POST
+@login_required
+def register(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Register club players; late entries join from the next round drawn (§4.2)."""
+    tournament, role = _tournament(request, club, slug, ORGANISERS)
+    form = EntryForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        return _detail(request, tournament, role, "entries", entry_form=form)
+    try:
+        entries.register(tournament, form.cleaned_data["players"])
+    except TournamentError as error:
+        form.add_error("players", str(error))
+        return _detail(request, tournament, role, "entries", entry_form=form)
+    return reload_at(request, tournament, "entries")
+
+
+@require_POST
+@login_required
+def entry_state(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpResponse:
+    """Check in, drop, disqualify or take back a player (docs/tournaments.md §4.2)."""
+    tournament, role = _tournament(request, club, slug, ORGANISERS)
+    get_object_or_404(tournament.entries, pk=entry)
+    try:
+        entries.move(tournament, entry, str(request.POST.get("action", "")), request.user)
+    except TournamentError as error:
+        return _detail(request, tournament, role, "entries", entry_error=str(error))
+    return reload_at(request, tournament, "entries")
+
+
+@require_POST
+@login_required
+def draw(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Draw the next round as a draft (docs/tournaments.md §4.3, §4.5)."""
+    tournament, role = _tournament(request, club, slug, ORGANISERS)
+    try:
+        round_ = rounds.draw_next_round(tournament.pk, request.user)
+    except TournamentError as error:
+        return _detail(request, tournament, role, "draw", draw_error=str(error))
+    return reload_at(request, tournament, f"draft-{round_.number}")
+
+
+@require_POST
+@login_required
+def cut(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Cut the field to the top N for a semi-final or the final (docs/tournaments.md §4.10)."""
+    tournament, role = _tournament(request, club, slug, ORGANISERS)
+    form = CutForm(request.POST)
+    if form.is_valid():
+        size, stage = form.cleaned_data["size"], form.cleaned_data["stage"]
+        try:
+            round_ = rounds.draw_stage(tournament.pk, size, stage)
+        except TournamentError as error:
+            form.add_error("size", str(error))
+        else:
+            return reload_at(request, tournament, f"draft-{round_.number}")
+    return _detail(request, tournament, role, "draw", cut_form=form)
+
+
+def _round_action(
+    request: HtmxHttpRequest, club: str, slug: str, number: int, action: str
+) -> HttpResponse:
+    tournament, role = _tournament(request, club, slug, ORGANISERS)
+    try:
+        if action == "publish":
+            rounds.publish_round(tournament.pk, number, request.user)
+            return reload_at(request, tournament, f"round-{number}")
+        if action == "redraw":
+            rounds.redraw(tournament.pk, number)
+        elif action == "discard":
+            rounds.discard_draft(tournament.pk, number)
+            return reload_at(request, tournament, "draw")
+        else:
+            form = SwapForm(request.POST, seated=_seated(tournament, number))
+            if not form.is_valid():
+                return _detail(request, tournament, role, "draw", swap_form=form)
+            data = form.cleaned_data
+            rounds.swap_players(tournament.pk, number, data["first"], data["second"])
+    except TournamentError as error:
+        return _detail(request, tournament, role, "draw", draw_error=str(error))
+    return reload_at(request, tournament, f"draft-{number}")
+
+
+def _seated(tournament: Tournament, number: int) -> list[tuple[int, str]]:
+    round_ = tournament.rounds.filter(number=number).first()
+    if round_ is None:
+        return []
+    keys = [int(key) for table in round_.tables for key in table["players"]]
+    names = dict(
+        tournament.entries.filter(player_id__in=keys).values_list("player_id", "player__name")
+    )
+    return [(key, names.get(key, str(key))) for key in keys]
+
+
+@require_POST
+@login_required
+def publish_round(request: HtmxHttpRequest, club: str, slug: str, number: int) -> HttpResponse:
+    """Publish a draft: its pulkas start, the round is locked (§4.5)."""
+    return _round_action(request, club, slug, number, "publish")
+
+
+@require_POST
+@login_required
+def redraw(request: HtmxHttpRequest, club: str, slug: str, number: int) -> HttpResponse:
+    """Draw the draft again with the next seed (§4.5)."""
+    return _round_action(request, club, slug, number, "redraw")
+
+
+@require_POST
+@login_required
+def discard_round(request: HtmxHttpRequest, club: str, slug: str, number: int) -> HttpResponse:
+    """Throw the draft away: nothing was played at its tables (§4.5)."""
+    return _round_action(request, club, slug, number, "discard")
+
+
+@require_POST
+@login_required
+def swap(request: HtmxHttpRequest, club: str, slug: str, number: int) -> HttpResponse:
+    """Swap two players of the draft (§4.5)."""
+    return _round_action(request, club, slug, number, "swap")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def close_table(request: HtmxHttpRequest, club: str, slug: str, pulka: int) -> HttpResponse:
+    """Close a table by the time or deal limit, or enter its final sheet (Кодекс 4.2.16)."""
+    tournament, _role = _tournament(request, club, slug, ORGANISERS)
+    table = get_object_or_404(live_pulkas(tournament), pk=pulka)
+    names = list(table.player_names)
+    form = CloseTableForm(request.POST if request.method == "POST" else None, names=names)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tables.close_table(
+                table.pk, tournament, data["reason"], request.user, data["whists"], data["note"]
+            )
+        except TournamentError as error:
+            form.add_error(None, str(error))
+        else:
+            return reload_at(request, tournament, f"round-{table.round_number}")
+    context = {
+        "club": tournament.club,
+        "tournament": tournament,
+        "table": table,
+        "form": form,
+        "running": table.status == Pulka.Status.RUNNING,
+    }
+    return render_page(request, "tournaments/close_table.html", context, "form")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def edit_regulations(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Change the regulations: freely until round 1 is published, then logged (§4.1)."""
+    tournament, role = _tournament(request, club, slug, ORGANISERS)
+    if not regulations.may_edit(tournament, role):
+        raise PermissionDenied(_("Only a club admin may change frozen regulations."))
+    data = request.POST if request.method == "POST" else None
+    form = regulations.RegulationsForm(data, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            regulations.save_regulations(tournament, form, request.user)
+        except TournamentError as error:
+            form.add_error(None, str(error))
+        else:
+            return reload_at(request, tournament, "regulations")
+    context = {"club": tournament.club, "tournament": tournament, "form": form}
+    return render_page(request, "tournaments/regulations.html", context, "form")
