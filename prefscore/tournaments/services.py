@@ -90,14 +90,32 @@ def seated_entries(tournament: Tournament) -> list[TournamentEntry]:
 def seat_round(tournament: Tournament, players: Sequence[str], seed: int) -> seating.Draw:
     """The seam between the tournament and the seating engine (docs/tournaments.md §3).
 
-    Gathers what a draw may use, the past rounds' tables and the standings so far,
-    and calls the engine. The players go in standing order (best first), which is
-    what a Swiss-like seating reads; the engine of today uses the history only.
+    Gathers what a draw may use: the past rounds' tables, the standings so far (from
+    round 2 a Swiss-like round puts players of similar standing together, §3) and who
+    was first dealer at a table of 4 (spread evenly: he sits out the most deals).
     """
-    past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+    pulkas = list(live_pulkas(tournament).prefetch_related("seats"))
+    past = history(pulkas)
     order = {line.player: index for index, line in enumerate(current_standings(tournament).lines)}
     ranked = sorted(players, key=lambda key: order.get(key, len(order)))
-    return seating.draw_round(ranked, past, tournament.table_size, seed)
+    return seating.draw_round(
+        ranked,
+        past,
+        tournament.table_size,
+        seed,
+        standings=ranked if past else None,
+        dealt_first=_first_dealers(pulkas),
+    )
+
+
+def _first_dealers(pulkas: Sequence[Pulka]) -> dict[str, int]:
+    """How often each player was first dealer at a table of 4 (docs/tournaments.md §4.3)."""
+    counts: dict[str, int] = defaultdict(int)
+    for pulka in pulkas:
+        keys = _keys(pulka)
+        if len(keys) == 4:
+            counts[keys[pulka.first_dealer % 4]] += 1
+    return dict(counts)
 
 
 # --- standings -------------------------------------------------------------------------
