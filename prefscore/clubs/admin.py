@@ -6,10 +6,14 @@ have their own lists for searching across clubs.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.forms import ModelForm
 from django.http import HttpRequest
 
 from .models import Club, Invitation, Membership, Player, SignInCounter
+from .players import ensure_player
 
 
 class MembershipInline(admin.TabularInline):
@@ -31,6 +35,12 @@ class ClubAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline, PlayerInline]
 
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        super().save_formset(request, form, formset, change)
+        if formset.model is Membership:  # every member is one of the club's players
+            for membership in formset.new_objects:
+                ensure_player(membership.club, membership.user, by=request.user)
+
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
@@ -48,6 +58,12 @@ class MembershipAdmin(admin.ModelAdmin):
     list_select_related = ["club", "user"]
     search_fields = ["user__username", "club__name"]
     autocomplete_fields = ["club", "user"]
+
+    def save_model(
+        self, request: HttpRequest, obj: Membership, form: ModelForm, change: bool
+    ) -> None:  # type: ignore[type-arg]
+        super().save_model(request, obj, form, change)
+        ensure_player(obj.club, obj.user, by=request.user)  # every member is a player
 
 
 @admin.register(Invitation)
