@@ -172,7 +172,12 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
         "tournament": tournament_json(tournament),
         "players": [entry_json(entry) for entry in entries],
         "rounds": [round_json(r, by_round.get(r.number, [])) for r in tournament.rounds.all()],
-        "standings": [standing_json(line, table.players) for line in table.lines],
+        # Players who tie on every criterion share a place: listed by name within it, so
+        # an imported copy (whose players have other ids) exports the same list.
+        "standings": sorted(
+            (standing_json(line, table.players) for line in table.lines),
+            key=lambda row: (row["place"], row["name"]),
+        ),
     }
 
 

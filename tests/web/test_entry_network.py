@@ -142,7 +142,7 @@ def test_the_phone_that_lost_the_race_gets_its_entry_back_as_the_next_deal(
     assert [trick_value(entry, seat) for seat in range(3)] == ["3", "5", "2"]
     for region_id in ("sheet", "protocol", "entry", "poll"):
         assert re.search(rf'id="{region_id}"[^>]*hx-swap-oob="true"', html)
-    assert "<title>Boris: whists on Anna: 8</title>" in region(html, "sheet")  # deal 1 stands
+    assert "<title>Boris → Anna: whists: 8</title>" in region(html, "sheet")  # deal 1 stands
     assert Deal.objects.filter(pulka=pulka).count() == 1
 
 

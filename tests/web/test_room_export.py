@@ -166,11 +166,12 @@ def test_an_export_imports_again_as_the_same_tournament(tournament_world, played
 
 
 def ranked(tournament: Tournament) -> list[tuple[Any, ...]]:
+    """The standings; players tied on every criterion share a place, in no order."""
     table = services.standings(tournament)
-    return [
+    return sorted(
         (line.place, table.players[line.player].name, line.points, line.whists, line.finalist)
         for line in table.lines
-    ]
+    )
 
 
 def test_an_import_into_the_same_club_gets_a_free_short_name(tournament_world, played):
