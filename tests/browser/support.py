@@ -163,7 +163,7 @@ def last_of_series(text: str) -> Fraction:
 def sheet_on_screen(page: Page) -> dict[str, dict[str, Any]]:
     """The sheet's figures from the table beside the drawing (the same figures)."""
     rows = page.evaluate(
-        """() => Array.from(document.querySelectorAll('#sheet table tbody tr')).map(
+        """() => Array.from(document.querySelectorAll('#sheet .visually-hidden > table tbody tr')).map(
             tr => [tr.querySelector('th').textContent,
                    ...Array.from(tr.querySelectorAll('td')).map(td => td.textContent)])"""
     )

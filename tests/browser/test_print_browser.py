@@ -62,7 +62,7 @@ def test_the_sheet_and_protocol_print_without_the_controls(live_server, new_cont
     page.emulate_media(media="print")
     assert page.evaluate(SHOWN_JS, NOT_PRINTED) == []
     assert page.evaluate(SHOWN_JS, "#entry") == []
-    assert page.locator("#sheet svg").is_visible()
+    assert page.locator("#sheet svg.sheet").is_visible()
     assert page.locator("#protocol").is_visible()
     assert page.locator("#protocol .protocol__deal").count() == len(TWELVE_DEALS)
     # Each deal's entries print too, not only its line.
