@@ -71,6 +71,7 @@ def test_three_players_each_on_his_own_phone_a_spectator_and_a_phone_offline(
     # A forgotten deal: Vera proposes it, Anna and Boris each agree on their own phone.
     waits_for_deal(vera, 4)
     vera.locator("#entry a[href*='propose=1']").click()
+    expect(vera.locator("#entry-form")).to_have_attribute("data-mode", "propose")
     fill_deal(vera, FORGOTTEN)
     vera.locator("#entry-form button[type=submit]").click()
     for page in (anna, boris):
