@@ -140,12 +140,12 @@ def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int)
                     _("Deal %(number)s was already recorded on another device.")
                     % {"number": number}
                 )
-            _check_new_deal(pulka, deals, facts)
+            # One fold: the sheet so far, then the new deal on top (refused: DealError).
+            scored = engine_pulka.with_next_deal(score(pulka, deals), parse_deal(facts))
             deal = Deal.objects.create(
                 pulka=pulka, number=number, facts=dict(facts), entered_by=user
             )
             deals.append(deal)
-            scored = score(pulka, deals)
             audit(pulka, AuditEvent.Action.RECORDED, user, number, {"facts": dict(facts)})
             _lapse_forgotten(pulka, user)
             _lapse_abandonment(pulka, user)

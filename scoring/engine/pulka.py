@@ -6,7 +6,7 @@ fold over the log (docs/design.md, "How a deal flows", step 4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from .conventions import Convention
@@ -141,6 +141,21 @@ class LogFold:
             self.records[index - 1] = record
             state = after
         self.state = state
+
+
+def with_next_deal(scored: ScoredPulka, deal: Deal) -> ScoredPulka:
+    """``scored`` with one more deal at the end of its log: the fold's next step.
+
+    The same as scoring the longer log from the start (docs/rules.md §3): corrections
+    touch only the deals before them, and their penalties touch neither pulya nor the
+    end of the pulka. A deal the rules refuse raises its ``DealError`` as
+    ``sheet.apply`` does, for the entry form to place; the limits as ``check_limits``.
+    """
+    log = (*scored.pulka.log, deal)
+    check_limits(log)
+    after, record = apply(scored.state, deal)
+    longer = replace(scored.pulka, log=log)
+    return ScoredPulka(longer, after, (*scored.records, record), scored.corrections)
 
 
 def score_pulka(pulka: Pulka) -> ScoredPulka:

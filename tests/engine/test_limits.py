@@ -139,3 +139,20 @@ def test_the_limits_hold_exactly_at_the_edge() -> None:
     output = score_text(text(log))
 
     assert len(output["corrections"]) == MAX_CORRECTIONS
+
+
+# --- one more deal on top of a scored pulka ------------------------------------------------
+
+
+def test_one_more_deal_on_top_equals_scoring_the_longer_log() -> None:
+    from scoring.engine.deals import parse_deal
+    from scoring.engine.protocol import read
+    from scoring.engine.pulka import score_pulka, with_next_deal
+
+    deals = [ALLPASS] * 5 + [{"correct": 2, "deal": OTHER_ALLPASS}] + [ALLPASS] * 3
+    shorter = read(json.loads(text(deals)))
+    longer = read(json.loads(text([*deals, OTHER_ALLPASS])))
+
+    on_top = with_next_deal(score_pulka(shorter), parse_deal(OTHER_ALLPASS))
+
+    assert on_top == score_pulka(longer)

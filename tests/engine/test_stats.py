@@ -145,3 +145,21 @@ def test_corrections_penalties_count_from_the_deal_they_were_made_after():
     balances = balance_after_each_deal(scored)
 
     assert balances[-1] == tuple(exact_result(scored.totals, scored.state.convention))
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_a_deal_on_top_of_a_scored_pulka_equals_the_whole_fold(size):
+    from scoring.engine.deals import parse_deal
+    from scoring.engine.pulka import with_next_deal
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(legal_pulkas("sochi", size, max_deals=20))
+    def check(drawn: DrawnPulka) -> None:
+        deals = drawn.data["deals"]
+        if not deals:
+            return
+        shorter = read({**drawn.data, "deals": deals[:-1]})
+        on_top = with_next_deal(score_pulka(shorter), parse_deal(deals[-1]))
+        assert on_top == score_pulka(read(drawn.data))
+
+    check()
