@@ -276,7 +276,7 @@ def _has_history(player: Player) -> bool:
 
 
 def _locked(pk: int) -> Player:
-    return Player.objects.select_for_update().select_related("club", "user").get(pk=pk)
+    return Player.objects.select_for_update(of=("self",)).select_related("club", "user").get(pk=pk)
 
 
 def _record_gone(player: Player, by: Any) -> None:
