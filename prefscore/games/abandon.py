@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from prefscore.clubs.models import Role
 
 from . import events
-from .corrections import Refusal, seats_of
+from .corrections import Refusal, answerable_seat, seats_of
 from .models import AbandonConsent, Abandonment, AuditEvent, ForgottenDeal, Pulka, PulkaSeat
 from .services import NotAllowed, audit
 
@@ -81,13 +81,7 @@ def answer_abandonment(abandonment_id: int, user: Any, seat: int, agreed: bool) 
         pulka = Pulka.objects.select_for_update().select_related("club").get(pk=found.pulka_id)
         if found.status != Abandonment.Status.PENDING:
             raise NotAllowed(_("Abandoning this pulka is no longer waiting for answers."))
-        row = PulkaSeat.objects.select_related("player").filter(pulka=pulka, seat=seat).first()
-        if row is None:
-            raise NotAllowed(_("There is no such seat at this table."))
-        own = row.player.user_id == user.pk
-        for_a_guest = row.player.user_id is None and bool(seats_of(pulka, user))
-        if not (own or for_a_guest):
-            raise NotAllowed(_("Each player answers for himself, on his own sign-in."))
+        row = answerable_seat(pulka, user, seat)
         if found.consents.filter(player=row.player).exists():
             raise NotAllowed(_("This seat has already answered."))
         _answer(found, pulka, user, seat, agreed)

@@ -345,19 +345,29 @@ def answer_forgotten(proposal_id: int, user: Any, seat: int, agreed: bool) -> Fo
         pulka = Pulka.objects.select_for_update().select_related("club").get(pk=proposal.pulka_id)
         if proposal.status != ForgottenDeal.Status.PENDING:
             raise NotAllowed(_("This forgotten deal is no longer waiting for answers."))
-        seat_row = PulkaSeat.objects.select_related("player").filter(pulka=pulka, seat=seat).first()
-        if seat_row is None:
-            raise NotAllowed(_("There is no such seat at this table."))
-        own = seat_row.player.user_id == user.pk
-        on_behalf_of_guest = seat_row.player.user_id is None and seats_of(pulka, user)
-        if not (own or on_behalf_of_guest):
-            raise NotAllowed(_("Each player answers for himself, on his own sign-in."))
+        seat_row = answerable_seat(pulka, user, seat)
         if Consent.objects.filter(proposal=proposal, player=seat_row.player).exists():
             raise NotAllowed(_("This seat has already answered."))
         _answer(proposal, pulka, user, seat, agreed)
         _settle_proposal(proposal, pulka, user)
         _seen_by_the_table(proposal, pulka)
     return proposal
+
+
+def answerable_seat(pulka: Pulka, user: Any, seat: int) -> PulkaSeat:
+    """The seat ``user`` may answer for at the table's consent (Кодекс 4.2.10), or
+    NotAllowed: his own seat, or a guest's without an account when he sits there too.
+
+    Used by every question put to the whole table: a forgotten deal, abandoning the pulka.
+    """
+    row = PulkaSeat.objects.select_related("player").filter(pulka=pulka, seat=seat).first()
+    if row is None:
+        raise NotAllowed(_("There is no such seat at this table."))
+    own = row.player.user_id == user.pk
+    for_a_guest = row.player.user_id is None and bool(seats_of(pulka, user))
+    if not (own or for_a_guest):
+        raise NotAllowed(_("Each player answers for himself, on his own sign-in."))
+    return row
 
 
 def _seen_by_the_table(proposal: ForgottenDeal, pulka: Pulka) -> None:
