@@ -23,6 +23,7 @@ class Liability(models.TextChoices):
 class JointLiability(models.TextChoices):
     SECOND = "second", _("the second whister")
     BOTH = "both", _("both whisters")
+    SECOND_OWN = "second_own", _("the second whister, by his own tricks")
 
 
 class Ten(models.TextChoices):
@@ -83,3 +84,13 @@ class PulyaToGora(models.IntegerChoices):
 class Compensation(models.IntegerChoices):
     TWO = 2, _("2 whists")
     THREE = 3, _("3 whists")
+
+
+class CheckedTenConsolation(models.TextChoices):
+    DEFENDERS = "defenders", _("both defenders, as consolation says")
+    NONE = "none", _("nobody")
+
+
+class HelpWriteoff(models.TextChoices):
+    POINTS = "points", _("one gora point per pulya point")
+    PULYA_RATE = "pulya_rate", _("at the pulya-to-gora rate")

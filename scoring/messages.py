@@ -143,6 +143,12 @@ MESSAGES: dict[str, Promise] = {
         "deals: choose that ending, or leave this empty."
     ),
     "option.needs_help": _("This applies only with help: turn help on, or untick this."),
+    "option.writeoff_needs_help": _(
+        "This applies only with help: turn help on, or write off one gora point per pulya point."
+    ),
+    "option.needs_gentleman": _(
+        "This applies only to gentleman whist: choose gentleman whist, or untick this."
+    ),
     "option.amnesty_in_whists": _(
         "Amnesty applies only to all-pass in the gora: untick it, or score all-pass in the gora."
     ),

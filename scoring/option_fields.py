@@ -19,9 +19,11 @@ from scoring.engine.conventions import Convention as EngineConvention
 from .choices import (
     AllpassReset,
     AllpassScoring,
+    CheckedTenConsolation,
     Compensation,
     ConsolationUnit,
     End,
+    HelpWriteoff,
     JointLiability,
     Liability,
     PulyaToGora,
@@ -44,10 +46,13 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
         _("Whist"),
         (
             "whist_style",
+            "gentleman_on_made",
             "whister_liability",
             "joint_liability",
+            "personal_quota",
             "half_whist_levels",
             "ten",
+            "checked_ten_consolation",
             "consolation",
             "consolation_unit",
             "misere_consolation",
@@ -70,7 +75,15 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
     ),
     (
         _("Pulya and help"),
-        ("help", "help_excludes_remized_whister", "help_excludes_dealer", "end", "deal_limit"),
+        (
+            "help",
+            "help_excludes_remized_whister",
+            "help_excludes_dealer",
+            "help_writeoff",
+            "help_writeoff_stops_at_zero",
+            "end",
+            "deal_limit",
+        ),
     ),
     (
         _("Settlement"),
@@ -177,6 +190,14 @@ class ConventionOptions(models.Model):
             "contract, the whister writes all the defence's tricks, or they split them."
         ),
     )
+    gentleman_on_made = models.BooleanField(
+        _("gentleman split on a made contract"),
+        **_option("gentleman_on_made"),
+        help_text=_(
+            "джентльменский вист и на сыгранной: the whister and the passer split the trick "
+            "whists on a made contract too (needs gentleman whist)."
+        ),
+    )
     whister_liability = models.CharField(
         _("whister's liability"),
         max_length=12,
@@ -197,6 +218,14 @@ class ConventionOptions(models.Model):
             "eight, nine or ten."
         ),
     )
+    personal_quota = models.BooleanField(
+        _("personal quota"),
+        **_option("personal_quota"),
+        help_text=_(
+            "личная норма: on a six or seven each of two whisters pays for his own missing "
+            "tricks, even when the pair took enough."
+        ),
+    )
     half_whist_levels = models.JSONField(
         _("half-whist on"),
         blank=True,
@@ -209,6 +238,13 @@ class ConventionOptions(models.Model):
         choices=Ten.choices,
         **_option("ten"),
         help_text=_("десятерная вистуется / проверяется: whether a ten is whisted."),
+    )
+    checked_ten_consolation = models.CharField(
+        _("consolation on a failed checked ten"),
+        max_length=12,
+        choices=CheckedTenConsolation.choices,
+        **_option("checked_ten_consolation"),
+        help_text=_("консоляция на проверяемой десятерной: who consoles when it fails."),
     )
     consolation = models.JSONField(
         _("consolation from"),
@@ -313,6 +349,21 @@ class ConventionOptions(models.Model):
         _("no help to the dealer"),
         **_option("help_excludes_dealer"),
         help_text=_("помощь: none to a dealer sitting out (needs help)."),
+    )
+    help_writeoff = models.CharField(
+        _("help nobody can take"),
+        max_length=12,
+        choices=HelpWriteoff.choices,
+        **_option("help_writeoff"),
+        help_text=_(
+            "списание с горы: gora points written off per pulya point when every pulya is "
+            "closed (needs help)."
+        ),
+    )
+    help_writeoff_stops_at_zero = models.BooleanField(
+        _("write-off stops at a zero gora"),
+        **_option("help_writeoff_stops_at_zero"),
+        help_text=_("списание с горы: never below 0 (needs help)."),
     )
     end = models.CharField(
         _("the pulka ends"),

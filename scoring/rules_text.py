@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from scoring.engine.conventions import Convention
 
 from .models import OPTION_TOPICS
+from .rules_text_defence import DEFENCE_SENTENCES
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,11 @@ def _joint_liability(conv: Convention) -> str:
         return _(
             "If two whisters take no trick against an eight, nine or ten, the second whister "
             "alone pays for the missing trick."
+        )
+    if conv.joint_liability == "second_own":
+        return _(
+            "Against an eight, nine or ten the second of two whisters pays for a missing trick "
+            "whenever he took no trick himself, whatever the first whister took."
         )
     return _(
         "If two whisters take no trick against an eight, nine or ten, both pay for the "
@@ -384,4 +390,5 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     "rounding": _rounding,
     "rounding_compensation_4": _rounding_compensation_4,
     "indivisible_mountain": _indivisible_mountain,
+    **DEFENCE_SENTENCES,
 }

@@ -17,7 +17,7 @@ CONSOLERS = ("whisters", "passer", "dealer")
 
 WhistStyle = Literal["greedy", "gentleman"]
 Liability = Literal["full", "half"]
-JointLiability = Literal["second", "both"]
+JointLiability = Literal["second", "both", "second_own"]
 Ten = Literal["whisted", "checked"]
 ConsolationUnit = Literal["price", "flat10"]
 AllpassScoring = Literal["gora", "whists"]
@@ -25,11 +25,13 @@ ZeroBonus = Literal["pulya", "gora", "gora_double", "none"]
 AllpassReset = Literal["any_game", "whisted_game", "game_or_misere"]
 End = Literal["all_closed", "sum_reached", "deals"]
 Rounding = Literal["exact", "codex"]
+CheckedTenConsolation = Literal["defenders", "none"]
+HelpWriteoff = Literal["points", "pulya_rate"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
     "whister_liability": ("full", "half"),
-    "joint_liability": ("second", "both"),
+    "joint_liability": ("second", "both", "second_own"),
     "ten": ("whisted", "checked"),
     "consolation_unit": ("price", "flat10"),
     "allpass_scoring": ("gora", "whists"),
@@ -37,6 +39,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "allpass_reset": ("any_game", "whisted_game", "game_or_misere"),
     "end": ("all_closed", "sum_reached", "deals"),
     "rounding": ("exact", "codex"),
+    "checked_ten_consolation": ("defenders", "none"),
+    "help_writeoff": ("points", "pulya_rate"),
 }
 _BOOLS = (
     "misere_consolation",
@@ -47,6 +51,9 @@ _BOOLS = (
     "help_excludes_remized_whister",
     "help_excludes_dealer",
     "indivisible_mountain",
+    "gentleman_on_made",
+    "personal_quota",
+    "help_writeoff_stops_at_zero",
 )
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
@@ -91,6 +98,13 @@ class Convention:
     rounding: Rounding = "codex"
     rounding_compensation_4: int = 2
     indivisible_mountain: bool = False
+    # Options of the defence and of help (docs/rules.md §3.1, §3.4): the defaults are
+    # today's behaviour under every preset.
+    gentleman_on_made: bool = False
+    personal_quota: bool = False
+    checked_ten_consolation: CheckedTenConsolation = "defenders"
+    help_writeoff: HelpWriteoff = "points"
+    help_writeoff_stops_at_zero: bool = False
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -209,6 +223,12 @@ def _check_consistency(conv: Convention) -> None:
     for name in ("help_excludes_remized_whister", "help_excludes_dealer"):
         if getattr(conv, name) and not conv.help:
             raise ConventionError(name, "option.needs_help")
+    if conv.help_writeoff != "points" and not conv.help:
+        raise ConventionError("help_writeoff", "option.writeoff_needs_help")
+    if conv.help_writeoff_stops_at_zero and not conv.help:
+        raise ConventionError("help_writeoff_stops_at_zero", "option.needs_help")
+    if conv.gentleman_on_made and conv.whist_style != "gentleman":
+        raise ConventionError("gentleman_on_made", "option.needs_gentleman")
     if conv.allpass_scoring == "whists" and conv.allpass_amnesty:
         raise ConventionError("allpass_amnesty", "option.amnesty_in_whists")
     if conv.allpass_scoring == "whists" and conv.allpass_dealer_talon:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .allpass import allpass_in_gora, allpass_in_whists
 from .contracts import Kind, obligation
+from .defence import gentleman_splits, own_trick_shares, shortfall_entries
 from .errors import DealError
 from .facts import (
     GORA,
@@ -235,7 +236,7 @@ def _trick_whists(
         return [Entry(w, WHISTS, per_trick * tricks[w], declarer, "trick_whists") for w in whisters]
     whister = whisters[0]
     defence_tricks = 10 - tricks[declarer]  # the tricks of a played deal add up to 10
-    if under == 0 or conv.whist_style == "greedy" or not defence.passers:
+    if not defence.passers or not gentleman_splits(conv, under):
         return [Entry(whister, WHISTS, per_trick * defence_tricks, declarer, "trick_whists")]
     share = exact_div(per_trick * defence_tricks, 2)
     return [
@@ -276,11 +277,14 @@ def _whister_shortfall(
     Per missing trick: ``gora_scale × price``, halved for half liability (docs/protocol.md).
     """
     conv = ctx.convention
+    whisters = defence.whisters
+    own = own_trick_shares(conv, whisters, tricks, level)  # house rules: defence.py
+    if own is not None:
+        return shortfall_entries(conv, own, price)
     need = obligation(level)
     short = need - (10 - tricks[defence.declarer])  # what the defence took
     if short <= 0:
         return []
-    whisters = defence.whisters
     if len(whisters) == 1:
         shares = {whisters[0]: short}
     elif level >= 8:
@@ -288,17 +292,7 @@ def _whister_shortfall(
         shares = {w: short for w in liable}
     else:
         shares = _quota_shares(whisters, tricks, need // 2, short)
-    unit = conv.gora_scale * price
-    return [
-        Entry(
-            w,
-            GORA,
-            exact_div(unit * s, 2) if conv.whister_liability == "half" else unit * s,
-            reason="whister_shortfall",
-        )
-        for w, s in shares.items()
-        if s
-    ]
+    return shortfall_entries(conv, shares, price)
 
 
 def _quota_shares(
@@ -334,7 +328,13 @@ def _checked_ten(
         return DealOutcome(entries, f"{deal.contract.symbol}/=", _resets(ctx, "pulya"), False)
     conv = ctx.convention
     gora = Entry(declarer, GORA, conv.gora_scale * price * under, reason="remiz")
-    consolation = _consolation(ctx, defence.defenders, (), declarer, price, under)
+    # The sources leave it open whether anyone consoles (docs/rules.md §7.6):
+    # ``checked_ten_consolation`` says.
+    consolation = (
+        _consolation(ctx, defence.defenders, (), declarer, price, under)
+        if conv.checked_ten_consolation == "defenders"
+        else []
+    )
     return DealOutcome(
         (gora, *consolation, *talon),
         f"{deal.contract.symbol}/-{under}",

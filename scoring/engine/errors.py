@@ -121,6 +121,8 @@ TEMPLATES: dict[str, str] = {
         "option deal_limit is set but end is not 'deals': set end to 'deals'"
     ),
     "option.needs_help": "option {option} needs help: help is off",
+    "option.needs_gentleman": "option {option} needs gentleman whist: whist_style is 'greedy'",
+    "option.writeoff_needs_help": "option help_writeoff 'pulya_rate' needs help: help is off",
     "option.amnesty_in_whists": (
         "option allpass_amnesty applies to all-pass in gora only: allpass_scoring is 'whists'"
     ),

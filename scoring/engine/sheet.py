@@ -13,8 +13,9 @@ from .allpass import TrickPrice, trick_price
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
-from .numbers import Points, exact_div
+from .numbers import Points
 from .seats import seating
+from .writeoff import help_writeoff
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +255,7 @@ class _Writer:
 
         The excess over the target goes to the largest unclosed pulya (ties: nearest
         clockwise from the giver) at 10 whists a point; what nobody can take comes off
-        the giver's gora (half of it with two players and an indivisible mountain).
+        the giver's gora, as writeoff.py reckons it (docs/rules.md §3.4.3).
         """
         giver, target = entry.player, self.state.target
         own = max(0, min(entry.points, target - self.pulya[giver]))
@@ -270,10 +271,10 @@ class _Writer:
             self.write_plain(Entry(giver, WHISTS, 10 * given, receiver, "help"))
             excess -= given
         if excess > 0:
-            conv = self.state.convention
-            if conv.indivisible_mountain and self.state.size == 2:
-                excess = exact_div(excess, 2)
-            self.write_plain(Entry(giver, GORA, -excess, reason="help_writeoff"))
+            state = self.state
+            writeoff = help_writeoff(state.convention, state.size, excess, self.gora[giver])
+            if writeoff:
+                self.write_plain(Entry(giver, GORA, -writeoff, reason="help_writeoff"))
 
     def _help_receiver(self, giver: int) -> int | None:
         """The largest pulya below the target, ties nearest clockwise (docs/rules.md §3.4.2)."""

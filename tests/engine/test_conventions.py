@@ -47,6 +47,11 @@ SOCHI: dict[str, Any] = {
     "rounding": "codex",
     "rounding_compensation_4": 2,
     "indivisible_mountain": False,
+    "gentleman_on_made": False,
+    "personal_quota": False,
+    "checked_ten_consolation": "defenders",
+    "help_writeoff": "points",
+    "help_writeoff_stops_at_zero": False,
 }
 # docs/protocol.md's preset table: what differs from Sochi.
 PRESETS: dict[str, dict[str, Any]] = {

@@ -215,6 +215,12 @@ CHANGES: list[tuple[str, dict[str, object]]] = [
     ("sochi", {"rounding": "exact"}),
     ("sochi", {"rounding_compensation_4": 3}),
     ("sochi", {"indivisible_mountain": True}),
+    ("leningrad", {"gentleman_on_made": True}),
+    ("sochi", {"personal_quota": True}),
+    ("sochi", {"joint_liability": "second_own"}),
+    ("sochi", {"ten": "checked", "checked_ten_consolation": "none"}),
+    ("sochi", {"help_writeoff": "pulya_rate"}),
+    ("sochi", {"help_writeoff_stops_at_zero": True}),
 ]
 
 
