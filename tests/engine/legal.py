@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from scoring.engine.conventions import Convention, from_spec
+from scoring.engine.conventions import Convention, from_options, from_spec
 from scoring.engine.deals import parse_deal
 from scoring.engine.seats import Seating, seating
 from scoring.engine.sheet import DealRecord, SheetState, apply, start
@@ -85,7 +85,27 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
             "10": 10,
             "misere": draw(st.sampled_from([10, 15])),
         }
+    if draw(st.booleans()):
+        options.update(draw(defence_overrides(preset, options)))
     return options
+
+
+@st.composite
+def defence_overrides(draw: st.DrawFn, preset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The issue 17 options of the defence and of help, where the others allow them."""
+    base = from_options(options, from_spec(preset)) if options else from_spec(preset)
+    drawn: dict[str, Any] = {
+        "joint_liability": draw(st.sampled_from(["second", "both", "second_own"])),
+        "personal_quota": draw(st.booleans()),
+        "checked_ten_consolation": draw(st.sampled_from(["defenders", "none"])),
+    }
+    if base.whist_style == "gentleman":
+        drawn["gentleman_on_made"] = draw(st.booleans())
+    if base.help:
+        drawn["help_writeoff"] = draw(st.sampled_from(["points", "pulya_rate"]))
+        drawn["help_writeoff_stops_at_zero"] = draw(st.booleans())
+        drawn["pulya_to_gora"] = draw(st.sampled_from([1, 2]))
+    return drawn
 
 
 @st.composite
