@@ -317,7 +317,7 @@ class ConventionOptions(models.Model):
         **_option("allpass_exit_round"),
         help_text=_(
             "once the lowest contract stops rising, the run ends when every player has "
-            "led an all-pass or a deal since."
+            "been first hand since the first all-pass there."
         ),
     )
     finish_after_allpass_run = models.BooleanField(
