@@ -63,6 +63,10 @@ class AllpassReset(models.TextChoices):
     ANY_GAME = "any_game", _("any game")
     WHISTED_GAME = "whisted_game", _("a whisted game")
     GAME_OR_MISERE = "game_or_misere", _("a game to the pulya or a misère")
+    MADE_WHISTED_GAME = "made_whisted_game", _("a whisted game made")
+    MADE_GAME_OR_MISERE = "made_game_or_misere", _("a game to the pulya or a made misère")
+    PLAYED_GAME_OR_MISERE = "played_game_or_misere", _("a played game or misère")
+    MADE_PLAYED_GAME = "made_played_game", _("a played game or misère, made")
 
 
 class End(models.TextChoices):

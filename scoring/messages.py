@@ -156,6 +156,9 @@ MESSAGES: dict[str, Promise] = {
         "With all-pass in whists the talon is never opened: untick this, or score "
         "all-pass in the gora."
     ),
+    "option.needs_dealer_talon": _(
+        "This applies only when the dealer plays the talon: tick that, or untick this."
+    ),
     "option.not_list": _("Enter a list of values separated by commas."),
     "option.prices_not_map": _("Give the prices as a map of 6 to 10 and misere to whole numbers."),
     "option.prices_unknown_key": _("Unknown price %(key)s: prices are for 6 to 10 and misere."),

@@ -66,11 +66,14 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "allpass_ladder",
             "allpass_amnesty",
             "allpass_zero_bonus",
+            "allpass_zero_bonus_flat",
             "allpass_dealer_talon",
+            "allpass_zero_bonus_dealer",
             "allpass_whist_rate",
             "allpass_reset",
             "allpass_max_run",
             "exit_ladder",
+            "allpass_exit_round",
         ),
     ),
     (
@@ -83,6 +86,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "help_writeoff_stops_at_zero",
             "end",
             "deal_limit",
+            "finish_after_allpass_run",
         ),
     ),
     (
@@ -298,6 +302,19 @@ class ConventionOptions(models.Model):
         **_option("allpass_zero_bonus"),
         help_text=_("ноль взяток на распасах: what a player who takes no trick gets."),
     )
+    allpass_zero_bonus_flat = models.BooleanField(
+        _("zero-trick bonus of 1"),
+        **_option("allpass_zero_bonus_flat"),
+        help_text=_("the bonus for no trick is 1 whatever the all-pass price."),
+    )
+    allpass_zero_bonus_dealer = models.BooleanField(
+        _("zero-trick bonus for the dealer"),
+        **_option("allpass_zero_bonus_dealer"),
+        help_text=_(
+            "with 4 players the dealer who plays the talon and takes no trick with it "
+            "earns the bonus too."
+        ),
+    )
     allpass_dealer_talon = models.BooleanField(
         _("dealer plays the talon"),
         **_option("allpass_dealer_talon"),
@@ -313,7 +330,7 @@ class ConventionOptions(models.Model):
     )
     allpass_reset = models.CharField(
         _("a run of all-passes ends with"),
-        max_length=16,
+        max_length=24,
         choices=AllpassReset.choices,
         **_option("allpass_reset"),
         help_text=_("what ends a run of all-passes (серия распасов)."),
@@ -324,6 +341,19 @@ class ConventionOptions(models.Model):
         blank=True,
         **_option("allpass_max_run"),
         help_text=_("the price falls back after this many all-passes in a row; empty: never."),
+    )
+    allpass_exit_round = models.BooleanField(
+        _("all-passes end after a round at the top"),
+        **_option("allpass_exit_round"),
+        help_text=_(
+            "once the lowest contract stops rising, the run ends when every player has "
+            "been first hand since the first all-pass there."
+        ),
+    )
+    finish_after_allpass_run = models.BooleanField(
+        _("finish waits for the all-passes"),
+        **_option("finish_after_allpass_run"),
+        help_text=_("the pulka does not end while a run of all-passes goes on."),
     )
     exit_ladder = models.JSONField(
         _("exit from all-pass"),

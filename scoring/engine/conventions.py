@@ -22,7 +22,15 @@ Ten = Literal["whisted", "checked"]
 ConsolationUnit = Literal["price", "flat10"]
 AllpassScoring = Literal["gora", "whists"]
 ZeroBonus = Literal["pulya", "gora", "gora_double", "none"]
-AllpassReset = Literal["any_game", "whisted_game", "game_or_misere"]
+AllpassReset = Literal[
+    "any_game",
+    "whisted_game",
+    "game_or_misere",
+    "made_whisted_game",
+    "made_game_or_misere",
+    "played_game_or_misere",
+    "made_played_game",
+]
 End = Literal["all_closed", "sum_reached", "deals"]
 Rounding = Literal["exact", "codex"]
 CheckedTenConsolation = Literal["defenders", "none"]
@@ -36,7 +44,15 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "consolation_unit": ("price", "flat10"),
     "allpass_scoring": ("gora", "whists"),
     "allpass_zero_bonus": ("pulya", "gora", "gora_double", "none"),
-    "allpass_reset": ("any_game", "whisted_game", "game_or_misere"),
+    "allpass_reset": (
+        "any_game",
+        "whisted_game",
+        "game_or_misere",
+        "made_whisted_game",
+        "made_game_or_misere",
+        "played_game_or_misere",
+        "made_played_game",
+    ),
     "end": ("all_closed", "sum_reached", "deals"),
     "rounding": ("exact", "codex"),
     "checked_ten_consolation": ("defenders", "none"),
@@ -47,6 +63,10 @@ _BOOLS = (
     "prikup_whists",
     "allpass_amnesty",
     "allpass_dealer_talon",
+    "allpass_zero_bonus_flat",
+    "allpass_zero_bonus_dealer",
+    "allpass_exit_round",
+    "finish_after_allpass_run",
     "help",
     "help_excludes_remized_whister",
     "help_excludes_dealer",
@@ -89,6 +109,10 @@ class Convention:
     allpass_reset: AllpassReset = "any_game"
     allpass_max_run: int | None = None
     exit_ladder: tuple[int, ...] = (6,)
+    allpass_zero_bonus_flat: bool = False
+    allpass_zero_bonus_dealer: bool = False
+    allpass_exit_round: bool = False
+    finish_after_allpass_run: bool = False
     help: bool = True
     help_excludes_remized_whister: bool = False
     help_excludes_dealer: bool = False
@@ -233,6 +257,8 @@ def _check_consistency(conv: Convention) -> None:
         raise ConventionError("allpass_amnesty", "option.amnesty_in_whists")
     if conv.allpass_scoring == "whists" and conv.allpass_dealer_talon:
         raise ConventionError("allpass_dealer_talon", "option.dealer_talon_in_whists")
+    if conv.allpass_zero_bonus_dealer and not conv.allpass_dealer_talon:
+        raise ConventionError("allpass_zero_bonus_dealer", "option.needs_dealer_talon")
 
 
 def _coerce(name: str, value: object) -> object:
@@ -268,6 +294,16 @@ def _coerce_prices(value: object) -> object:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Convention))
+# Options added after files were first written: a convention spelled out in full by an
+# older file lacks them and reads as it did, with today's (Sochi's) value.
+ADDED_OPTIONS: frozenset[str] = frozenset(
+    {
+        "allpass_zero_bonus_flat",
+        "allpass_zero_bonus_dealer",
+        "allpass_exit_round",
+        "finish_after_allpass_run",
+    }
+)
 
 _PRESET_OPTIONS: dict[str, dict[str, Any]] = {
     "sochi": {},
@@ -342,7 +378,7 @@ def from_spec(spec: object, overrides: Mapping[str, object] | None = None) -> Co
     if isinstance(spec, str):
         base = preset(spec)
     elif isinstance(spec, Mapping):
-        missing = [name for name in OPTION_NAMES if name not in spec]
+        missing = [name for name in OPTION_NAMES if name not in spec and name not in ADDED_OPTIONS]
         if missing:
             raise ConventionError(missing[0], "convention.incomplete")
         base = from_options(spec)

@@ -9,6 +9,16 @@ are named here too, where the rest of the project imports them from.
 from __future__ import annotations
 
 from .allpass import allpass_in_gora, allpass_in_whists
+from .allpass_runs import (
+    MISERE_FAILED,
+    MISERE_MADE,
+    TEN_FAILED,
+    TEN_MADE,
+    UNPLAYED,
+    WHISTED_FAILED,
+    WHISTED_MADE,
+    ends_run,
+)
 from .contracts import Kind, obligation
 from .defence import gentleman_splits, own_trick_shares, shortfall_entries
 from .errors import DealError
@@ -144,7 +154,7 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     if not defence.whisters:
         refuse(deal.tricks is not None, "deal.unwhisted_tricks", "tricks")
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
-        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
+        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, UNPLAYED), False)
     return _played(ctx, deal, defence, price, talon)
 
 
@@ -188,7 +198,7 @@ def _half_whist(
         Entry(half_whister, WHISTS, amount, defence.declarer, "half_whist"),
         *talon,
     )
-    return DealOutcome(entries, f"{deal.contract.symbol}/½", _resets(ctx, "pulya"), False)
+    return DealOutcome(entries, f"{deal.contract.symbol}/½", _resets(ctx, UNPLAYED), False)
 
 
 def _played(
@@ -216,7 +226,7 @@ def _played(
     return DealOutcome(
         tuple([e for e in entries if e.points]),
         f"{deal.contract.symbol}/{result}",
-        _resets(ctx, "remiz" if under else "pulya", whisted=True),
+        _resets(ctx, WHISTED_FAILED if under else WHISTED_MADE),
         False,
         frozenset([e.player for e in shortfall if e.points]) if shortfall else _NOBODY,
     )
@@ -320,12 +330,12 @@ def _checked_ten(
     declarer = defence.declarer
     if deal.tricks is None:
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
-        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
+        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, UNPLAYED), False)
     tricks = checked_tricks(ctx, deal, (declarer, *defence.defenders))
     under = 10 - tricks[declarer]
     if not under:
         entries = (Entry(declarer, PULYA, price, reason="contract"), *talon)
-        return DealOutcome(entries, f"{deal.contract.symbol}/=", _resets(ctx, "pulya"), False)
+        return DealOutcome(entries, f"{deal.contract.symbol}/=", _resets(ctx, TEN_MADE), False)
     conv = ctx.convention
     gora = Entry(declarer, GORA, conv.gora_scale * price * under, reason="remiz")
     # The sources leave it open whether anyone consoles (docs/rules.md §7.6):
@@ -338,7 +348,7 @@ def _checked_ten(
     return DealOutcome(
         (gora, *consolation, *talon),
         f"{deal.contract.symbol}/-{under}",
-        _resets(ctx, "remiz"),
+        _resets(ctx, TEN_FAILED),
         False,
     )
 
@@ -362,19 +372,14 @@ def _misere(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     conv, price = ctx.convention, ctx.convention.misere_price
     if taken == 0:
         entries: tuple[Entry, ...] = (Entry(declarer, PULYA, price, reason="misere"),)
-        return DealOutcome(entries, "M/=", _resets(ctx, "misere_made"), False)
+        return DealOutcome(entries, "M/=", _resets(ctx, MISERE_MADE), False)
     entries = (Entry(declarer, GORA, conv.gora_scale * price * taken, reason="misere"),)
     if conv.misere_consolation:
         others = [p for p in range(ctx.seats.size) if p != declarer]
         entries += tuple(Entry(p, WHISTS, 10 * taken, declarer, "consolation") for p in others)
-    return DealOutcome(entries, f"M/-{taken}", _resets(ctx, "misere_failed"), False)
+    return DealOutcome(entries, f"M/-{taken}", _resets(ctx, MISERE_FAILED), False)
 
 
-def _resets(ctx: DealContext, outcome: str, whisted: bool = False) -> bool:
-    """Whether this deal ends a run of all-passes (docs/protocol.md, "Runs of all-passes")."""
-    rule = ctx.convention.allpass_reset
-    if rule == "any_game":
-        return True
-    if rule == "whisted_game":
-        return whisted
-    return outcome in ("pulya", "misere_made", "misere_failed")
+def _resets(ctx: DealContext, outcome: str) -> bool:
+    """Whether this deal ends a run of all-passes (docs/rules.md §3.3 "Streak reset")."""
+    return ends_run(ctx.convention, outcome)

@@ -130,6 +130,9 @@ TEMPLATES: dict[str, str] = {
         "option allpass_dealer_talon applies to all-pass in gora only: "
         "in whists the talon is never opened"
     ),
+    "option.needs_dealer_talon": (
+        "option {option} needs the dealer on the talon: allpass_dealer_talon is off"
+    ),
     "option.not_list": "option {option} must be a list, got {value:q}",
     "option.prices_not_map": "option prices must be a map of 6..10 and misere to prices",
     "option.prices_unknown_key": "option prices has unknown key {key:q}",

@@ -18,6 +18,15 @@ from scoring.engine.seats import Seating, seating
 from scoring.engine.sheet import DealRecord, SheetState, apply, start
 
 NAMES = ("Аня", "Boris", "Vera", "Gleb", "Dana")
+ALLPASS_RESETS = (
+    "any_game",
+    "whisted_game",
+    "game_or_misere",
+    "made_whisted_game",
+    "made_game_or_misere",
+    "played_game_or_misere",
+    "made_played_game",
+)
 SUITS = ("", "S", "C", "D", "H", "NT", "♠", "♥", "БК")
 
 
@@ -59,9 +68,10 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         options["prikup_whists"] = draw(st.booleans())
     if draw(st.booleans()):
         options["allpass_ladder"] = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
-        options["allpass_reset"] = draw(
-            st.sampled_from(["any_game", "whisted_game", "game_or_misere"])
-        )
+        options["allpass_reset"] = draw(st.sampled_from(ALLPASS_RESETS))
+        options["allpass_zero_bonus_flat"] = draw(st.booleans())
+        options["allpass_exit_round"] = draw(st.booleans())
+        options["finish_after_allpass_run"] = draw(st.booleans())
         options["allpass_max_run"] = draw(st.none() | st.integers(1, 4))
         options["exit_ladder"] = draw(st.lists(st.integers(6, 9), min_size=1, max_size=3))
         options["allpass_zero_bonus"] = draw(
@@ -70,6 +80,8 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         if not whists_allpass:
             options["allpass_amnesty"] = draw(st.booleans())
             options["allpass_dealer_talon"] = draw(st.booleans())
+            if options["allpass_dealer_talon"]:
+                options["allpass_zero_bonus_dealer"] = draw(st.booleans())
     if draw(st.booleans()):
         options["rounding"] = draw(st.sampled_from(["exact", "codex"]))
         options["rounding_compensation_4"] = draw(st.sampled_from([2, 3]))

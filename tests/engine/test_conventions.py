@@ -38,6 +38,10 @@ SOCHI: dict[str, Any] = {
     "allpass_reset": "any_game",
     "allpass_max_run": None,
     "exit_ladder": [6],
+    "allpass_zero_bonus_flat": False,
+    "allpass_zero_bonus_dealer": False,
+    "allpass_exit_round": False,
+    "finish_after_allpass_run": False,
     "help": True,
     "help_excludes_remized_whister": False,
     "help_excludes_dealer": False,
@@ -123,6 +127,54 @@ def test_a_full_convention_must_give_every_option() -> None:
         ConventionError, match="a convention spelled out must give every option: ten is missing"
     ):
         from_spec(options)
+
+
+def test_a_full_convention_written_before_the_allpass_options_reads_as_it_did() -> None:
+    options = preset("fspr").to_options()
+    for name in (
+        "allpass_zero_bonus_flat",
+        "allpass_zero_bonus_dealer",
+        "allpass_exit_round",
+        "finish_after_allpass_run",
+    ):
+        del options[name]
+    assert from_spec(options) == preset("fspr")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "made_whisted_game",
+        "made_game_or_misere",
+        "played_game_or_misere",
+        "made_played_game",
+    ],
+)
+def test_the_added_allpass_reset_values_are_accepted(value: str) -> None:
+    assert from_options({"allpass_reset": value}).allpass_reset == value
+
+
+def test_the_dealer_zero_bonus_needs_the_dealer_on_the_talon() -> None:
+    with pytest.raises(ConventionError) as caught:
+        from_options({"allpass_zero_bonus_dealer": True, "allpass_dealer_talon": False})
+    assert caught.value.code == "option.needs_dealer_talon"
+    assert caught.value.option == "allpass_zero_bonus_dealer"
+    assert from_options({"allpass_zero_bonus_dealer": True}).allpass_zero_bonus_dealer
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "allpass_zero_bonus_flat",
+        "allpass_zero_bonus_dealer",
+        "allpass_exit_round",
+        "finish_after_allpass_run",
+    ],
+)
+def test_the_allpass_flags_must_be_true_or_false(name: str) -> None:
+    with pytest.raises(ConventionError) as caught:
+        from_options({name: 1})
+    assert caught.value.code == "option.bool"
 
 
 BAD_OPTIONS = [
