@@ -294,16 +294,19 @@ def _coerce_prices(value: object) -> object:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Convention))
-# Options added after files were first written: a convention spelled out in full by an
-# older file lacks them and reads as it did, with today's (Sochi's) value.
-ADDED_OPTIONS: frozenset[str] = frozenset(
-    {
-        "allpass_zero_bonus_flat",
-        "allpass_zero_bonus_dealer",
-        "allpass_exit_round",
-        "finish_after_allpass_run",
-    }
-)
+# The options of the file format's first version (docs/protocol.md, "Convention options"):
+# a convention spelled out in full must give each of them. Every option added since scores
+# as before at its default, so an older file that lacks it reads as it did.
+FIRST_VERSION_OPTIONS: tuple[str, ...] = (
+    "prices", "whist_scale", "gora_scale", "whist_style", "whister_liability",
+    "joint_liability", "half_whist_levels", "ten", "consolation", "consolation_unit",
+    "misere_consolation", "prikup_whists", "allpass_scoring", "allpass_ladder",
+    "allpass_amnesty", "allpass_zero_bonus", "allpass_dealer_talon", "allpass_whist_rate",
+    "allpass_reset", "allpass_max_run", "exit_ladder", "help",
+    "help_excludes_remized_whister", "help_excludes_dealer", "end", "deal_limit",
+    "pulya_to_gora", "rounding", "rounding_compensation_4", "indivisible_mountain",
+)  # fmt: skip
+ADDED_OPTIONS: frozenset[str] = frozenset(OPTION_NAMES) - frozenset(FIRST_VERSION_OPTIONS)
 
 _PRESET_OPTIONS: dict[str, dict[str, Any]] = {
     "sochi": {},

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from scoring.engine.conventions import (
+    ADDED_OPTIONS,
+    FIRST_VERSION_OPTIONS,
     OPTION_NAMES,
     PRESET_NAMES,
     Convention,
@@ -129,16 +131,18 @@ def test_a_full_convention_must_give_every_option() -> None:
         from_spec(options)
 
 
-def test_a_full_convention_written_before_the_allpass_options_reads_as_it_did() -> None:
-    options = preset("fspr").to_options()
-    for name in (
-        "allpass_zero_bonus_flat",
-        "allpass_zero_bonus_dealer",
-        "allpass_exit_round",
-        "finish_after_allpass_run",
-    ):
-        del options[name]
-    assert from_spec(options) == preset("fspr")
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_full_convention_of_the_first_file_version_reads_as_it_did(name: str) -> None:
+    """A file written before any later option existed gives only the first version's."""
+    options = preset(name).to_options()
+    first_version = {key: options[key] for key in FIRST_VERSION_OPTIONS}
+    assert from_spec(first_version) == preset(name)
+
+
+def test_every_option_added_since_the_first_version_may_be_left_out() -> None:
+    assert ADDED_OPTIONS == set(OPTION_NAMES) - set(FIRST_VERSION_OPTIONS)
+    assert {"allpass_exit_round", "personal_quota", "gentleman_on_made"} <= ADDED_OPTIONS
+    assert "ten" in FIRST_VERSION_OPTIONS
 
 
 @pytest.mark.parametrize(
