@@ -25,6 +25,8 @@ ZeroBonus = Literal["pulya", "gora", "gora_double", "none"]
 AllpassReset = Literal["any_game", "whisted_game", "game_or_misere"]
 End = Literal["all_closed", "sum_reached", "deals"]
 Rounding = Literal["exact", "codex"]
+DealerWhist = Literal["none", "unliable", "liable"]
+TalonShownPenalty = Literal["none", "whists", "gora"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
@@ -37,6 +39,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "allpass_reset": ("any_game", "whisted_game", "game_or_misere"),
     "end": ("all_closed", "sum_reached", "deals"),
     "rounding": ("exact", "codex"),
+    "dealer_whist": ("none", "unliable", "liable"),
+    "talon_shown_penalty": ("none", "whists", "gora"),
 }
 _BOOLS = (
     "misere_consolation",
@@ -47,6 +51,8 @@ _BOOLS = (
     "help_excludes_remized_whister",
     "help_excludes_dealer",
     "indivisible_mountain",
+    "half_whist_first",
+    "returned_whist_alone",
 )
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
@@ -91,6 +97,13 @@ class Convention:
     rounding: Rounding = "codex"
     rounding_compensation_4: int = 2
     indivisible_mountain: bool = False
+    # Rules that need a fact of their own in the deal (docs/rules.md §3.10).
+    concede_levels: tuple[int, ...] = ()
+    half_whist_first: bool = False
+    returned_whist_alone: bool = False
+    dealer_whist: DealerWhist = "none"
+    totus_bonus: int = 0
+    talon_shown_penalty: TalonShownPenalty = "none"
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -110,7 +123,7 @@ class Convention:
         """Every option as docs/protocol.md spells it (a JSON-ready mapping)."""
         options = asdict(self)
         options["prices"] = dict(zip(PRICE_KEYS, self.prices, strict=True))
-        for name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
+        for name in _LIST_OPTIONS:
             options[name] = list(options[name])
         return options
 
@@ -167,6 +180,15 @@ def _check_half_levels(name: str, value: object) -> None:
         raise ConventionError(name, "option.half_levels")
 
 
+def _check_concede_levels(name: str, value: object) -> None:
+    if (
+        not isinstance(value, tuple)
+        or not all(_is_int(v) and 6 <= v <= 10 for v in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ConventionError(name, "option.concede_levels")
+
+
 def _check_consolation(name: str, value: object) -> None:
     if not isinstance(value, tuple) or not all(v in CONSOLERS for v in value):
         raise ConventionError(name, "option.consolers")
@@ -197,6 +219,8 @@ _VALIDATORS: dict[str, Callable[[str, object], None]] = {
     "deal_limit": _check_optional_int,
     "pulya_to_gora": _check_pulya_to_gora,
     "rounding_compensation_4": _check_compensation,
+    "concede_levels": _check_concede_levels,
+    "totus_bonus": _check_int(0, _MAX_PRICE),
     **{name: _check_choice for name in _CHOICES},
     **{name: _check_bool for name in _BOOLS},
 }
@@ -215,11 +239,20 @@ def _check_consistency(conv: Convention) -> None:
         raise ConventionError("allpass_dealer_talon", "option.dealer_talon_in_whists")
 
 
+_LIST_OPTIONS = (
+    "half_whist_levels",
+    "consolation",
+    "allpass_ladder",
+    "exit_ladder",
+    "concede_levels",
+)
+
+
 def _coerce(name: str, value: object) -> object:
     """Turn JSON values into the dataclass's types; the validators judge the result."""
     if name == "prices":
         return _coerce_prices(value)
-    if name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
+    if name in _LIST_OPTIONS:
         if not isinstance(value, list | tuple):
             raise ConventionError(name, "option.not_list", value=value)
         items = tuple(value)
