@@ -135,9 +135,10 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
             raise DealError("deal.bad_word", "whists", player=name, value=word)
     words = tuple([given.get(names[seat], "") for seat in defenders])
     if "" in words:
-        ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
+        # Nobody has to speak on a checked 10, nor before a concession (§3.10.1).
+        unspoken = deal.conceded or (deal.contract.level == 10 and ctx.convention.ten == "checked")
         for seat, word in zip(defenders, words, strict=True):
-            if not word and not ten_checked:
+            if not word and not unspoken:
                 raise DealError("deal.word_missing", "whists", player=names[seat])
         words = tuple([word or "pass" for word in words])
     return _Defence(declarer, defenders, words, dealer_word == "whist")

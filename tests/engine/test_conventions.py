@@ -252,13 +252,21 @@ BAD_OPTIONS = [
         "option end must be one of all_closed, sum_reached, deals, got 'sometime'",
     ),
     # docs/rules.md §3.10
-    ({"concede_levels": [5]}, "concede_levels", "option concede_levels may hold each of 6 to 10 once"),
+    (
+        {"concede_levels": [5]},
+        "concede_levels",
+        "option concede_levels may hold each of 6 to 10 once",
+    ),
     (
         {"concede_levels": [6, 6]},
         "concede_levels",
         "option concede_levels may hold each of 6 to 10 once",
     ),
-    ({"half_whist_first": 1}, "half_whist_first", "option half_whist_first must be true or false, got 1"),
+    (
+        {"half_whist_first": 1},
+        "half_whist_first",
+        "option half_whist_first must be true or false, got 1",
+    ),
     (
         {"dealer_whist": "always"},
         "dealer_whist",
