@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from scoring.engine.conventions import Convention
 
 from .models import OPTION_TOPICS
+from .rules_text_facts import FACT_SENTENCES
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,4 +385,5 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     "rounding": _rounding,
     "rounding_compensation_4": _rounding_compensation_4,
     "indivisible_mountain": _indivisible_mountain,
+    **FACT_SENTENCES,  # docs/rules.md §3.10
 }

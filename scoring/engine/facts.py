@@ -56,7 +56,8 @@ class Entry:
     are written on. ``reason`` is a code the protocol view translates: ``contract``,
     ``unplayed``, ``remiz``, ``consolation``, ``trick_whists``, ``half_whist``,
     ``whister_shortfall``, ``talon``, ``allpass``, ``zero_bonus``, ``help``,
-    ``help_writeoff``, ``misere``, ``penalty``.
+    ``help_writeoff``, ``misere``, ``penalty``, and for docs/rules.md §3.10 ``conceded``,
+    ``totus``, ``talon_shown``.
     """
 
     player: int
