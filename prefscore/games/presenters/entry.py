@@ -136,6 +136,10 @@ def entry_form(
                 "talon",
             )
         )
+    specials = _specials(state, values)
+    errors = dict(errors or {})
+    if not specials and "special" in errors:  # no area to show them beside: above the form
+        errors["__all__"] = [*errors.get("__all__", []), *errors.pop("special")]
     return EntryForm(
         action=action,
         mode=mode,
@@ -160,7 +164,7 @@ def entry_form(
         penalty=values.get("penalty", "") in ("on", "true", "1", "True"),
         subject=subject,
         allpass_chip=_allpass_chip(state),
-        specials=_specials(state, values),
+        specials=specials,
     )
 
 
