@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 
 from scoring.engine.errors import DealError, ScoringError
+from scoring.engine.protocol import read
+from scoring.engine.pulka import score_pulka
+from scoring.engine.stats import play_stats
 
-from .support import ABCD, figures, played, score, written
+from .support import ABCD, figures, played, pulka_file, score, written
 
 FOUR = {"players": ABCD, "first_dealer": "D"}
 
@@ -191,3 +194,12 @@ def test_old_files_read_the_same_with_every_option_on() -> None:
         played("10S", "C", {"D": "whist", "A": "whist"}, {"C": 9, "D": 1, "A": 0}),
     ]
     assert score(deals, options=options, **FOUR)["sheet"] == score(deals, **FOUR)["sheet"]
+
+
+def test_a_concession_counts_in_the_statistics_as_down_three() -> None:
+    data = pulka_file(
+        [{"contract": "7S", "declarer": "A", "conceded": True}], options={"concede_levels": [7]}
+    )
+    pulka = read(data)
+    stats = play_stats(score_pulka(pulka).records, pulka.names, "A")  # type: ignore[union-attr]
+    assert (stats.by_level[7].down, stats.by_level[7].undertricks) == (1, 3)
