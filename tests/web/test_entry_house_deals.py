@@ -152,3 +152,17 @@ def test_a_totus_is_recorded_with_its_bonus(make_table_pulka, table_client):
     assert Deal.objects.get(pulka=pulka).facts["totus"] is True
     html = table_client().get(sheet_url(pulka), headers=EN).content.decode()
     assert "Anna: 5 more into the pulya for the totus" in html
+
+
+def test_the_hint_says_either_defender_may_half_whist_where_the_first_may(
+    make_table_pulka, table_client
+):
+    plain = make_table_pulka()
+    first = make_table_pulka(options={"half_whist_first": True})
+
+    def hint(pulka: Pulka) -> str:
+        html = table_client().get(sheet_url(pulka), headers=EN).content.decode()
+        return region(html, "entry-whists-hint")
+
+    assert "after the first defender passed" in hint(plain)
+    assert "by either defender, after the other passed" in hint(first)

@@ -76,6 +76,7 @@ class EntryForm:
     subject: str = ""  # the deal as it stands, when the form corrects it
     allpass_chip: str = ""  # the all-pass price per trick in words, the scale applied
     specials: tuple[Option, ...] = ()  # facts of docs/rules.md §3.10 the convention allows
+    half_first: bool = False  # either defender may half-whist (docs/rules.md §3.10.2)
 
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
@@ -165,6 +166,7 @@ def entry_form(
         subject=subject,
         allpass_chip=_allpass_chip(state),
         specials=specials,
+        half_first=conv.half_whist_first,
     )
 
 
