@@ -98,3 +98,24 @@ class CheckedTenConsolation(models.TextChoices):
 class HelpWriteoff(models.TextChoices):
     POINTS = "points", _("one gora point per pulya point")
     PULYA_RATE = "pulya_rate", _("at the pulya-to-gora rate")
+
+
+# docs/rules.md §3.10 (issue 17: deals with facts of their own).
+class DealerWhist(models.TextChoices):
+    NONE = "none", _("never")
+    UNLIABLE = "unliable", _("yes, without paying for missing tricks (FSPR)")
+    LIABLE = "liable", _("yes, as a lone whister who pays for missing tricks")
+
+
+class TalonShownPenalty(models.TextChoices):
+    NONE = "none", _("nothing")
+    WHISTS = "whists", _("twice the whist price, written by the declarer on the dealer")
+    GORA = "gora", _("one undertrick into the dealer's gora")
+
+
+class ConcedeLevel(models.IntegerChoices):
+    SIX = 6, _("six")
+    SEVEN = 7, _("seven")
+    EIGHT = 8, _("eight")
+    NINE = 9, _("nine")
+    TEN = 10, _("ten")

@@ -32,6 +32,7 @@ from .choices import (
     WhistStyle,
     ZeroBonus,
 )
+from .option_fields_facts import FactOptions
 
 # The engine's defaults are Sochi's (docs/protocol.md, "Preset defaults"): a new convention
 # starts as a copy of Sochi, and a field the form rejected keeps a valid value.
@@ -57,6 +58,13 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "consolation_unit",
             "misere_consolation",
             "prikup_whists",
+            # Deals with facts of their own (docs/rules.md §3.10)
+            "concede_levels",
+            "half_whist_first",
+            "returned_whist_alone",
+            "dealer_whist",
+            "totus_bonus",
+            "talon_shown_penalty",
         ),
     ),
     (
@@ -138,7 +146,7 @@ def sochi_exit_ladder() -> list[int]:
     return list(SOCHI_OPTIONS["exit_ladder"])
 
 
-class ConventionOptions(models.Model):
+class ConventionOptions(FactOptions):
     """Every scoring option, Sochi's by default, and the bridge to the engine."""
 
     # Prices (docs/rules.md §2)

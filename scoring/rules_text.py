@@ -18,6 +18,7 @@ from scoring.engine.conventions import Convention
 
 from .models import OPTION_TOPICS
 from .rules_text_defence import DEFENCE_SENTENCES
+from .rules_text_facts import FACT_SENTENCES
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,4 +449,5 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     "rounding_compensation_4": _rounding_compensation_4,
     "indivisible_mountain": _indivisible_mountain,
     **DEFENCE_SENTENCES,
+    **FACT_SENTENCES,  # docs/rules.md §3.10
 }

@@ -35,6 +35,8 @@ End = Literal["all_closed", "sum_reached", "deals"]
 Rounding = Literal["exact", "codex"]
 CheckedTenConsolation = Literal["defenders", "none"]
 HelpWriteoff = Literal["points", "pulya_rate"]
+DealerWhist = Literal["none", "unliable", "liable"]
+TalonShownPenalty = Literal["none", "whists", "gora"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
@@ -57,6 +59,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "rounding": ("exact", "codex"),
     "checked_ten_consolation": ("defenders", "none"),
     "help_writeoff": ("points", "pulya_rate"),
+    "dealer_whist": ("none", "unliable", "liable"),
+    "talon_shown_penalty": ("none", "whists", "gora"),
 }
 _BOOLS = (
     "misere_consolation",
@@ -74,6 +78,8 @@ _BOOLS = (
     "gentleman_on_made",
     "personal_quota",
     "help_writeoff_stops_at_zero",
+    "half_whist_first",
+    "returned_whist_alone",
 )
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
@@ -129,6 +135,13 @@ class Convention:
     checked_ten_consolation: CheckedTenConsolation = "defenders"
     help_writeoff: HelpWriteoff = "points"
     help_writeoff_stops_at_zero: bool = False
+    # Rules that need a fact of their own in the deal (docs/rules.md §3.10).
+    concede_levels: tuple[int, ...] = ()
+    half_whist_first: bool = False
+    returned_whist_alone: bool = False
+    dealer_whist: DealerWhist = "none"
+    totus_bonus: int = 0
+    talon_shown_penalty: TalonShownPenalty = "none"
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -148,7 +161,7 @@ class Convention:
         """Every option as docs/protocol.md spells it (a JSON-ready mapping)."""
         options = asdict(self)
         options["prices"] = dict(zip(PRICE_KEYS, self.prices, strict=True))
-        for name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
+        for name in _LIST_OPTIONS:
             options[name] = list(options[name])
         return options
 
@@ -205,6 +218,15 @@ def _check_half_levels(name: str, value: object) -> None:
         raise ConventionError(name, "option.half_levels")
 
 
+def _check_concede_levels(name: str, value: object) -> None:
+    if (
+        not isinstance(value, tuple)
+        or not all(_is_int(v) and 6 <= v <= 10 for v in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ConventionError(name, "option.concede_levels")
+
+
 def _check_consolation(name: str, value: object) -> None:
     if not isinstance(value, tuple) or not all(v in CONSOLERS for v in value):
         raise ConventionError(name, "option.consolers")
@@ -235,6 +257,8 @@ _VALIDATORS: dict[str, Callable[[str, object], None]] = {
     "deal_limit": _check_optional_int,
     "pulya_to_gora": _check_pulya_to_gora,
     "rounding_compensation_4": _check_compensation,
+    "concede_levels": _check_concede_levels,
+    "totus_bonus": _check_int(0, _MAX_PRICE),
     **{name: _check_choice for name in _CHOICES},
     **{name: _check_bool for name in _BOOLS},
 }
@@ -261,11 +285,20 @@ def _check_consistency(conv: Convention) -> None:
         raise ConventionError("allpass_zero_bonus_dealer", "option.needs_dealer_talon")
 
 
+_LIST_OPTIONS = (
+    "half_whist_levels",
+    "consolation",
+    "allpass_ladder",
+    "exit_ladder",
+    "concede_levels",
+)
+
+
 def _coerce(name: str, value: object) -> object:
     """Turn JSON values into the dataclass's types; the validators judge the result."""
     if name == "prices":
         return _coerce_prices(value)
-    if name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
+    if name in _LIST_OPTIONS:
         if not isinstance(value, list | tuple):
             raise ConventionError(name, "option.not_list", value=value)
         items = tuple(value)

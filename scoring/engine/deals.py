@@ -8,6 +8,7 @@ are named here too, where the rest of the project imports them from.
 
 from __future__ import annotations
 
+from . import house_deals
 from .allpass import allpass_in_gora, allpass_in_whists
 from .allpass_runs import (
     MISERE_FAILED,
@@ -55,6 +56,8 @@ __all__ = [
 def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
     """Score one deal by its kind: docs/rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass)."""
     kind = deal.contract.kind
+    if kind is not Kind.TRICKS and (deal.conceded or deal.totus or deal.talon_shown):
+        house_deals.refuse_flags_off_contract(deal)
     if kind is Kind.ALLPASS:
         refuse(deal.declarer is not None, "allpass.declarer", "declarer")
         refuse(bool(deal.whists), "allpass.whists", "whists")
@@ -91,10 +94,17 @@ class _Defence:
     every trick contract and read several times (the fold's hot path).
     """
 
-    __slots__ = ("declarer", "defenders", "words", "whisters", "passers")
+    __slots__ = ("declarer", "defenders", "words", "whisters", "passers", "dealer_whists")
 
-    def __init__(self, declarer: int, defenders: tuple[int, ...], words: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        declarer: int,
+        defenders: tuple[int, ...],
+        words: tuple[str, ...],
+        dealer_whists: bool = False,
+    ) -> None:
         self.declarer = declarer
+        self.dealer_whists = dealer_whists  # docs/rules.md §3.10.4
         self.defenders = defenders
         self.words = words
         key = (defenders, words)
@@ -119,6 +129,7 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
     defenders = ctx.seats.defenders_of(declarer)
     names = ctx.names
     given = dict(deal.whists)
+    dealer_word = ""
     for name, word in given.items():
         if name in names:
             seat = names.index(name)
@@ -127,17 +138,21 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
         if seat == declarer:
             raise DealError("deal.declarer_defends", "whists", player=name)
         if seat not in defenders:
+            if house_deals.may_whist_as_dealer(ctx, seat):
+                dealer_word = house_deals.dealer_word(word, name)
+                continue
             raise DealError("deal.whister_sits_out", "whists", player=name)
         if word not in WORDS:
             raise DealError("deal.bad_word", "whists", player=name, value=word)
     words = tuple([given.get(names[seat], "") for seat in defenders])
     if "" in words:
-        ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
+        # Nobody has to speak on a checked 10, nor before a concession (§3.10.1).
+        unspoken = deal.conceded or (deal.contract.level == 10 and ctx.convention.ten == "checked")
         for seat, word in zip(defenders, words, strict=True):
-            if not word and not ten_checked:
+            if not word and not unspoken:
                 raise DealError("deal.word_missing", "whists", player=names[seat])
         words = tuple([word or "pass" for word in words])
-    return _Defence(declarer, defenders, words)
+    return _Defence(declarer, defenders, words, dealer_word == "whist")
 
 
 def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
@@ -147,10 +162,34 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     defence = _defence(ctx, deal, declarer)
     _check_prikup(ctx, deal)
     talon = _talon_whists(ctx, deal, declarer, price)
+    if deal.conceded or deal.totus or deal.talon_shown:  # docs/rules.md §3.10
+        house_deals.check_flags(ctx, deal)
+        talon += house_deals.talon_shown_entries(ctx, deal, declarer, price)
+        if deal.conceded:
+            return house_deals.conceded(ctx, deal, declarer, price, talon)
+        if deal.totus:
+            return house_deals.with_totus_bonus(
+                ctx, deal, _scored_contract(ctx, deal, defence, price, talon), declarer
+            )
+    return _scored_contract(ctx, deal, defence, price, talon)
+
+
+def _scored_contract(
+    ctx: DealContext, deal: Deal, defence: _Defence, price: int, talon: tuple[Entry, ...]
+) -> DealOutcome:
+    """The contract by the defence's words (docs/rules.md §3.1, §3.10.3–4)."""
+    conv, level, declarer = ctx.convention, deal.contract.level, defence.declarer
+    if defence.dealer_whists:
+        return house_deals.dealer_whist(
+            ctx, deal, declarer, defence.defenders, defence.words, price, talon, _resets
+        )
     if level == 10 and conv.ten == "checked":
         return _checked_ten(ctx, deal, defence, price, talon)
     if "half" in defence.words:
-        return _half_whist(ctx, deal, defence, price, talon)
+        if "whist" not in defence.words:
+            return _half_whist(ctx, deal, defence, price, talon)
+        words = house_deals.returned_whist_words(ctx, deal, defence.defenders, defence.words)
+        defence = _Defence(declarer, defence.defenders, words)
     if not defence.whisters:
         refuse(deal.tricks is not None, "deal.unwhisted_tricks", "tricks")
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
@@ -188,8 +227,8 @@ def _half_whist(
     level, conv = deal.contract.level, ctx.convention
     if level not in conv.half_whist_levels:
         raise DealError("deal.half_not_allowed", "whists", level=level)
-    if len(defence.defenders) == 2 and defence.words != ("pass", "half"):
-        raise DealError("deal.half_second_only", "whists")
+    if len(defence.defenders) == 2 and not house_deals.half_order_allowed(ctx, defence.words):
+        raise DealError(_half_order_code(ctx), "whists")
     refuse(deal.tricks is not None, "deal.half_tricks", "tricks")
     half_whister = defence.defenders[defence.words.index("half")]
     amount = exact_div(conv.whist_scale * price * obligation(level), 2)
@@ -199,6 +238,11 @@ def _half_whist(
         *talon,
     )
     return DealOutcome(entries, f"{deal.contract.symbol}/½", _resets(ctx, UNPLAYED), False)
+
+
+def _half_order_code(ctx: DealContext) -> str:
+    # With the first defender's half-whist allowed, only two half-whists are wrong.
+    return "deal.half_one_only" if ctx.convention.half_whist_first else "deal.half_second_only"
 
 
 def _played(

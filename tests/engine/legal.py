@@ -17,6 +17,8 @@ from scoring.engine.deals import parse_deal
 from scoring.engine.seats import Seating, seating
 from scoring.engine.sheet import DealRecord, SheetState, apply, start
 
+from . import legal_facts
+
 NAMES = ("Аня", "Boris", "Vera", "Gleb", "Dana")
 ALLPASS_RESETS = (
     "any_game",
@@ -86,6 +88,8 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         options["rounding"] = draw(st.sampled_from(["exact", "codex"]))
         options["rounding_compensation_4"] = draw(st.sampled_from([2, 3]))
         options["half_whist_levels"] = draw(st.sampled_from([[6, 7], [6], []]))
+    if draw(st.integers(0, 2)) == 0:
+        options.update(draw(legal_facts.fact_options()))  # docs/rules.md §3.10
     if size == 2 and draw(st.booleans()):
         options["indivisible_mountain"] = True
     if draw(st.booleans()):
@@ -175,6 +179,10 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
     if draw(st.integers(0, 3)) == 0:
         deal["prikup"] = draw(st.integers(0, 3))
     hands = (declarer, *defenders)
+    deal.update(draw(legal_facts.flags(conv, size, level)))
+    if draw(legal_facts.concession(conv, level)):
+        deal["conceded"] = True  # no words needed, no tricks (docs/rules.md §3.10.1)
+        return deal
     if level == 10 and conv.ten == "checked":
         if draw(st.booleans()):
             # The words are taken and ignored (docs/protocol.md, "A checked 10").
@@ -198,8 +206,12 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
         ]
         if level in conv.half_whist_levels:
             choices.append(("pass", "half"))
+        choices += legal_facts.more_words(conv, level)
     words = draw(st.sampled_from(choices))
     deal["whists"] = {names[p]: w for p, w in zip(defenders, words, strict=True)}
+    if legal_facts.dealer_may_whist(conv, size, words) and draw(st.booleans()):
+        deal["whists"][names[seats.dealer]] = "whist"  # docs/rules.md §3.10.4
+        words = (*words, "whist")
     if "whist" in words:
         taken = draw(st.integers(max(0, level - 3), 10) | st.integers(0, 10))
         rest = draw(split(10 - taken, [10] * len(defenders)))

@@ -58,6 +58,13 @@ SOCHI: dict[str, Any] = {
     "checked_ten_consolation": "defenders",
     "help_writeoff": "points",
     "help_writeoff_stops_at_zero": False,
+    # docs/rules.md §3.10: facts of their own, none allowed by default.
+    "concede_levels": [],
+    "half_whist_first": False,
+    "returned_whist_alone": False,
+    "dealer_whist": "none",
+    "totus_bonus": 0,
+    "talon_shown_penalty": "none",
 }
 # docs/protocol.md's preset table: what differs from Sochi.
 PRESETS: dict[str, dict[str, Any]] = {
@@ -304,6 +311,37 @@ BAD_OPTIONS = [
         {"end": "sometime"},
         "end",
         "option end must be one of all_closed, sum_reached, deals, got 'sometime'",
+    ),
+    # docs/rules.md §3.10
+    (
+        {"concede_levels": [5]},
+        "concede_levels",
+        "option concede_levels may hold each of 6 to 10 once",
+    ),
+    (
+        {"concede_levels": [6, 6]},
+        "concede_levels",
+        "option concede_levels may hold each of 6 to 10 once",
+    ),
+    (
+        {"half_whist_first": 1},
+        "half_whist_first",
+        "option half_whist_first must be true or false, got 1",
+    ),
+    (
+        {"dealer_whist": "always"},
+        "dealer_whist",
+        "option dealer_whist must be one of none, unliable, liable, got 'always'",
+    ),
+    (
+        {"totus_bonus": -1},
+        "totus_bonus",
+        "option totus_bonus must be a whole number from 0 to 1000, got -1",
+    ),
+    (
+        {"talon_shown_penalty": "pulya"},
+        "talon_shown_penalty",
+        "option talon_shown_penalty must be one of none, whists, gora, got 'pulya'",
     ),
 ]
 

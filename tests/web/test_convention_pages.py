@@ -220,6 +220,13 @@ CHANGES: list[tuple[str, dict[str, object]]] = [
     ("sochi", {"end": "sum_reached"}),
     ("fspr", {"deal_limit": 18}),
     ("sochi", {"pulya_to_gora": 2}),
+    # docs/rules.md §3.10: deals with facts of their own.
+    ("sochi", {"concede_levels": [6, 7]}),
+    ("sochi", {"half_whist_first": True}),
+    ("sochi", {"returned_whist_alone": True}),
+    ("sochi", {"dealer_whist": "unliable"}),
+    ("sochi", {"totus_bonus": 5}),
+    ("sochi", {"talon_shown_penalty": "whists"}),
     ("sochi", {"rounding": "exact"}),
     ("sochi", {"rounding_compensation_4": 3}),
     ("sochi", {"indivisible_mountain": True}),
