@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .allpass import TrickPrice, trick_price
+from .contracts import Kind
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
@@ -34,6 +35,7 @@ class SheetState:
     run: int = 0
     deals_played: int = 0
     closed: bool = False
+    manual_lines: int = 0  # of deals_played, the manual entries (docs/rules.md §3.10)
 
     @property
     def size(self) -> int:
@@ -96,10 +98,12 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     ctx = _context(state, dealer)
     outcome = score_deal(ctx, deal)
     entries = outcome.entries
+    # Nobody deals a manual entry (docs/rules.md §3.10): the dealer stays, nobody sits out.
+    manual = deal.contract.kind is Kind.MANUAL
     pulya_now, gora_now = list(state.pulya), list(state.gora)
     whists_now: list[list[Points] | tuple[Points, ...]] = list(state.whists)
     if convention.help and any(entry.section == PULYA for entry in entries):
-        writer = _Writer(state, ctx.seats.sitting_out, outcome.remized_whisters)
+        writer = _Writer(state, () if manual else ctx.seats.sitting_out, outcome.remized_whisters)
         for entry in entries:
             writer.write(entry)
         entries = tuple(writer.entries)
@@ -109,6 +113,7 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         whists_changed = _write(entries, pulya_now, gora_now, whists_now)
     pulya = tuple(pulya_now)
     played = state.deals_played + 1
+    manual_lines = state.manual_lines + manual
     # Built directly rather than through dataclasses.replace: this is the fold's hot path.
     new_state = SheetState(
         state.names,
@@ -117,10 +122,11 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         pulya,
         tuple(gora_now),
         tuple(map(tuple, whists_now)) if whists_changed else state.whists,
-        (dealer + 1) % size,
+        dealer if manual else (dealer + 1) % size,
         _next_run(state, outcome.is_allpass, outcome.resets_run),
         played,
-        pulka_over(convention, state.target, pulya, played),
+        pulka_over(convention, state.target, pulya, played - manual_lines),
+        manual_lines,
     )
     record = DealRecord(played, dealer, outcome.notation, entries, deal)
     return new_state, record
@@ -152,7 +158,9 @@ def add_entries(state: SheetState, entries: Iterable[Entry]) -> SheetState:
 
 def is_over(state: SheetState) -> bool:
     """Whether the pulka is over by its convention's ``end`` (docs/rules.md §3.5)."""
-    return pulka_over(state.convention, state.target, state.pulya, state.deals_played)
+    return pulka_over(
+        state.convention, state.target, state.pulya, state.deals_played - state.manual_lines
+    )
 
 
 def pulka_over(
