@@ -29,8 +29,9 @@ MAX_REASON = 200
 NOTATION = "✎"
 REASON_CODE = "manual"
 FIELDS = frozenset({"player", "section", "on", "points", "reason"})
-# What an exported item carries beside its facts (docs/protocol.md, output ``deals``).
-_OUTPUT_FIELDS = frozenset({"number", "notation", "entries"})
+# What an exported item carries beside its facts (docs/protocol.md, output ``deals``): the
+# ``dealer`` it names is the player due to deal, never read (nobody deals a manual line).
+_OUTPUT_FIELDS = frozenset({"number", "dealer", "notation", "entries"})
 _NOT_IN_REASONS = frozenset({"Cc", "Cs", "Zl", "Zp"})
 MANUAL_CONTRACT = Contract(Kind.MANUAL)
 

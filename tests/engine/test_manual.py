@@ -217,7 +217,7 @@ BAD = [
     ({"manual": {"player": "A", "section": "gora", "points": 1}}, "manual.reason_missing"),
     (manual("A", "gora", 1, "x" * (MAX_REASON + 1)), "manual.reason_long"),
     (manual("A", "gora", 1, "two\nlines"), "manual.reason_long"),
-    ({**manual("A", "gora", 1, "x"), "dealer": "A"}, "deal.unknown_field"),
+    ({**manual("A", "gora", 1, "x"), "contract": "6S"}, "deal.unknown_field"),
 ]
 
 
