@@ -312,3 +312,32 @@ def test_the_export_round_trips_the_manual_line(seated_world, seated_client, adm
     from scoring.engine.pulka import score_pulka
 
     assert score_pulka(again).state == score(pulka).state  # type: ignore[arg-type]
+
+
+def test_the_audit_trail_lists_the_line_and_its_correction(seated_world, seated_client, admin):
+    pulka = written(seated_world, LINE)
+    seated_client("ada").post(manual_correct_url(pulka, 1), form(1, points="9"), headers=EN)
+
+    page = seated_client("anna").get(reverse("games:audit", args=[pulka.pk]), headers=EN)
+
+    trail = region(page.content.decode(), "trail")
+    assert page.status_code == 200
+    assert "Showed a card" in trail and "ada" in trail
+
+
+def test_the_pencil_of_a_manual_line_undoes_it_but_offers_no_deal_form(
+    seated_world, seated_client, admin
+):
+    pulka = written(seated_world, LINE)
+    client = seated_client("ada")
+
+    changing = client.get(reverse("games:sheet", args=[pulka.pk]), {"change": "1"}, headers=EN)
+    protocol = region(sheet_html(client, pulka), "protocol")
+    undone = client.post(
+        reverse("games:pencil", args=[pulka.pk, 1]), {"action": "undo"}, headers=EN
+    )
+
+    assert changing.status_code == 200
+    assert "?change=1" not in protocol
+    assert undone.status_code == 302
+    assert not pulka.deals.current().exists()

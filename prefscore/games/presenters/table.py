@@ -28,7 +28,7 @@ from .. import pencil as pencil_rule
 from .. import render_cache, services, tickets, trail
 from ..corrections import may_arbitrate
 from ..forms import DealForm
-from ..manual_entries import may_write_as
+from ..manual_entries import is_manual_row, may_write_as
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
 from .abandon import abandon_panel
@@ -263,7 +263,8 @@ def table_context(
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
     pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
-    changing = pencil is not None and change == pencil.number
+    # A manual line under the pencil is undone, never changed in the deal form (§3.10).
+    changing = pencil is not None and change == pencil.number and not is_manual_row(pencil)
     if entry is not None:
         pass
     elif changing:
