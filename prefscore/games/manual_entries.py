@@ -83,8 +83,9 @@ def is_manual_row(deal: Deal) -> bool:
 def record_manual(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int) -> Recorded:
     """Record manual entry ``number``: the same path as a deal (lock, fold, audit).
 
-    The permission is checked again under the lock; the engine's refusals are raised as
-    :class:`DealError` for the form, a number taken meanwhile as ``Conflict``.
+    The permission is checked again in the transaction that records it (the view asked
+    first); the engine's refusals are raised as :class:`DealError` for the form, a number
+    taken meanwhile as ``Conflict``, a refusal of the permission as ``NotAllowed``.
     """
     with transaction.atomic():
         pulka = Pulka.objects.select_related("club").get(pk=pulka_id)

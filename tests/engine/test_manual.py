@@ -314,3 +314,18 @@ def test_with_manual_lines_the_settlement_adds_up_and_replays(drawn: tuple[str, 
     check_settlement(Totals(s.names, s.target, s.pulya, s.gora, s.whists), pulka.convention)
     out = score_text(text)
     assert sum(out["result_whole"].values()) == 0
+
+
+def test_a_manual_line_is_not_a_deal_played_in_the_statistics() -> None:
+    """Source: docs/rules.md §3.10: written by hand, not played (scoring/engine/stats.py)."""
+    from scoring.engine.stats import play_stats
+
+    allpass = {"contract": "allpass", "tricks": {"A": 2, "B": 3, "C": 5}}
+    with_line = loads(pulka_file([allpass, manual("A", "gora", 4, "fine")]))
+    without = loads(pulka_file([allpass]))
+    assert isinstance(with_line, Pulka) and isinstance(without, Pulka)
+    names = with_line.names
+    for player in names:
+        assert play_stats(score_pulka(with_line).records, names, player) == play_stats(
+            score_pulka(without).records, names, player
+        )
