@@ -68,6 +68,9 @@ MESSAGES: dict[str, Promise] = {
     "correction.deal_not_object": _("a correction's deal must be an object."),
     "correction.penalty_not_bool": _("a correction's penalty must be true or false."),
     "correction.no_such_deal": _("there is no such deal yet."),
+    "correction.manual_kind": _(
+        "a manual entry is corrected by a manual entry, and a deal by a deal."
+    ),
     # A deal's fields as given (docs/protocol.md, a deal's fields).
     "deal.contract_missing": _("Choose the contract: 6 to 10, misère or all-pass."),
     "deal.contract_not_text": _("The contract must be text such as 6S."),
@@ -147,6 +150,23 @@ MESSAGES: dict[str, Promise] = {
     "allpass.whists": _("An all-pass has no whists."),
     "allpass.prikup": _("An all-pass has no talon tricks."),
     "allpass.dealer_tricks": _("The dealer plays only the two talon cards: at most 2 tricks."),
+    # A manual entry (docs/rules.md §3.11; docs/protocol.md, "Manual entries").
+    "manual.not_object": _(
+        "A manual entry gives the player, the section, the points and the reason."
+    ),
+    "manual.unknown_field": _("unknown field %(name)s in a manual entry."),
+    "manual.section": _("Choose the pulya, the gora or the whists."),
+    "manual.player_missing": _("Choose the player who writes the entry."),
+    "manual.on_missing": _("Whists are written on another player: choose him."),
+    "manual.not_name": _("Choose a player of this pulka."),
+    "manual.on_self": _("%(player)s cannot write whists on himself."),
+    "manual.on_not_whists": _("Only whists are written on another player: leave it empty."),
+    "manual.points": _WHOLE_FROM,
+    "manual.points_signed": _(
+        "Enter a whole number from %(low)s to %(high)s other than 0: a minus writes off the gora."
+    ),
+    "manual.reason_missing": _("Give the reason for this entry."),
+    "manual.reason_long": _("The reason is one line of at most %(high)s characters."),
     # Convention options (docs/protocol.md, "Convention options"), shown beside the option.
     "option.int_range": _WHOLE_FROM,
     "option.choice": _("Choose one of the values offered."),

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .views import abandon, calculator, corrections, entry, io, join, settlement, sheet, spectator
+from .views import manual as manual_views
 
 app_name = "games"
 
@@ -32,4 +33,9 @@ urlpatterns = [
     path("pulkas/<int:pk>/spectator-link/", join.spectator_link, name="spectator_link"),
     path("watch/<str:token>/", spectator.watch, name="watch"),
     path("watch/<str:token>/poll/", spectator.watch_poll, name="watch_poll"),
+    # Issue 17, item 13: manual entries on the sheet (views/manual.py).
+    path("pulkas/<int:pk>/manual/", manual_views.manual_entry, name="manual"),
+    path(
+        "pulkas/<int:pk>/manual/<int:number>/", manual_views.manual_correct, name="manual_correct"
+    ),
 ]

@@ -53,11 +53,13 @@ _SUIT_SPELLINGS = {
 
 
 class Kind(enum.Enum):
-    """What a deal was: a trick contract, a misère or an all-pass (docs/rules.md §3)."""
+    """What a deal was: a trick contract, a misère or an all-pass (docs/rules.md §3),
+    or a manual entry written by hand (§3.11, ``manual.py``)."""
 
     TRICKS = "tricks"
     MISERE = "misere"
     ALLPASS = "allpass"
+    MANUAL = "manual"
 
 
 _MISERE_WORDS = {"MISERE", "МИЗЕР", "M", "М"}
@@ -111,6 +113,8 @@ class Contract:
             return "misere"
         if self.kind is Kind.ALLPASS:
             return "allpass"
+        if self.kind is Kind.MANUAL:
+            return "manual"
         return f"{self.level}{self.suit.value if self.suit else ''}"
 
     @property
@@ -121,6 +125,8 @@ class Contract:
             return "M"
         if kind is Kind.ALLPASS:
             return "P"
+        if kind is Kind.MANUAL:
+            return "✎"  # a line written by hand (docs/rules.md §3.11)
         # Looked up by the suit's letters: an Enum member hashes in Python, a str in C.
         return f"{self.level}{_SIGNS[self.suit.value]}" if self.suit else str(self.level)
 

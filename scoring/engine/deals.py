@@ -8,6 +8,8 @@ are named here too, where the rest of the project imports them from.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from . import house_deals
 from .allpass import allpass_in_gora, allpass_in_whists
 from .allpass_runs import (
@@ -33,10 +35,11 @@ from .facts import (
     DealOutcome,
     Entry,
     checked_tricks,
-    parse_deal,
     refuse,
     seat_of,
 )
+from .facts import parse_deal as parse_played_deal
+from .manual import parse_manual, score_manual
 from .numbers import exact_div
 
 __all__ = [
@@ -53,9 +56,20 @@ __all__ = [
 ]
 
 
+def parse_deal(raw: Mapping[str, object]) -> Deal:
+    """Read one item of a pulka's log (docs/protocol.md, "Input"): a deal, or a manual
+    entry (``{"manual": …}``, docs/rules.md §3.11)."""
+    if "manual" in raw:
+        return parse_manual(raw)
+    return parse_played_deal(raw)
+
+
 def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
-    """Score one deal by its kind: docs/rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass)."""
+    """Score one deal by its kind: docs/rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass),
+    §3.11 (a manual entry)."""
     kind = deal.contract.kind
+    if kind is Kind.MANUAL:
+        return score_manual(ctx, deal)
     if kind is not Kind.TRICKS and (deal.conceded or deal.totus or deal.talon_shown):
         house_deals.refuse_flags_off_contract(deal)
     if kind is Kind.ALLPASS:

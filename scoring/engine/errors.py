@@ -75,6 +75,24 @@ TEMPLATES: dict[str, str] = {
     "deal.tricks_not_map": "tricks must be a map of player names",
     "deal.word_not_text": "whists for {player:q} must be a word, got {value:q}",
     "deal.count_not_whole": "tricks for {player:q} must be a whole number, got {value:q}",
+    # A manual entry (docs/protocol.md, "Manual entries"; docs/rules.md §3.11).
+    "manual.not_object": "manual must be an object: player, section, on, points, reason",
+    "manual.unknown_field": "unknown field {name:q} in a manual entry",
+    "manual.section": "a manual entry's section must be pulya, gora or whists, got {value:q}",
+    "manual.player_missing": "a manual entry names the player who writes it",
+    "manual.on_missing": "whists are written on another player: name him in 'on'",
+    "manual.not_name": "a manual entry's player must be a player's name",
+    "manual.on_self": "{player} cannot write whists on himself",
+    "manual.on_not_whists": "only whists are written on another player: leave out 'on'",
+    "manual.points": "points must be a whole number from {low} to {high}, got {value:q}",
+    "manual.points_signed": (
+        "gora points must be a whole number from {low} to {high}, not 0, got {value:q}"
+    ),
+    "manual.reason_missing": "a manual entry needs its reason",
+    "manual.reason_long": "the reason is one line of at most {high} characters",
+    "correction.manual_kind": (
+        "a manual entry is corrected by a manual entry, and a deal by a deal"
+    ),
     # A deal against the rules (docs/rules.md §3; docs/protocol.md, "Order and limits").
     "deal.pulka_over": "the pulka is already over",
     "deal.unknown_dealer": "unknown dealer {player:q}",

@@ -12,6 +12,7 @@ from decimal import Decimal
 from .conventions import Convention
 from .deals import Deal
 from .errors import DealError
+from .manual import correction_penalises
 from .penalties import CorrectionOutcome, judge_correction
 from .settlement import Totals
 from .sheet import DealRecord, SheetState, add_entries, apply, start
@@ -178,6 +179,7 @@ def score_pulka(pulka: Pulka) -> ScoredPulka:
             raise DealError("correction.no_such_deal", "correct").at("correction", item.number)
         wrong = run.records[item.number - 1]
         try:
+            penalise = correction_penalises(wrong.deal, item.deal, item.penalise)
             run.replace(item.number, item.deal)
         except DealError as error:
             raise error.at("correction", item.number) from None
@@ -188,7 +190,7 @@ def score_pulka(pulka: Pulka) -> ScoredPulka:
             run.records[item.number - 1].entries,
             len(pulka.names),
             warned,
-            item.penalise,
+            penalise,
         )
         warned = warned | frozenset(outcome.warned)
         judged.append(outcome)

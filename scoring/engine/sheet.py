@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from .allpass import TrickPrice, trick_price
 from .allpass_runs import finish_held, next_run
+from .contracts import Kind
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
@@ -39,6 +40,7 @@ class SheetState:
     # Seats (a bit each) that have led at the top of the exit ladder in this run
     # (option allpass_exit_round, docs/rules.md §3.3); 0 when nobody is counted.
     led: int = 0
+    manual_lines: int = 0  # of deals_played, the manual entries (docs/rules.md §3.11)
 
     @property
     def size(self) -> int:
@@ -101,10 +103,12 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     ctx = _context(state, dealer)
     outcome = score_deal(ctx, deal)
     entries = outcome.entries
+    # Nobody deals a manual entry (docs/rules.md §3.11): the dealer stays, nobody sits out.
+    manual = deal.contract.kind is Kind.MANUAL
     pulya_now, gora_now = list(state.pulya), list(state.gora)
     whists_now: list[list[Points] | tuple[Points, ...]] = list(state.whists)
     if convention.help and any(entry.section == PULYA for entry in entries):
-        writer = _Writer(state, ctx.seats.sitting_out, outcome.remized_whisters)
+        writer = _Writer(state, () if manual else ctx.seats.sitting_out, outcome.remized_whisters)
         for entry in entries:
             writer.write(entry)
         entries = tuple(writer.entries)
@@ -114,14 +118,20 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         whists_changed = _write(entries, pulya_now, gora_now, whists_now)
     pulya = tuple(pulya_now)
     played = state.deals_played + 1
-    run, led = next_run(
-        convention,
-        state.run,
-        state.led,
-        is_allpass=outcome.is_allpass,
-        resets=outcome.resets_run,
-        first_hand=ctx.seats.active[0],
-        size=size,
+    manual_lines = state.manual_lines + manual
+    # A manual line neither grows nor ends a run of all-passes (docs/rules.md §3.11).
+    run, led = (
+        (state.run, state.led)
+        if manual
+        else next_run(
+            convention,
+            state.run,
+            state.led,
+            is_allpass=outcome.is_allpass,
+            resets=outcome.resets_run,
+            first_hand=ctx.seats.active[0],
+            size=size,
+        )
     )
     # Built directly rather than through dataclasses.replace: this is the fold's hot path.
     new_state = SheetState(
@@ -131,11 +141,12 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         pulya,
         tuple(gora_now),
         tuple(map(tuple, whists_now)) if whists_changed else state.whists,
-        (dealer + 1) % size,
+        dealer if manual else (dealer + 1) % size,
         run,
         played,
-        pulka_over(convention, state.target, pulya, played, run),
+        pulka_over(convention, state.target, pulya, played - manual_lines, run),
         led,
+        manual_lines,
     )
     record = DealRecord(played, dealer, outcome.notation, entries, deal)
     return new_state, record
@@ -167,7 +178,13 @@ def add_entries(state: SheetState, entries: Iterable[Entry]) -> SheetState:
 
 def is_over(state: SheetState) -> bool:
     """Whether the pulka is over by its convention's ``end`` (docs/rules.md §3.5)."""
-    return pulka_over(state.convention, state.target, state.pulya, state.deals_played, state.run)
+    return pulka_over(
+        state.convention,
+        state.target,
+        state.pulya,
+        state.deals_played - state.manual_lines,
+        state.run,
+    )
 
 
 def pulka_over(

@@ -122,6 +122,8 @@ def _deal_stats(record: DealRecord, player: str, seat: int, size: int) -> PlaySt
     deal = record.deal
     tricks = deal.trick_counts or {}
     kind = deal.contract.kind
+    if kind is Kind.MANUAL:
+        return PlayStats()  # written by hand, not played (docs/rules.md §3.11)
     if kind is Kind.ALLPASS:
         if player not in tricks:
             return PlayStats()  # the dealer of four, sitting it out (rules.md §4)

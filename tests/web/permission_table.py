@@ -31,7 +31,7 @@ from prefscore.clubs.models import Player
 from prefscore.games.models import Abandonment, ForgottenDeal, Pulka
 from scoring.engine.conventions import preset
 from scoring.models import Convention
-from tests.web.fixtures_access import ROLES, World
+from tests.web.fixtures_access import ROLES, World, record
 from tests.web.fixtures_tournaments import (
     make_tournament,
     walk_club,
@@ -119,6 +119,14 @@ def tournament_deal_kwargs(world: World) -> dict[str, Any]:
         tournament = make_tournament(world.club, slug="arbiter-cup")
         Pulka.objects.filter(pk=world.pulka.pk).update(tournament=tournament, round_number=1)
     return {"pk": world.pulka.pk, "number": 1}
+
+
+def manual_line_kwargs(world: World) -> dict[str, Any]:
+    """A manual entry on the world's sheet, written by the admin (docs/rules.md §3.11)."""
+    if not any("manual" in d.facts for d in world.pulka.deals.current()):
+        line = {"player": "Anna", "section": "gora", "points": 2, "reason": "fine"}
+        record(world.pulka, {"manual": line}, world.users["admin"])
+    return {"pk": world.pulka.pk, "number": world.pulka.deals.current().count()}
 
 
 def seated_pulka_kwargs(world: World) -> dict[str, Any]:
@@ -276,6 +284,10 @@ EXPECTATIONS: dict[str, Expect] = {
         data=lambda w: {"seat": "1", "answer": "agree"},
     ),
     "games:audit": club_roles(*MEMBERS),
+    # Manual entries (docs/rules.md §3.11): the club's admins write and correct them (in
+    # a tournament pulka its organisers too; tests/web/test_manual_entries.py).
+    "games:manual": club_roles(*ADMINS),
+    "games:manual_correct": club_roles(*ADMINS, kwargs=manual_line_kwargs),
     # A player at the table proposes abandoning, a club admin abandons at once.
     "games:abandon": club_roles("member", "admin", method="post", kwargs=seated_pulka_kwargs),
     "games:abandon_answer": club_roles(

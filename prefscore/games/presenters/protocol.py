@@ -19,10 +19,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.engine.deals import GORA, PULYA, WHISTS, Entry
+from scoring.engine.manual import is_manual
 from scoring.engine.pulka import ScoredPulka
 
 from ..models import Correction, Deal
 from ..replay import CorrectionStep
+from .manual import reason_lines
 from .numbers import format_points
 from .sheet import Paper, paper_of
 
@@ -40,6 +42,7 @@ _PULYA_REASONS = {
         "%(player)s: %(points)s into the pulya as help (his pulya was not closed)"
     ),
     "totus": gettext_lazy("%(player)s: %(points)s more into the pulya for the totus"),
+    "manual": gettext_lazy("%(player)s: %(points)s into the pulya, written by hand"),
 }
 _GORA_REASONS = {
     "remiz": gettext_lazy("%(player)s: %(points)s into the gora for the tricks short (remiz)"),
@@ -60,6 +63,8 @@ _GORA_REASONS = {
     ),
     "talon_shown": gettext_lazy("%(player)s: %(points)s into the gora, the talon was shown"),
 }
+# A manual line's gora figure may be a minus (docs/rules.md §3.11): the plain words
+# "into" / "off the gora" say which, and its reason line says why.
 # Names stand beside the arrow, never after a preposition, so that no language has to
 # decline them ("Борис → Анна", never "висты на Анна").
 _WHIST_REASONS = {
@@ -71,6 +76,7 @@ _WHIST_REASONS = {
     "help": gettext_lazy("%(player)s → %(on)s: %(points)s whists for the help given"),
     "penalty": gettext_lazy("%(player)s → %(on)s: %(points)s whists as a penalty (Кодекс 4.2.7)"),
     "talon_shown": gettext_lazy("%(player)s → %(on)s: %(points)s whists, the talon was shown"),
+    "manual": gettext_lazy("%(player)s → %(on)s: %(points)s whists, written by hand"),
 }
 
 
@@ -207,7 +213,8 @@ def protocol_lines(
                 record.notation,
                 dealer_label % {"dealer": names[record.dealer]},
                 record.deal.declarer or "",
-                tuple(explain(e, names, words) for e in record.entries) or nothing,
+                (*reason_lines(record.deal), *(explain(e, names, words) for e in record.entries))
+                or nothing,
                 recorded_label % {"user": user.get_username()} if user is not None else "",
                 pencil is not None and row.pk == pencil.pk,
                 tuple(struck.get(number, ())),
@@ -219,6 +226,7 @@ def protocol_lines(
                 arbiter_url=links.arbiter(number),
                 correct_label=links.correct_label % {"number": number},
                 arbiter_label=links.arbiter_label % {"number": number},
+                kind="manual" if is_manual(record.deal) else "deal",
             )
         )
         lines.extend(events.get(number, ()))

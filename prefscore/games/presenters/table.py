@@ -28,11 +28,13 @@ from .. import pencil as pencil_rule
 from .. import render_cache, services, tickets, trail
 from ..corrections import may_arbitrate
 from ..forms import DealForm
+from ..manual_entries import is_manual_row, may_write_as
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
 from .abandon import abandon_panel
 from .charts import BalanceChart, balance_chart
 from .entry import EntryForm, entry_form, values_from_facts
+from .manual import manual_notes
 from .numbers import signed
 from .protocol import (
     LineActions,
@@ -261,7 +263,8 @@ def table_context(
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
     pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
-    changing = pencil is not None and change == pencil.number
+    # A manual line under the pencil is undone, never changed in the deal form (§3.11).
+    changing = pencil is not None and change == pencil.number and not is_manual_row(pencil)
     if entry is not None:
         pass
     elif changing:
@@ -283,6 +286,7 @@ def table_context(
     )
     pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
     newest = None if whole_protocol else PROTOCOL_DEALS
+    role = pulka.club.role_of(request.user)
     return {
         "pulka": pulka,
         "convention": convention_label(pulka.convention_name),
@@ -294,6 +298,8 @@ def table_context(
         "rows": SimpleLazyObject(lambda: sheet_rows(made.scored, made.paper)),
         # Each player's balance after every deal, drawn with the sheet (issue 15).
         "balance": SimpleLazyObject(lambda: balance_of(made.scored)),
+        # The manual lines' reasons under the drawn sheet (docs/rules.md §3.11).
+        "manual_notes": SimpleLazyObject(lambda: manual_notes(made.scored)),
         "sheet_key": render_cache.key(pulka, "sheet"),
         "status_key": render_cache.key(pulka, "status"),
         "cache_seconds": render_cache.seconds(),
@@ -303,9 +309,9 @@ def table_context(
         "pencil": pencil,
         "pencil_until": pencil_until,
         "over": over_text(pulka, state, pencil_until, bool(seats)) if entry is None else "",
-        "abandon": abandon_panel(
-            pulka, request.user, seating.seats, pulka.club.role_of(request.user)
-        ),
+        "abandon": abandon_panel(pulka, request.user, seating.seats, role),
+        # The manual entry form's link (docs/rules.md §3.11): admins, a tournament's organisers.
+        "may_manual": not pulka.is_frozen and may_write_as(pulka, role),
         "entry": entry,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),

@@ -69,6 +69,9 @@ def _correction(request: HtmxHttpRequest, pk: int, number: int, *, arbiter: bool
     deals, known = load_deals(pulka), load_corrections(pulka)
     if not 1 <= number <= len(deals):
         raise Http404(_("There is no deal %(number)s to correct.") % {"number": number})
+    if "manual" in deals[number - 1].facts:  # corrected on its own page (views/manual.py)
+        message = _("Entry %(number)s was written by hand: it is corrected on its own page.")
+        return _refuse(request, pulka, Refusal(message % {"number": number}, True))
     refusal = (
         corrections.arbiter_refusal(pulka, request.user)
         if arbiter
