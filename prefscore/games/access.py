@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from prefscore.clubs.permissions import club_and_role_for, club_for
 
 from .models import Pulka
+from .viewer import role_in_club
 
 
 def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
@@ -25,7 +26,7 @@ def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
     pulkas (issue 7: member "records and views the club's pulkas").
     """
     pulka = get_object_or_404(Pulka.objects.select_related("club"), pk=pk)
-    role = pulka.club.role_of(request.user)
+    role = role_in_club(request, pulka.club)  # asked once per request
     if role is None:
         raise PermissionDenied(_("This pulka belongs to a club you are not a member of."))
     if change and pulka.status == Pulka.Status.ARCHIVED:

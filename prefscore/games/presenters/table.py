@@ -30,6 +30,7 @@ from ..corrections import may_arbitrate
 from ..forms import DealForm
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
+from ..viewer import role_in_club
 from .abandon import abandon_panel
 from .charts import BalanceChart, balance_chart
 from .entry import EntryForm, entry_form, values_from_facts
@@ -304,8 +305,9 @@ def table_context(
         "pencil_until": pencil_until,
         "over": over_text(pulka, state, pencil_until, bool(seats)) if entry is None else "",
         "abandon": abandon_panel(
-            pulka, request.user, seating.seats, pulka.club.role_of(request.user)
+            pulka, request.user, seating.seats, role_in_club(request, pulka.club)
         ),
+        "seating": seating,  # the join panel's too (templatetags/joining.py)
         "entry": entry,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
