@@ -263,6 +263,7 @@ def table_context(
     may_propose = bool(seats) and not pending and not pulka.is_frozen
     pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
     changing = pencil is not None and change == pencil.number
+    entry_key = ""  # only the empty form of the next deal is the same for everyone
     if entry is not None:
         pass
     elif changing:
@@ -271,13 +272,15 @@ def table_context(
         entry = _change_form(pulka, before, pencil, form)
     elif propose and may_propose:
         entry = _propose_form(pulka, state, len(standing) + 1, form)
+    elif not pulka.is_frozen and form is None:
+        entry, entry_key = _next_deal_form(pulka, state, len(standing) + 1)
     elif not pulka.is_frozen:
         entry = entry_form(
             state,
             reverse("games:record", args=[pulka.pk]),
             len(standing) + 1,
-            form.typed() if form is not None else {},
-            form.grouped_errors() if form is not None else {},
+            form.typed(),
+            form.grouped_errors(),
         )
     banner = trail.forgotten_banner(
         pulka, proposal, seating, request.user, state, standing[-1] if standing else None
@@ -309,9 +312,21 @@ def table_context(
         ),
         "seating": seating,  # the join panel's too (templatetags/joining.py)
         "entry": entry,
+        "entry_key": entry_key,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
     }
+
+
+def _next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[EntryForm, str]:
+    """The empty form of the next deal and the key of its rendering: the same for every
+    viewer of the version, so made and rendered once (``templatetags/shared_cache``)."""
+
+    def make() -> EntryForm:
+        return entry_form(state, reverse("games:record", args=[pulka.pk]), number, {}, {})
+
+    entry = render_cache.shared(pulka, "entry-form", make, number)
+    return entry, render_cache.key(pulka, "entry-html", number)
 
 
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:

@@ -1,0 +1,105 @@
+"""What the sheet's screen no longer does on every request (issue 16), and that what it
+shares between viewers keeps each viewer's own: his CSRF token, his buttons."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from unittest import mock
+
+import pytest
+import segno
+from django.core.cache import cache
+from django.middleware.csrf import _unmask_cipher_token
+from django.urls import reverse
+
+from prefscore.clubs.models import Club
+from prefscore.games.models import Pulka
+from prefscore.games.presenters import table
+from prefscore.games.templatetags.shared_cache import PLACEHOLDER
+from tests.web.fixtures_corrections import correction_form
+from tests.web.fixtures_table import legal_deals
+
+pytestmark = pytest.mark.django_db
+
+FORM_TOKEN = re.compile(
+    r'<form id="entry-form".*?name="csrfmiddlewaretoken" value="([^"]+)"', re.DOTALL
+)
+
+
+def entry_token(html: str) -> str:
+    found = FORM_TOKEN.search(html)
+    assert found is not None, "the entry form has no CSRF token"
+    return found.group(1)
+
+
+def test_the_shared_entry_form_carries_each_viewers_own_csrf_token(seated_world, seated_client):
+    pulka = seated_world.pulka
+    cache.clear()
+    boris, anna = seated_client("boris", csrf=True), seated_client("anna", csrf=True)
+    url = reverse("games:sheet", args=[pulka.pk])
+    boris_page = boris.get(url).content.decode()  # renders the form and keeps it
+    anna_page = anna.get(url).content.decode()  # from the cache
+    assert PLACEHOLDER not in boris_page and PLACEHOLDER not in anna_page
+    for client, page in ((boris, boris_page), (anna, anna_page)):
+        secret = client.cookies["csrftoken"].value
+        assert _unmask_cipher_token(entry_token(page)) == secret
+    n = pulka.deals.current().count() + 1
+    facts = legal_deals(list(pulka.player_names), n)[n - 1]
+    form = {**correction_form(facts, n), "csrfmiddlewaretoken": entry_token(anna_page)}
+    answer = anna.post(reverse("games:record", args=[pulka.pk]), form)
+    assert answer.status_code == 302
+    assert pulka.deals.current().count() == n
+
+
+def test_the_entry_form_is_rendered_once_per_version_and_language(seated_world, seated_client):
+    pulka = seated_world.pulka
+    cache.clear()
+    url = reverse("games:sheet", args=[pulka.pk])
+    with mock.patch.object(table, "entry_form", wraps=table.entry_form) as made:
+        for name in ("anna", "boris", "gleb"):
+            assert (
+                seated_client(name).get(url, headers={"accept-language": "en"}).status_code == 200
+            )
+        assert made.call_count == 1
+        seated_client("anna").get(url, headers={"accept-language": "ru"})
+        assert made.call_count == 2  # its labels are the page's language
+
+
+def test_a_typed_form_shown_again_is_never_shared(seated_world, seated_client):
+    pulka = seated_world.pulka
+    cache.clear()
+    anna = seated_client("anna")
+    n = pulka.deals.current().count() + 1
+    bad = {"number": str(n), "contract": "6", "suit": "S"}  # no declarer
+    refused = anna.post(reverse("games:record", args=[pulka.pk]), bad).content.decode()
+    assert 'value="6"' in refused and "checked" in refused
+    other = seated_client("boris").get(reverse("games:sheet", args=[pulka.pk])).content.decode()
+    form = other[other.index('id="entry-form"') :]
+    assert 'id="contract-6" value="6" checked' not in form.replace("\n", " ")
+
+
+def test_the_qr_code_of_a_link_is_drawn_once_for_every_viewer(seated_world, seated_client):
+    pulka = seated_world.pulka
+    cache.clear()
+    url = reverse("games:sheet", args=[pulka.pk])
+    with mock.patch("prefscore.games.joining.segno.make", wraps=segno.make) as drawn:
+        pages = [seated_client(name).get(url).content for name in ("anna", "boris", "anna")]
+    assert drawn.call_count == 1
+    assert pages[0].count(b'class="qr__code"') == 1
+    codes = {re.search(rb'<figure class="qr">.*?</figure>', page, re.DOTALL)[0] for page in pages}
+    assert len(codes) == 1  # the same drawing for every viewer, from the cache
+
+
+def test_the_viewers_role_is_asked_once_per_request(seated_world, seated_client):
+    pulka = seated_world.pulka
+    Pulka.objects.filter(pk=pulka.pk).update(target=1000)
+    with mock.patch.object(Club, "role_of", autospec=True, side_effect=Club.role_of) as asked:
+        seated_client("anna").get(reverse("games:sheet", args=[pulka.pk]))
+    assert asked.call_count == 1
+
+
+def test_a_role_is_one_query(seated_world, django_assert_num_queries: Any):
+    club, anna = seated_world.club, seated_world.users["anna"]
+    with django_assert_num_queries(1):
+        assert club.role_of(anna) == "member"
