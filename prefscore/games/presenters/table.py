@@ -274,7 +274,7 @@ def table_context(
         entry = _propose_form(pulka, state, len(standing) + 1, form)
     elif not pulka.is_frozen and form is None:
         entry, entry_key = _next_deal_form(pulka, state, len(standing) + 1)
-    elif not pulka.is_frozen:
+    elif form is not None and not pulka.is_frozen:
         entry = entry_form(
             state,
             reverse("games:record", args=[pulka.pk]),
