@@ -34,6 +34,10 @@ T = TypeVar("T")
 # entries from a shared cache.
 SCHEMA = 1
 
+# An account's fields never read into a cached entry: the screens name a user by his
+# user name only, and a shared cache (Redis, a table) should hold no password hash.
+PRIVATE_USER_FIELDS = ("password", "email", "first_name", "last_name", "last_login")
+
 
 def pulka_key(pulka: Pulka) -> str:
     """The pulka as it stands: id, creation, version and the fields shown beside them."""
@@ -58,6 +62,14 @@ def seconds() -> int | None:
     return None if timeout is None else int(timeout)
 
 
+def versioned(pulka: Pulka, part: str, read: Callable[[], T]) -> T:
+    """What the database holds for the pulka that only a change moving its version
+    alters (a forgotten deal's proposal and answers, a proposal to abandon it), read
+    once per version: ``read`` may return None, which is kept too."""
+    (found,) = shared(pulka, part, lambda: (read(),), language=False)
+    return found
+
+
 def shared(
     pulka: Pulka, part: str, make: Callable[[], T], *variant: object, language: bool = True
 ) -> T:
@@ -75,4 +87,4 @@ def shared(
     return found  # type: ignore[no-any-return]
 
 
-__all__ = ["SCHEMA", "key", "pulka_key", "seconds", "shared"]
+__all__ = ["PRIVATE_USER_FIELDS", "SCHEMA", "key", "pulka_key", "seconds", "shared", "versioned"]

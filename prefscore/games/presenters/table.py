@@ -31,7 +31,7 @@ from ..forms import DealForm
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
 from ..viewer import role_in_club
-from .abandon import abandon_panel
+from .abandon import abandon_panel, pending_with_answers
 from .charts import BalanceChart, balance_chart
 from .entry import EntryForm, entry_form, values_from_facts
 from .numbers import signed
@@ -258,7 +258,8 @@ def table_context(
     state = made.state()
     seating = trail.Seating.of(pulka)
     seats = seating.of_user(request.user)
-    proposal = trail.latest_proposal(pulka)
+    # Proposals and their answers move the version (corrections.py, abandon.py).
+    proposal = render_cache.versioned(pulka, "proposal", lambda: trail.latest_proposal(pulka))
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
     pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
@@ -308,7 +309,11 @@ def table_context(
         "pencil_until": pencil_until,
         "over": over_text(pulka, state, pencil_until, bool(seats)) if entry is None else "",
         "abandon": abandon_panel(
-            pulka, request.user, seating.seats, role_in_club(request, pulka.club)
+            pulka,
+            request.user,
+            seating.seats,
+            role_in_club(request, pulka.club),
+            lambda p: render_cache.versioned(p, "abandonment", lambda: pending_with_answers(p)),
         ),
         "seating": seating,  # the join panel's too (templatetags/joining.py)
         "entry": entry,
