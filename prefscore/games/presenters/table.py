@@ -8,15 +8,16 @@ the earlier states of the sheet) from ``services`` and ``replay``.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
-from django.utils.functional import SimpleLazyObject
+from django.utils.functional import Promise, SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from scoring.conventions import convention_label
@@ -50,6 +51,8 @@ from .sheet import Paper, draw_sheet, paper_of, sheet_rows
 # marathon log at the limits (2,000 deals) would otherwise send every phone megabytes
 # after each deal.
 PROTOCOL_DEALS = 100
+
+T = TypeVar("T")
 
 
 def line_actions(
@@ -218,8 +221,14 @@ def _protocol(
     def tail() -> tuple[ProtocolLine | ProtocolEvent, ...]:
         return for_viewer(split_newest(made.lines(newest))[1], actions, held)
 
+    shown = for_viewer(head, actions, held)
+    # What this viewer sees of the newest deal, and the pencil's time: every viewer who
+    # would see the same lines shares their rendering, his own CSRF token put in.
+    until = pencil_rule.pencil_until(pulka, pencil) if pencil is not None else None
+    seen = hashlib.blake2b(repr((shown, until)).encode(), digest_size=12).hexdigest()
     return {
-        "protocol_head": for_viewer(head, actions, held),
+        "protocol_head": shown,
+        "protocol_head_key": render_cache.key(pulka, "protocol-head-html", newest, seen),
         "protocol_tail": SimpleLazyObject(tail),
         "protocol_tail_key": tail_key,
         "protocol_hidden": max(0, last - newest) if newest is not None else 0,
@@ -328,10 +337,29 @@ def _next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[Entry
     viewer of the version, so made and rendered once (``templatetags/shared_cache``)."""
 
     def make() -> EntryForm:
-        return entry_form(state, reverse("games:record", args=[pulka.pk]), number, {}, {})
+        made = entry_form(state, reverse("games:record", args=[pulka.pk]), number, {}, {})
+        return plain(made)  # lazy translations cost more to unpickle than the rest
 
     entry = render_cache.shared(pulka, "entry-form", make, number)
     return entry, render_cache.key(pulka, "entry-html", number)
+
+
+def plain(value: T) -> T:
+    """``value`` with every lazy translation in it made a string in the current language:
+    the same text in a template, and far cheaper out of the cache (an entry's key names
+    the language)."""
+    if isinstance(value, Promise):
+        return str(value)  # type: ignore[return-value]
+    if isinstance(value, tuple):
+        return tuple(plain(item) for item in value)  # type: ignore[return-value]
+    if isinstance(value, list):
+        return [plain(item) for item in value]  # type: ignore[return-value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}  # type: ignore[return-value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)  # type: ignore[return-value]
+    return value
 
 
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:
