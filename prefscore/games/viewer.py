@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest
 
-from prefscore.clubs.models import Club
+from prefscore.clubs.models import Club, Membership
 
 _MEMO = "_prefscore_roles"
 
@@ -26,6 +27,14 @@ def role_in_club(request: HttpRequest, club: Club) -> str | None:
     return memo[key]
 
 
-def forget_roles(request: HttpRequest) -> None:
-    """Drop what was asked: for a view that changes a membership and shows it again."""
-    request.__dict__.pop(_MEMO, None)
+def viewer_role_of(user: Any) -> Subquery:
+    """The user's role in the club of the pulka a query reads, as a column of that query
+    (``Club.role_of``'s answer, without a query of its own)."""
+    roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user.pk)
+    return Subquery(roles.order_by("pk").values("role")[:1])
+
+
+def remember_role(request: HttpRequest, club: Club, role: str | None) -> None:
+    """What a query read of the user's role in ``club`` (``viewer_role_of``)."""
+    memo: dict[tuple[Any, Any], str | None] = request.__dict__.setdefault(_MEMO, {})
+    memo[(club.pk, getattr(request.user, "pk", None))] = role

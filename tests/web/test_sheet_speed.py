@@ -14,7 +14,6 @@ from django.middleware.csrf import _unmask_cipher_token
 from django.urls import reverse
 
 from prefscore.clubs.models import Club
-from prefscore.games.models import Pulka
 from prefscore.games.presenters import table
 from prefscore.games.templatetags.shared_cache import PLACEHOLDER
 from tests.web.fixtures_corrections import correction_form
@@ -91,12 +90,19 @@ def test_the_qr_code_of_a_link_is_drawn_once_for_every_viewer(seated_world, seat
     assert len(codes) == 1  # the same drawing for every viewer, from the cache
 
 
-def test_the_viewers_role_is_asked_once_per_request(seated_world, seated_client):
+def test_the_viewers_role_is_read_with_the_pulka_not_asked_again(seated_world, seated_client):
     pulka = seated_world.pulka
-    Pulka.objects.filter(pk=pulka.pk).update(target=1000)
     with mock.patch.object(Club, "role_of", autospec=True, side_effect=Club.role_of) as asked:
-        seated_client("anna").get(reverse("games:sheet", args=[pulka.pk]))
-    assert asked.call_count == 1
+        page = seated_client("anna").get(reverse("games:sheet", args=[pulka.pk]))
+    assert page.status_code == 200
+    assert asked.call_count == 0  # access, the abandon panel, the join panel: one column
+
+
+def test_an_outsider_is_still_refused_with_the_role_read_in_the_pulkas_query(
+    seated_world, seated_client
+):
+    pulka = seated_world.pulka
+    assert seated_client("olaf").get(reverse("games:sheet", args=[pulka.pk])).status_code == 403
 
 
 def test_a_role_is_one_query(seated_world, django_assert_num_queries: Any):
