@@ -10,13 +10,15 @@ from unittest import mock
 import pytest
 import segno
 from django.core.cache import cache
+from django.db import connection
 from django.middleware.csrf import _unmask_cipher_token
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from prefscore.clubs.models import Club
 from prefscore.games.presenters import table
 from prefscore.games.templatetags.shared_cache import PLACEHOLDER
-from tests.web.fixtures_corrections import correction_form
+from tests.web.fixtures_corrections import correction_form, seated_record
 from tests.web.fixtures_table import legal_deals
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +111,31 @@ def test_a_role_is_one_query(seated_world, django_assert_num_queries: Any):
     club, anna = seated_world.club, seated_world.users["anna"]
     with django_assert_num_queries(1):
         assert club.role_of(anna) == "member"
+
+
+@pytest.mark.parametrize("deals", [1, 9])
+@pytest.mark.parametrize("htmx", [False, True])
+def test_the_next_viewer_of_a_version_reads_neither_deals_nor_proposals(
+    seated_world, seated_client, deals, htmx
+):
+    """What moves only with the version is read once per version: the next device (the
+    page, or the poll answering 200) reads the seats, not the log, the proposals or the
+    answers, whatever the number of deals."""
+    pulka = seated_world.pulka
+    names = list(pulka.player_names)
+    for n in range(1, deals + 1):
+        seated_record(pulka, legal_deals(names, n)[n - 1], seated_world.users["anna"])
+    cache.clear()
+    first, second = seated_client("boris"), seated_client("anna")
+    if htmx:
+        url = reverse("games:poll", args=[pulka.pk]) + f"?v={pulka.version - 1}"
+        headers = {"HX-Request": "true"}
+    else:
+        url, headers = reverse("games:sheet", args=[pulka.pk]), {}
+    assert first.get(url, headers=headers).status_code == 200
+    with CaptureQueriesContext(connection) as seen:
+        assert second.get(url, headers=headers).status_code == 200
+    read = " ".join(query["sql"] for query in seen.captured_queries)
+    assert "games_pulkaseat" in read  # who sits where is the viewer's own question
+    for log in ("games_deal", "games_correction", "games_forgottendeal", "games_abandonment"):
+        assert f'FROM "{log}"' not in read, log
