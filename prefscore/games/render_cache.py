@@ -11,9 +11,12 @@ the database or Redis when several app servers run; bounded either way).
 A key names the pulka by its id *and* its creation time, and carries a digest of the
 fields an admin may edit without moving the version (status, names, target,
 convention): a restored database or a reused id never meets a stale entry. What differs
-from one viewer to the next (the "Correct" and "Arbiter" buttons, the pencil, the
-entry form, the poll ticket, the CSRF token) is never in a shared entry: a viewer's
-variant is part of the key (``variant``), or the part is rendered per request.
+from one viewer to the next (the "Correct" and "Arbiter" buttons, the pencil, a form
+with what he typed, the poll ticket, the CSRF token) is never in a shared entry: a
+viewer's variant is part of the key (``variant``), or the part is rendered per request.
+A fragment with a form (the next deal's empty form, the newest protocol line with the
+pencil's) is shared with a placeholder for the token, each request putting its own in
+(``templatetags/shared_cache.py``).
 """
 
 from __future__ import annotations
