@@ -493,7 +493,10 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
         print_demand(tally, seconds, rows, args.workers)
         print_workers(before, after, seconds, len(tables))
         one, five, _fifteen = os.getloadavg()
-        print(f"cache: {env.get('CACHE_URL', 'locmem')}; load average {one:.2f}, {five:.2f}")
+        bound = env.get("CACHE_MAX_ENTRIES", "1000")  # prefscore/settings.py's default
+        kept = env.get("CACHE_SECONDS", "3600")
+        print(f"cache: {env.get('CACHE_URL', 'locmem')}, at most {bound} entries per "
+              f"cache, each kept {kept} s at most; load average {one:.2f}, {five:.2f}")  # fmt: skip
     acknowledged = {str(t.pulka): t.acknowledged for t in tables}
     checked = in_child(__file__, env, "--check", stdin=json.dumps(acknowledged))
     print(

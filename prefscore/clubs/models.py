@@ -60,8 +60,9 @@ class Club(models.Model):
         if not user.is_authenticated:
             return None
         # AUTH_USER_MODEL is django.contrib.auth's User: an authenticated user is one.
-        membership = self.memberships.filter(user=cast("User", user)).only("role").first()
-        return membership.role if membership else None
+        # One query: a related manager's ``only("role")`` row would load its club_id again.
+        roles = Membership.objects.filter(club_id=self.pk, user=cast("User", user))
+        return roles.order_by("pk").values_list("role", flat=True).first()
 
 
 class Role(models.TextChoices):

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from prefscore.clubs.permissions import club_and_role_for, club_for
 
 from .models import Pulka
+from .viewer import remember_role, role_in_club, viewer_role_of
 
 
 def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
@@ -24,8 +25,13 @@ def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
     ``change`` asks for the right to record: any member may record in his club's
     pulkas (issue 7: member "records and views the club's pulkas").
     """
-    pulka = get_object_or_404(Pulka.objects.select_related("club"), pk=pk)
-    role = pulka.club.role_of(request.user)
+    rows = Pulka.objects.select_related("club")
+    if request.user.is_authenticated:  # the role in the same query (issue 16)
+        rows = rows.annotate(viewer_role=viewer_role_of(request.user))
+    pulka = get_object_or_404(rows, pk=pk)
+    if request.user.is_authenticated:
+        remember_role(request, pulka.club, pulka.viewer_role)  # type: ignore[attr-defined]
+    role = role_in_club(request, pulka.club)  # asked once per request
     if role is None:
         raise PermissionDenied(_("This pulka belongs to a club you are not a member of."))
     if change and pulka.status == Pulka.Status.ARCHIVED:

@@ -11,9 +11,12 @@ the database or Redis when several app servers run; bounded either way).
 A key names the pulka by its id *and* its creation time, and carries a digest of the
 fields an admin may edit without moving the version (status, names, target,
 convention): a restored database or a reused id never meets a stale entry. What differs
-from one viewer to the next (the "Correct" and "Arbiter" buttons, the pencil, the
-entry form, the poll ticket, the CSRF token) is never in a shared entry: a viewer's
-variant is part of the key (``variant``), or the part is rendered per request.
+from one viewer to the next (the "Correct" and "Arbiter" buttons, the pencil, a form
+with what he typed, the poll ticket, the CSRF token) is never in a shared entry: a
+viewer's variant is part of the key (``variant``), or the part is rendered per request.
+A fragment with a form (the next deal's empty form, the newest protocol line with the
+pencil's) is shared with a placeholder for the token, each request putting its own in
+(``templatetags/shared_cache.py``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ T = TypeVar("T")
 # Bumped when what is cached changes shape, so a deploy never reads an older release's
 # entries from a shared cache.
 SCHEMA = 3  # 2: SheetState.led and the all-pass options; 3: the deal facts of issue 17
+
+# An account's fields never read into a cached entry: the screens name a user by his
+# user name only, and a shared cache (Redis, a table) should hold no password hash.
+PRIVATE_USER_FIELDS = ("password", "email", "first_name", "last_name", "last_login")
 
 
 def pulka_key(pulka: Pulka) -> str:
@@ -58,6 +65,14 @@ def seconds() -> int | None:
     return None if timeout is None else int(timeout)
 
 
+def versioned(pulka: Pulka, part: str, read: Callable[[], T]) -> T:
+    """What the database holds for the pulka that only a change moving its version
+    alters (a forgotten deal's proposal and answers, a proposal to abandon it), read
+    once per version: ``read`` may return None, which is kept too."""
+    (found,) = shared(pulka, part, lambda: (read(),), language=False)
+    return found
+
+
 def shared(
     pulka: Pulka, part: str, make: Callable[[], T], *variant: object, language: bool = True
 ) -> T:
@@ -75,4 +90,4 @@ def shared(
     return found  # type: ignore[no-any-return]
 
 
-__all__ = ["SCHEMA", "key", "pulka_key", "seconds", "shared"]
+__all__ = ["PRIVATE_USER_FIELDS", "SCHEMA", "key", "pulka_key", "seconds", "shared", "versioned"]

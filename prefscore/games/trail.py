@@ -25,6 +25,7 @@ from scoring.engine.deals import parse_deal
 from scoring.engine.errors import ScoringError
 from scoring.engine.sheet import SheetState, apply
 
+from . import render_cache
 from .models import AuditEvent, Consent, Deal, ForgottenDeal, Pulka, PulkaSeat
 from .presenters import explain, format_points
 from .presenters.abandon import ABANDON_ACTIONS, abandon_sentence
@@ -157,6 +158,7 @@ def latest_proposal(pulka: Pulka) -> ForgottenDeal | None:
     answers = Consent.objects.select_related("player")
     return (
         pulka.forgotten_deals.select_related("proposed_by")
+        .defer(*(f"proposed_by__{name}" for name in render_cache.PRIVATE_USER_FIELDS))
         .prefetch_related(Prefetch("consents", queryset=answers))
         .order_by("-created_at", "-pk")
         .first()

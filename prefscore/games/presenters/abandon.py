@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.models import Role
 
+from .. import render_cache
 from ..models import AbandonConsent, Abandonment, AuditEvent, Pulka, PulkaSeat
 
 ABANDON_ACTIONS = frozenset(
@@ -95,20 +96,32 @@ class AbandonPanel:
     pending: PendingAbandon | None
 
 
-def abandon_panel(
-    pulka: Pulka, user: Any, seats: Sequence[PulkaSeat], role: str | None
-) -> AbandonPanel | None:
-    """The panel for a club pulka that is not archived; None otherwise. One query."""
-    if pulka.tournament_id is not None or pulka.status == Pulka.Status.ARCHIVED:
-        return None
-    own = [row.seat for row in seats if user.is_authenticated and row.player.user_id == user.pk]
+def pending_with_answers(pulka: Pulka) -> Abandonment | None:
+    """The proposal to abandon the pulka that waits for answers, with them: two queries
+    at most. Only what the panel shows of its proposer is read (it may be cached)."""
     answers = AbandonConsent.objects.order_by("pk")
-    found = (
+    return (
         pulka.abandonments.filter(status=Abandonment.Status.PENDING)
         .select_related("proposed_by")
+        .defer(*(f"proposed_by__{name}" for name in render_cache.PRIVATE_USER_FIELDS))
         .prefetch_related(Prefetch("consents", queryset=answers))
         .first()
     )
+
+
+def abandon_panel(
+    pulka: Pulka,
+    user: Any,
+    seats: Sequence[PulkaSeat],
+    role: str | None,
+    pending: Callable[[Pulka], Abandonment | None] = pending_with_answers,
+) -> AbandonPanel | None:
+    """The panel for a club pulka that is not archived; None otherwise. One query, or
+    none when ``pending`` takes the waiting proposal from the cache."""
+    if pulka.tournament_id is not None or pulka.status == Pulka.Status.ARCHIVED:
+        return None
+    own = [row.seat for row in seats if user.is_authenticated and row.player.user_id == user.pk]
+    found = pending(pulka)
     return AbandonPanel(
         action=reverse("games:abandon", args=[pulka.pk]),
         offered=found is None and (bool(own) or role == Role.ADMIN),

@@ -7,15 +7,18 @@ that scans the code needs them.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from .. import joining
+from .. import joining, render_cache
 from ..models import Pulka
 from ..trail import Seating
+from ..viewer import role_in_club
 
 
 @dataclass(frozen=True)
@@ -36,24 +39,39 @@ def watch_url(request: HttpRequest, token: str) -> str:
     return request.build_absolute_uri(reverse("games:watch", args=[token]))
 
 
-def join_panel(request: HttpRequest, pulka: Pulka) -> JoinPanel:
-    """The panel for a member looking at the sheet of ``pulka``."""
+def qr_code(url: str, label: str) -> joining.QrCode:
+    """The link's QR code, drawn once and kept in the cache: drawing one costs a sheet
+    page several milliseconds (segno's masks), and it depends on nothing but the link
+    and its label, so every device and version shares it (issue 16)."""
+    digest = hashlib.blake2b(f"{url}\n{label}".encode(), digest_size=12).hexdigest()
+    name = f"prefscore.{render_cache.SCHEMA}.qr.{digest}"
+    found = cache.get(name)
+    if not isinstance(found, joining.QrCode) or found.url != url:
+        found = joining.qr_code(url, label)
+        cache.set(name, found)
+    return found
+
+
+def join_panel(request: HttpRequest, pulka: Pulka, seating: Seating | None = None) -> JoinPanel:
+    """The panel for a member looking at the sheet of ``pulka``; ``seating`` spares its
+    query when the sheet's context has it already."""
     links = joining.links_of(pulka)
-    role = pulka.club.role_of(request.user)
+    role = role_in_club(request, pulka.club)
     allowed = pulka.club.allow_spectators
     token = joining.spectator_token(links) if allowed else None
     spectator = None
     if token is not None:
-        spectator = joining.qr_code(
+        spectator = qr_code(
             watch_url(request, token), _("QR code of the spectator link of this table")
         )
+    seating = seating if seating is not None else Seating.of(pulka)
     return JoinPanel(
         pulka_id=pulka.pk,
-        join=joining.qr_code(
+        join=qr_code(
             join_url(request, joining.join_token(links)), _("QR code of the link to this table")
         ),
         spectator=spectator,
         spectators_allowed=allowed,
-        may_manage=joining.may_manage_links(pulka, request.user, role, Seating.of(pulka)),
+        may_manage=joining.may_manage_links(pulka, request.user, role, seating),
         open=request.method == "POST" or request.GET.get("links") == "open",
     )

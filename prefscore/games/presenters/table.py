@@ -8,15 +8,16 @@ the earlier states of the sheet) from ``services`` and ``replay``.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
-from django.utils.functional import SimpleLazyObject
+from django.utils.functional import Promise, SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from scoring.conventions import convention_label
@@ -31,7 +32,8 @@ from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
-from .abandon import abandon_panel
+from ..viewer import role_in_club
+from .abandon import abandon_panel, pending_with_answers
 from .charts import BalanceChart, balance_chart
 from .entry import EntryForm, entry_form, values_from_facts
 from .manual import manual_notes
@@ -51,6 +53,8 @@ from .sheet import Paper, draw_sheet, paper_of, sheet_rows
 # marathon log at the limits (2,000 deals) would otherwise send every phone megabytes
 # after each deal.
 PROTOCOL_DEALS = 100
+
+T = TypeVar("T")
 
 
 def line_actions(
@@ -219,8 +223,14 @@ def _protocol(
     def tail() -> tuple[ProtocolLine | ProtocolEvent, ...]:
         return for_viewer(split_newest(made.lines(newest))[1], actions, held)
 
+    shown = for_viewer(head, actions, held)
+    # What this viewer sees of the newest deal, and the pencil's time: every viewer who
+    # would see the same lines shares their rendering, his own CSRF token put in.
+    until = pencil_rule.pencil_until(pulka, pencil) if pencil is not None else None
+    seen = hashlib.blake2b(repr((shown, until)).encode(), digest_size=12).hexdigest()
     return {
-        "protocol_head": for_viewer(head, actions, held),
+        "protocol_head": shown,
+        "protocol_head_key": render_cache.key(pulka, "protocol-head-html", newest, seen),
         "protocol_tail": SimpleLazyObject(tail),
         "protocol_tail_key": tail_key,
         "protocol_hidden": max(0, last - newest) if newest is not None else 0,
@@ -259,12 +269,14 @@ def table_context(
     state = made.state()
     seating = trail.Seating.of(pulka)
     seats = seating.of_user(request.user)
-    proposal = trail.latest_proposal(pulka)
+    # Proposals and their answers move the version (corrections.py, abandon.py).
+    proposal = render_cache.versioned(pulka, "proposal", lambda: trail.latest_proposal(pulka))
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
     pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
     # A manual line under the pencil is undone, never changed in the deal form (§3.11).
     changing = pencil is not None and change == pencil.number and not is_manual_row(pencil)
+    entry_key = ""  # only the empty form of the next deal is the same for everyone
     if entry is not None:
         pass
     elif changing:
@@ -273,20 +285,22 @@ def table_context(
         entry = _change_form(pulka, before, pencil, form)
     elif propose and may_propose:
         entry = _propose_form(pulka, state, len(standing) + 1, form)
-    elif not pulka.is_frozen:
+    elif not pulka.is_frozen and form is None:
+        entry, entry_key = _next_deal_form(pulka, state, len(standing) + 1)
+    elif form is not None and not pulka.is_frozen:
         entry = entry_form(
             state,
             reverse("games:record", args=[pulka.pk]),
             len(standing) + 1,
-            form.typed() if form is not None else {},
-            form.grouped_errors() if form is not None else {},
+            form.typed(),
+            form.grouped_errors(),
         )
     banner = trail.forgotten_banner(
         pulka, proposal, seating, request.user, state, standing[-1] if standing else None
     )
     pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
     newest = None if whole_protocol else PROTOCOL_DEALS
-    role = pulka.club.role_of(request.user)
+    role = role_in_club(request, pulka.club)
     return {
         "pulka": pulka,
         "convention": convention_label(pulka.convention_name),
@@ -309,13 +323,51 @@ def table_context(
         "pencil": pencil,
         "pencil_until": pencil_until,
         "over": over_text(pulka, state, pencil_until, bool(seats)) if entry is None else "",
-        "abandon": abandon_panel(pulka, request.user, seating.seats, role),
+        "abandon": abandon_panel(
+            pulka,
+            request.user,
+            seating.seats,
+            role,
+            lambda p: render_cache.versioned(p, "abandonment", lambda: pending_with_answers(p)),
+        ),
         # The manual entry form's link (docs/rules.md §3.11): admins, a tournament's organisers.
         "may_manual": not pulka.is_frozen and may_write_as(pulka, role),
+        "seating": seating,  # the join panel's too (templatetags/joining.py)
         "entry": entry,
+        "entry_key": entry_key,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
     }
+
+
+def _next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[EntryForm, str]:
+    """The empty form of the next deal and the key of its rendering: the same for every
+    viewer of the version, so made and rendered once (``templatetags/shared_cache``)."""
+
+    def make() -> EntryForm:
+        made = entry_form(state, reverse("games:record", args=[pulka.pk]), number, {}, {})
+        return plain(made)  # lazy translations cost more to unpickle than the rest
+
+    entry = render_cache.shared(pulka, "entry-form", make, number)
+    return entry, render_cache.key(pulka, "entry-html", number)
+
+
+def plain(value: T) -> T:
+    """``value`` with every lazy translation in it made a string in the current language:
+    the same text in a template, and far cheaper out of the cache (an entry's key names
+    the language)."""
+    if isinstance(value, Promise):
+        return str(value)  # type: ignore[return-value]
+    if isinstance(value, tuple):
+        return tuple(plain(item) for item in value)  # type: ignore[return-value]
+    if isinstance(value, list):
+        return [plain(item) for item in value]  # type: ignore[return-value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}  # type: ignore[return-value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)  # type: ignore[return-value]
+    return value
 
 
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:

@@ -21,4 +21,4 @@ def join_panel_tag(context: dict[str, Any]) -> JoinPanel | None:
     request, pulka = context.get("request"), context.get("pulka")
     if request is None or pulka is None:
         return None
-    return join_panel(request, pulka)
+    return join_panel(request, pulka, context.get("seating"))
