@@ -78,6 +78,8 @@ def cut(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
             round_ = rounds.draw_stage(tournament.pk, size, stage)
         except TournamentError as error:
             form.add_error("size", str(error))
+            # Also above the form: a refused cut may leave no cut form on the page.
+            return _detail(request, tournament, role, "draw", cut_form=form, draw_error=str(error))
         else:
             return reload_at(request, tournament, f"draft-{round_.number}")
     return _detail(request, tournament, role, "draw", cut_form=form)
