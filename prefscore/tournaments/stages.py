@@ -1,4 +1,4 @@
-"""The rounds of a stage after a cut, and the end of the tournament (issue 14).
+"""Stages after a cut and the end of a tournament (docs/tournaments.md §7.5, §7.6).
 
 A semi-final or a final plays as many rounds as the regulations say
 (``Tournament.stage_rounds``, docs/tournaments.md §4.10), each seated by standing: the

@@ -109,6 +109,10 @@ def test_12_at_tables_of_4_repeat_only_as_often_as_the_pigeonhole_forces():
     schedule = plan_schedule(12, (4, 4, 4), 3, 0)
 
     assert per_round_repeats(schedule) == [0, 3, 3]
+    # Six in all is the requirement (docs/tournaments.md §3, decided for the director):
+    # it forces round 3's repeated pairs to be round 2's, so three pairs meet 3 times.
+    met = meetings(schedule)
+    assert sorted(met.values())[-3:] == [3, 3, 3] and max(met.values()) == 3
 
 
 def test_12_at_tables_of_4_are_flagged_from_round_2_by_the_pigeonhole():
