@@ -134,15 +134,30 @@ def _build(
 # The longest schedules without a repeat known for mixed fields (issue 14's figures,
 # reached by ``manage.py seat``). A live draw plans exactly this far for these fields,
 # so it never spends its budget on a round no schedule is known to reach.
-BEST_KNOWN = {(13, (4, 3, 3, 3)): 4, (15, (4, 4, 4, 3)): 5, (21, (4, 4, 4, 3, 3, 3)): 6}
+BEST_KNOWN = {
+    (12, (3, 3, 3, 3)): 4,
+    (13, (4, 3, 3, 3)): 4,
+    (15, (4, 4, 4, 3)): 5,
+    (21, (4, 4, 4, 3, 3, 3)): 6,
+}
 # Restarts of the round-by-round search (cheap: no annealing), and how many in a row
 # may bring nothing longer before the plan is extended by annealing instead.
 RESTARTS = 8
 PATIENCE = 2
-SEARCH_BUDGET = 5_000
-# Tries to anneal one more round onto the plan: more when the round is known to exist.
+# The search's node budget per round, less for larger fields, whose nodes cost more:
+# 13 players get about 4,600 nodes, 40 get 1,500 (a first draw of 33 took 30 s with 5,000).
+PLAN_NODES = 60_000
+
+
+def _budget(players: int) -> int:
+    return max(1_000, PLAN_NODES // players)
+
+
+# Tries to anneal one more round onto the plan, only where that round is known to
+# exist: elsewhere annealing a whole schedule of 24-40 players took 6-30 s at the first
+# draw, for a round that may not exist; the restarted search alone is used there.
 EXTEND_KNOWN = 3
-EXTEND_UNKNOWN = 1
+EXTEND_UNKNOWN = 0
 
 
 def live_horizon(players: int, plan: tuple[int, ...], horizon: int) -> int:
@@ -159,7 +174,7 @@ def _searched(
         field = seating_round.Field(
             players, plan, schedule, _fours(players, plan, schedule), [], None, None
         )
-        seated = seating_round.seat_round(field, rng, budget=SEARCH_BUDGET, steps=0)
+        seated = seating_round.seat_round(field, rng, budget=_budget(players), steps=0)
         if seated.method != "search":
             break
         schedule.append([list(table) for table in seated.tables])
@@ -173,7 +188,7 @@ def _extended(
     field = seating_round.Field(
         players, plan, schedule, _fours(players, plan, schedule), [], None, None
     )
-    seated = seating_round.seat_round(field, rng, budget=SEARCH_BUDGET, steps=0)
+    seated = seating_round.seat_round(field, rng, budget=_budget(players), steps=0)
     longer = [*schedule, [list(table) for table in seated.tables]]
     if seated.method == "search":
         return longer
