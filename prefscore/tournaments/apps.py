@@ -6,3 +6,9 @@ class TournamentsConfig(AppConfig):
     name = "prefscore.tournaments"
     label = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        # The end of a tournament follows its tables' sheets (stages.py).
+        from . import stages
+
+        stages.connect()

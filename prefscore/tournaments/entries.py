@@ -42,8 +42,14 @@ def _published(tournament: Tournament) -> int:
     return last or 0
 
 
+def _not_finished(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament is finished: its results are final."))
+
+
 def register(tournament: Tournament, players: Iterable[Player]) -> int:
     """Enter club players; after round 1 was published they are late entries (§4.2)."""
+    _not_finished(tournament)
     if tournament.rounds.exclude(stage=Round.Stage.QUALIFYING).exists():
         raise TournamentError(_("The field has been cut: no more entries."))
     published = _published(tournament)
@@ -67,6 +73,7 @@ def move(tournament: Tournament, entry_id: int, action: str, user: Any) -> str:
 
     Returns a note on what happened at the player's table, if anything did.
     """
+    _not_finished(tournament)
     with transaction.atomic():
         entry = (
             TournamentEntry.objects.select_for_update()

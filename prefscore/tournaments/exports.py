@@ -27,7 +27,7 @@ from prefscore.games.services import score
 from scoring.engine import protocol, ranking
 
 from . import services
-from .models import Round, Tournament, TournamentEntry
+from .models import Round, TableClosure, Tournament, TournamentEntry
 
 FORMAT = "prefscore-tournament"
 VERSION = 1
@@ -90,6 +90,8 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
         "table_size": tournament.table_size,
         "target": tournament.target,
         "deals_per_round": tournament.deals_per_round,
+        "round_minutes": tournament.round_minutes,
+        "stage_rounds": tournament.stage_rounds,
         "normalisation": tournament.normalisation,
         "tie_breaks": list(tournament.tie_breaks),
         "carry": tournament.carry,
@@ -143,7 +145,21 @@ def table_json(number: int, pulka: Pulka) -> dict[str, Any]:
     output.pop("players")
     file["deals"] = io.with_output(io.log_items(deals, corrections), output.pop("deals"))
     file.update(output)
-    return {"number": number, "status": pulka.status, "pulka": file}
+    table: dict[str, Any] = {"number": number, "status": pulka.status, "pulka": file}
+    closure = services.closure_of(pulka)
+    if closure is not None:
+        table["closure"] = closure_json(closure)
+    return table
+
+
+def closure_json(closure: TableClosure) -> dict[str, Any]:
+    """How the organiser closed the table (docs/tournaments.md §4.9), read by imports."""
+    return {
+        "reason": closure.reason,
+        "whists": None if closure.whists is None else list(closure.whists),
+        "note": closure.note,
+        "closed_at": closure.closed_at.isoformat(),
+    }
 
 
 def standing_json(line: ranking.Line, names: Mapping[str, Player]) -> dict[str, Any]:

@@ -24,6 +24,9 @@ MAX_WHISTS = 1_000_000
 # docs/tournaments.md §1: "max 18 deals", "6 deals per round"; a generous ceiling.
 MAX_DEALS = 200
 MAX_CUT = 200
+# A day's play at most; a stage of ten rounds is more than any regulations ask.
+MAX_ROUND_MINUTES = 1440
+MAX_STAGE_ROUNDS = 10
 TIE_BREAK_SLOTS = len(ranking.TIE_BREAKS)
 
 TIE_BREAK_LABELS = {
@@ -59,6 +62,21 @@ class TournamentForm(forms.Form):
         max_value=MAX_DEALS,
         required=False,
         help_text=_("Each table stops after this many deals; leave empty to play to the target."),
+    )
+    round_minutes = forms.IntegerField(
+        label=_("Minutes per round"),
+        min_value=1,
+        max_value=MAX_ROUND_MINUTES,
+        required=False,
+        help_text=_("The room's clock counts it down; leave empty for no time limit."),
+    )
+    stage_rounds = forms.IntegerField(
+        label=_("Rounds per stage after a cut"),
+        min_value=1,
+        max_value=MAX_STAGE_ROUNDS,
+        initial=1,
+        required=False,
+        help_text=_("A semi-final or a final plays this many rounds, seated by standing."),
     )
     normalisation = forms.ChoiceField(
         label=_("Round scores"),
@@ -133,6 +151,8 @@ class TournamentForm(forms.Form):
             convention_source=data["convention_source"],
             target=data["target"],
             deals_per_round=data.get("deals_per_round"),
+            round_minutes=data.get("round_minutes"),
+            stage_rounds=data.get("stage_rounds") or 1,
             normalisation=data["normalisation"],
             tie_breaks=data["tie_breaks"],
             carry=data["carry"],

@@ -29,13 +29,16 @@ from scoring.messages import message_for
 
 from .exports import ENTRY_STATES, FORMAT, OUT_STATES, ROUND_STATUSES, STAGES, VERSION
 from .forms import _free_slug
-from .models import Round, Tournament, TournamentEntry
+from .models import Round, TableClosure, Tournament, TournamentEntry
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_ROUNDS = 100
 MAX_PLAYERS = 2000
 MAX_SEED = 2**31 - 1
 MAX_TARGET = protocol.MAX_TARGET
+MAX_WHISTS = 1_000_000  # as tables.close_table allows
+MAX_ROUND_MINUTES = 1440
+MAX_STAGE_ROUNDS = 10
 
 
 class ImportRefused(ValueError):
@@ -50,10 +53,18 @@ def _has_field(model: type[Any], name: str) -> bool:
 
 
 @dataclass(frozen=True)
+class ClosureFile:
+    reason: str
+    whists: tuple[int, ...] | None
+    note: str
+
+
+@dataclass(frozen=True)
 class TableFile:
     number: int
     status: str
     file: io.PulkaFile
+    closure: ClosureFile | None = None
 
 
 @dataclass(frozen=True)
@@ -139,6 +150,13 @@ def _read_tournament(data: Any) -> dict[str, Any]:
         "seed": _int(data, "seed", place, 0, MAX_SEED),
         "status": _choice(data, "status", place, Tournament.Status.values),
         "convention_name": _text(data, "convention_name", place, 200),
+        # Files before these settings have neither: no time limit, one round a stage.
+        "round_minutes": None
+        if data.get("round_minutes") is None
+        else _int(data, "round_minutes", place, 1, MAX_ROUND_MINUTES),
+        "stage_rounds": _int(
+            {"stage_rounds": 1, **data}, "stage_rounds", place, 1, MAX_STAGE_ROUNDS
+        ),
     }
     tie_breaks = _list(data.get("tie_breaks"), f"{place} → tie_breaks", len(ranking.TIE_BREAKS))
     try:
@@ -196,6 +214,28 @@ def _read_table(
     return status, file, seated
 
 
+def _read_closure(item: Any, place: str, seats: int) -> ClosureFile | None:
+    """The organiser's closing of a table (Кодекс 4.2.16), checked as ``tables`` checks it."""
+    if item is None:
+        return None
+    place = f"{place} → closure"
+    item = _object(item, place)
+    reason = _choice(item, "reason", place, TableClosure.Reason.values)
+    note = _text(item, "note", place, 300, blank=True)
+    figures = item.get("whists")
+    if reason != TableClosure.Reason.ARBITER:
+        if figures is not None:
+            raise _refuse(f"{place} → whists", _("only the arbiter's final sheet has whists."))
+        return ClosureFile(reason, None, note)
+    values = _list(figures, f"{place} → whists", seats)
+    whists = tuple(
+        _int({"whists": value}, "whists", place, -MAX_WHISTS, MAX_WHISTS) for value in values
+    )
+    if len(whists) != seats or sum(whists) != 0:
+        raise _refuse(f"{place} → whists", _("one whole figure per player, adding up to zero."))
+    return ClosureFile(reason, whists, note)
+
+
 def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
     item = _object(item, place)
     fields = {
@@ -216,12 +256,14 @@ def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
     tables = []
     seated: set[str] = set()
     for index, table in enumerate(_list(item.get("tables"), f"{place} → tables", 1000), start=1):
-        status, file, at_table = _read_table(table, f"{place} → tables → {index}", names)
+        here = f"{place} → tables → {index}"
+        status, file, at_table = _read_table(table, here, names)
+        closure = _read_closure(table.get("closure"), here, len(at_table))
         twice = seated.intersection(at_table)
         if twice:
             raise _refuse(place, _("%(name)s sits at two tables.") % {"name": sorted(twice)[0]})
         seated.update(at_table)
-        tables.append(TableFile(index, status, file))
+        tables.append(TableFile(index, status, file, closure))
     return RoundFile(fields, tuple(tables))
 
 
@@ -338,3 +380,11 @@ def _import_round(tournament: Tournament, round_file: RoundFile, user: Any) -> N
             % {"name": tournament.name, "round": round_.number, "table": table.number}
         )[: Pulka._meta.get_field("title").max_length]
         pulka.save(update_fields=["tournament", "round_number", "status", "title"])
+        if table.closure is not None:
+            TableClosure.objects.create(
+                pulka=pulka,
+                reason=table.closure.reason,
+                whists=None if table.closure.whists is None else list(table.closure.whists),
+                note=table.closure.note,
+                closed_by=_user(user),
+            )

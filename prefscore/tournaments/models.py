@@ -86,6 +86,23 @@ class Tournament(ConventionSnapshot):
     # Set when round 1 is published: the regulations are frozen from then on
     # (docs/tournaments.md §4.1); later changes by an admin are RegulationChange rows.
     regulations_frozen_at = models.DateTimeField(_("regulations frozen"), null=True, blank=True)
+    # The time a round is played for (Кодекс: closing by time, docs/tournaments.md §4.9):
+    # the dashboard and the projector count it down; None: no limit, the time played only.
+    round_minutes = models.PositiveSmallIntegerField(_("minutes per round"), null=True, blank=True)
+    # How many rounds each stage after a cut plays (semi-final, final), seeded by standing.
+    stage_rounds = models.PositiveSmallIntegerField(_("rounds per stage after a cut"), default=1)
+    # The end (docs/tournaments.md §4.10): when the last stage's last round has every table
+    # over, or by the organiser's hand; who and how are kept as the audit.
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    finished_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("finished by"),
+    )
+    finished_by_hand = models.BooleanField(_("finished by the organiser"), default=False)
 
     class Meta:
         verbose_name = _("tournament")
@@ -97,6 +114,11 @@ class Tournament(ConventionSnapshot):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def finished(self) -> bool:
+        """Over: no more draws, the results and the standings are final (§4.10)."""
+        return self.status == self.Status.FINISHED
 
     @property
     def rules(self) -> ranking.Rules:

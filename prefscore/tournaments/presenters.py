@@ -49,6 +49,7 @@ class StandingsTable:
     unfinished: int
     cut: bool = False
     live: bool = False
+    finished: bool = False
 
 
 def _number(value: Fraction | int | None) -> str:
@@ -62,7 +63,9 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
     The page keeps asking for fresh standings while the tournament runs, not only when
     tables were playing at the moment it was loaded.
     """
-    live = standings.unfinished > 0 or not standings.final
+    # Until the tournament is finished any round may still change them (a final of
+    # several rounds too); once it is, they are final and the page stops asking.
+    live = not tournament.finished
     tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
     numbers = tuple(r.number for r in standings.rounds)
     rows = []
@@ -103,6 +106,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
         unfinished=standings.unfinished,
         cut=standings.cut,
         live=live,
+        finished=tournament.finished,
     )
 
 
@@ -192,11 +196,14 @@ def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
     """The regulations in short (docs/tournaments.md §4.1): label and value."""
     tie_breaks = ", ".join(str(TIE_BREAK_LABELS[name]) for name in tournament.tie_breaks)
     deals = tournament.deals_per_round
+    minutes = tournament.round_minutes
     return [
         (_("Convention"), convention_label(tournament.convention_name)),
         (_("Players per table"), str(tournament.table_size)),
         (_("Pulya target"), str(tournament.target)),
         (_("Deals per round"), str(deals) if deals else _("to the target")),
+        (_("Minutes per round"), str(minutes) if minutes else _("no time limit")),
+        (_("Rounds per stage after a cut"), str(tournament.stage_rounds)),
         (_("Round scores"), str(tournament.get_normalisation_display())),
         (_("Tables of 3 and of 4"), _size_treatment(tournament)),
         (_("Tie-breaks"), tie_breaks or _("lot only")),

@@ -110,6 +110,7 @@ def change_rows(changes: list[RegulationChange]) -> tuple[ChangeRow, ...]:
         "normalisation": _("Round scores"),
         "tie_breaks": _("Tie-breaks"),
         "carry": _("Qualifying points in the final"),
+        "round_minutes": _("Minutes per round"),
     }
     return tuple(
         ChangeRow(
@@ -180,3 +181,17 @@ def bracket(tournament: Tournament, standings: Standings) -> tuple[BracketStage,
 
 def _stage_name(stage: str) -> str:
     return str(Round.Stage(stage).label).capitalize()
+
+
+def finished_line(tournament: Tournament) -> str:
+    """How and when the tournament ended, as its page says it (docs/tournaments.md §4.10)."""
+    when = tournament.finished_at.strftime("%Y-%m-%d %H:%M") if tournament.finished_at else ""
+    if tournament.finished_by_hand:
+        who = tournament.finished_by.get_username() if tournament.finished_by else "—"
+        return _("Finished by %(user)s on %(when)s: the standings are final.") % {
+            "user": who,
+            "when": when,
+        }
+    return _(
+        "Finished on %(when)s, when the last table of the final was over: the standings are final."
+    ) % {"when": when}

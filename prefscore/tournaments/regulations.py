@@ -22,6 +22,8 @@ from .services import TournamentError
 
 # What an admin may still change once the regulations are frozen.
 AFTER_FREEZE = ("normalisation", "tie_breaks", "carry")
+# And what changes no result at all: the clock's length (logged like the others).
+AFTER_FREEZE_CLOCK = ("round_minutes",)
 BEFORE_FREEZE = (
     "name",
     "convention_name",
@@ -30,6 +32,8 @@ BEFORE_FREEZE = (
     "table_size",
     "target",
     "deals_per_round",
+    "round_minutes",
+    "stage_rounds",
     "normalisation",
     "tie_breaks",
     "carry",
@@ -38,6 +42,8 @@ BEFORE_FREEZE = (
 
 def may_edit(tournament: Tournament, role: str) -> bool:
     """Organisers before the freeze; afterwards club admins only (and it is logged)."""
+    if tournament.finished:
+        return False
     return tournament.regulations_frozen_at is None or may(role, ADMINS)
 
 
@@ -51,6 +57,8 @@ class RegulationsForm(TournamentForm):
             "table_size": tournament.table_size,
             "target": tournament.target,
             "deals_per_round": tournament.deals_per_round,
+            "round_minutes": tournament.round_minutes,
+            "stage_rounds": tournament.stage_rounds,
             "normalisation": tournament.normalisation,
             "carry": tournament.carry,
             "public": tournament.public,
@@ -63,7 +71,8 @@ class RegulationsForm(TournamentForm):
         self.frozen = tournament.regulations_frozen_at is not None
         del self.fields["public"]
         if self.frozen:
-            for name in ("name", "convention", "table_size", "target", "deals_per_round"):
+            frozen = ("name", "convention", "table_size", "target", "deals_per_round")
+            for name in (*frozen, "stage_rounds"):
                 del self.fields[name]
 
 
@@ -76,7 +85,7 @@ def save_regulations(tournament: Tournament, form: RegulationsForm, user: Any) -
     """Store the changed settings; after the freeze log each one. Returns how many changed."""
     data = form.cleaned_data
     if form.frozen:
-        values = {name: data[name] for name in AFTER_FREEZE}
+        values = {name: data.get(name) for name in (*AFTER_FREEZE, *AFTER_FREEZE_CLOCK)}
     else:
         values = {
             "name": data["name"],
@@ -86,6 +95,8 @@ def save_regulations(tournament: Tournament, form: RegulationsForm, user: Any) -
             "table_size": data["table_size"],
             "target": data["target"],
             "deals_per_round": data.get("deals_per_round"),
+            "round_minutes": data.get("round_minutes"),
+            "stage_rounds": data.get("stage_rounds") or 1,
             "normalisation": data["normalisation"],
             "tie_breaks": data["tie_breaks"],
             "carry": data["carry"],

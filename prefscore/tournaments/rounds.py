@@ -53,7 +53,10 @@ def _draft(tournament: Tournament, number: int) -> Round:
 
 
 def guard(tournament: Tournament) -> None:
-    """Refuse a new draw while a draft is pending or a table is still playing (issue 14)."""
+    """Refuse a new draw while a draft is pending or a table is still playing (issue 14),
+    and any draw once the tournament is finished (docs/tournaments.md §4.10)."""
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("The tournament is finished: nothing more is drawn."))
     draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
     if draft is not None:
         raise TournamentError(
@@ -249,6 +252,7 @@ def draw_stage(tournament_id: int, size: int, stage: str = Round.Stage.FINAL) ->
         if not tournament.rounds.filter(status=Round.Status.PUBLISHED).exists():
             raise TournamentError(_("Play at least one round before the cut."))
         guard(tournament)
+        _stage_played(tournament)
         lines = [line for line in current_standings(tournament).lines if not line.out]
         if size > len(lines):
             raise TournamentError(
@@ -274,6 +278,18 @@ def draw_stage(tournament_id: int, size: int, stage: str = Round.Stage.FINAL) ->
             tables=_stored(tables),
         )
     return round_
+
+
+def _stage_played(tournament: Tournament) -> None:
+    """A cut out of a stage after a cut waits for all the stage's rounds (§4.10)."""
+    last = tournament.rounds.order_by("-number").first()
+    if last is None or last.stage == Round.Stage.QUALIFYING:
+        return
+    if tournament.rounds.filter(stage=last.stage).count() < tournament.stage_rounds:
+        raise TournamentError(
+            _("This stage plays %(count)s rounds: draw its next round before the cut.")
+            % {"count": tournament.stage_rounds}
+        )
 
 
 def seating_message(count: int, tournament: Tournament) -> str:

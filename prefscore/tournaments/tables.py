@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from prefscore.games.models import Pulka
 
+from . import stages
 from .models import Round, TableClosure, Tournament, TournamentEntry
 from .rounds import start_table
 from .services import TournamentError, closure_of, live_pulkas
@@ -48,6 +49,8 @@ def close_table(
         pulka = live_pulkas(tournament).select_for_update().filter(pk=pulka_id).first()
         if pulka is None:
             raise TournamentError(_("There is no such table."))
+        if tournament.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("The tournament is finished: its results are final."))
         if closure_of(pulka) is not None or pulka.status != Pulka.Status.RUNNING:
             raise TournamentError(_("This table is already over."))
         if reason not in TableClosure.Reason.values:
@@ -59,6 +62,8 @@ def close_table(
             pulka=pulka, reason=reason, whists=figures, note=note[:300], closed_by=_user(user)
         )
         _finish(pulka)
+    # The last table of the final closed: the tournament is over (stages.py).
+    stages.finish_if_over(tournament.pk)
     return closure
 
 

@@ -23,6 +23,7 @@ urlpatterns = [
     path(f"{T}/tables/<int:pulka>/close/", views_control.close_table, name="close_table"),
     path(f"{T}/regulations/", views_control.edit_regulations, name="regulations"),
     path(f"{T}/cut/", views_control.cut, name="cut"),
+    path(f"{T}/finish/", views_control.finish, name="finish"),
     path(f"{T}/publish/", views.publish, name="publish"),
     path(f"{T}/standings/", views.standings, name="standings"),
     path(f"{T}/bracket/", views.bracket, name="bracket"),

@@ -29,7 +29,7 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
-from . import presenters, presenters_control, regulations, services
+from . import presenters, presenters_control, regulations, services, stages
 from .forms import CutForm, EntryForm, PublishForm, SwapForm, TournamentForm
 from .models import Round, Tournament
 
@@ -94,6 +94,9 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
     open_ = tournament.status not in (Tournament.Status.FINAL, Tournament.Status.FINISHED)
     published = presenters.rounds_view(tournament)
     playing = sum(1 for r in published for t in r.tables if t.running)
+    finished = tournament.finished
+    stage_left = stages.rounds_left(tournament) if cut else 0
+    idle = draft is None and not playing and not finished
     context: dict[str, Any] = {
         "club": tournament.club,
         "tournament": tournament,
@@ -105,8 +108,11 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         "draft": draft,
         "swap_form": SwapForm(seated=list(draft.seated)) if draft else None,
         "playing": playing,
-        "may_draw": draft is None and not playing and not cut,
-        "may_cut": draft is None and not playing and bool(published) and open_,
+        "may_draw": idle and (not cut or stage_left > 0),
+        "stage_left": stage_left,
+        "may_cut": idle and bool(published) and open_ and not stage_left,
+        "may_finish": idle and bool(published),
+        "finished": presenters_control.finished_line(tournament) if finished else "",
         "settings": presenters.settings_lines(tournament),
         "frozen": tournament.regulations_frozen_at is not None,
         "may_edit_regulations": may_run and regulations.may_edit(tournament, role) and open_,

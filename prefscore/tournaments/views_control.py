@@ -18,7 +18,7 @@ from prefscore.clubs.permissions import ORGANISERS
 from prefscore.games.models import Pulka
 from prefscore.web import HtmxHttpRequest, render_page
 
-from . import entries, regulations, rounds, tables
+from . import entries, regulations, rounds, stages, tables
 from .forms import CloseTableForm, CutForm, EntryForm, SwapForm
 from .models import Tournament
 from .services import TournamentError, live_pulkas
@@ -60,7 +60,7 @@ def draw(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Draw the next round as a draft (docs/tournaments.md §4.3, §4.5)."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     try:
-        round_ = rounds.draw_next_round(tournament.pk, request.user)
+        round_ = stages.draw_next(tournament.pk, request.user)
     except TournamentError as error:
         return _detail(request, tournament, role, "draw", draw_error=str(error))
     return reload_at(request, tournament, f"draft-{round_.number}")
@@ -78,6 +78,8 @@ def cut(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
             round_ = rounds.draw_stage(tournament.pk, size, stage)
         except TournamentError as error:
             form.add_error("size", str(error))
+            # Also above the form: a refused cut may leave no cut form on the page.
+            return _detail(request, tournament, role, "draw", cut_form=form, draw_error=str(error))
         else:
             return reload_at(request, tournament, f"draft-{round_.number}")
     return _detail(request, tournament, role, "draw", cut_form=form)
@@ -144,6 +146,18 @@ def discard_round(request: HtmxHttpRequest, club: str, slug: str, number: int) -
 def swap(request: HtmxHttpRequest, club: str, slug: str, number: int) -> HttpResponse:
     """Swap two players of the draft (§4.5)."""
     return _round_action(request, club, slug, number, "swap")
+
+
+@require_POST
+@login_required
+def finish(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """End the tournament by hand: the standings become final (docs/tournaments.md §4.10)."""
+    tournament, role = _tournament(request, club, slug, ORGANISERS)
+    try:
+        stages.finish_by_hand(tournament.pk, request.user)
+    except TournamentError as error:
+        return _detail(request, tournament, role, "draw", draw_error=str(error))
+    return reload_at(request, tournament, "draw")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -194,19 +194,48 @@ def _as_sets(tables: Round) -> frozenset[frozenset[str]]:
 
 
 def _from_design(
-    players: Sequence[str], history: Sequence[Round], size: int, seed: int
+    players: Sequence[str],
+    history: Sequence[Round],
+    size: int,
+    seed: int,
+    standings: Sequence[str] | None = None,
 ) -> list[tuple[str, ...]] | None:
-    """The design's next round if every past round was the design's, else None."""
-    schedule = design_schedule(players, size, seed)
-    done = len(history)
-    if done >= len(schedule):
+    """The design's next round if every past round was one of the design's, else None."""
+    return _next_planned(design_schedule(players, size, seed), history, standings)
+
+
+def _next_planned(
+    schedule: Sequence[Sequence[tuple[str, ...]]],
+    history: Sequence[Round],
+    standings: Sequence[str] | None,
+) -> list[tuple[str, ...]] | None:
+    """A round of ``schedule`` not played yet, if every past round is one of its rounds.
+
+    The planned rounds are interchangeable (none repeats a pair of another), so the
+    order may follow the standings: in a Swiss round (§3, option C) the planned round
+    whose tables hold the closest standings is taken, ties in plan order; otherwise the
+    first not played.
+    """
+    planned = [_as_sets(tables) for tables in schedule]
+    played = [_as_sets(past) for past in history]
+    if len(set(played)) != len(played) or any(past not in planned for past in played):
         return None
-    if any(
-        _as_sets(past) != _as_sets(planned)
-        for past, planned in zip(history, schedule, strict=False)
-    ):
+    left = [i for i, tables in enumerate(planned) if tables not in played]
+    if not left:
         return None
-    return list(schedule[done])
+    if standings is None:
+        return list(schedule[left[0]])
+    rank = {player: i for i, player in enumerate(standings)}
+    last = len(rank)
+
+    def spread(index: int) -> int:
+        tables = schedule[index]
+        return sum(
+            max(rank.get(p, last) for p in table) - min(rank.get(p, last) for p in table)
+            for table in tables
+        )
+
+    return list(schedule[min(left, key=spread)])
 
 
 # --- the draw --------------------------------------------------------------------------
@@ -252,11 +281,17 @@ def draw_round(
     )
     round_number = len(history) + 1
     rng = random.Random(f"{seed}:round:{round_number}")
-    plain = standings is None and not banned and not clubs
-    tables = _from_design(field, history, size, seed) if plain and not fours_only else None
+    # A schedule planned ahead is followed while the field is unchanged, also in a
+    # Swiss round (its rounds in the order of the standings): no avoidable repeat
+    # ranks above similar standing together (§4.3). Forbidden pairs and clubs apart
+    # are wishes the plan does not know of.
+    plain = not banned and not clubs
+    tables = (
+        _from_design(field, history, size, seed, standings) if plain and not fours_only else None
+    )
     method, proof = "design", ""
     if tables is None and plain:
-        tables, method = _from_plan(field, history, plan, seed), "plan"
+        tables, method = _from_plan(field, history, plan, seed, standings), "plan"
     if tables is None:
         seated = seating_round.seat_round(
             _field(field, number, plan, history, banned, clubs, standings),
@@ -289,9 +324,13 @@ PLAN_LIMIT = 40
 
 
 def _from_plan(
-    field: Sequence[str], history: Sequence[Round], plan: tuple[int, ...], seed: int
+    field: Sequence[str],
+    history: Sequence[Round],
+    plan: tuple[int, ...],
+    seed: int,
+    standings: Sequence[str] | None = None,
 ) -> list[tuple[str, ...]] | None:
-    """The planned next round (:mod:`.seating_plan`) if every past round was planned."""
+    """A planned round (:mod:`.seating_plan`) if every past round was a planned one."""
     if len(field) > PLAN_LIMIT:
         return None
     horizon = max(r for r in range(1, len(field)) if not repeats_forced(plan, r))
@@ -299,12 +338,7 @@ def _from_plan(
         return None
     schedule = seating_plan.no_repeat_plan(len(field), plan, horizon, seed)
     named = [[tuple(field[p] for p in table) for table in tables] for tables in schedule]
-    done = len(history)
-    if done >= len(named) or any(
-        _as_sets(past) != _as_sets(planned) for past, planned in zip(history, named, strict=False)
-    ):
-        return None
-    return named[done]
+    return _next_planned(named, history, standings)
 
 
 def _pairs(banned: Sequence[tuple[int, int]], field: Sequence[str]) -> set[Pair]:

@@ -131,19 +131,97 @@ def _build(
     return schedule
 
 
+# The longest schedules without a repeat known for mixed fields (issue 14's figures,
+# reached by ``manage.py seat``). A live draw plans exactly this far for these fields,
+# so it never spends its budget on a round no schedule is known to reach.
+BEST_KNOWN = {
+    (12, (3, 3, 3, 3)): 4,
+    (13, (4, 3, 3, 3)): 4,
+    (15, (4, 4, 4, 3)): 5,
+    (21, (4, 4, 4, 3, 3, 3)): 6,
+}
+# Restarts of the round-by-round search (cheap: no annealing), and how many in a row
+# may bring nothing longer before the plan is extended by annealing instead.
+RESTARTS = 8
+PATIENCE = 2
+# The search's node budget per round, less for larger fields, whose nodes cost more:
+# 13 players get about 4,600 nodes, 40 get 1,500 (a first draw of 33 took 30 s with 5,000).
+PLAN_NODES = 60_000
+
+
+def _budget(players: int) -> int:
+    return max(1_000, PLAN_NODES // players)
+
+
+# Tries to anneal one more round onto the plan, only where that round is known to
+# exist: elsewhere annealing a whole schedule of 24-40 players took 6-30 s at the first
+# draw, for a round that may not exist; the restarted search alone is used there.
+EXTEND_KNOWN = 3
+EXTEND_UNKNOWN = 0
+
+
+def live_horizon(players: int, plan: tuple[int, ...], horizon: int) -> int:
+    """How far a live draw plans: the counting bound, or the best schedule known (§3)."""
+    return min(horizon, BEST_KNOWN.get((players, plan), horizon))
+
+
+def _searched(
+    players: int, plan: tuple[int, ...], horizon: int, rng: random.Random
+) -> list[list[list[int]]]:
+    """Rounds by the exact search alone, up to the first it cannot find."""
+    schedule: list[list[list[int]]] = []
+    while len(schedule) < horizon:
+        field = seating_round.Field(
+            players, plan, schedule, _fours(players, plan, schedule), [], None, None
+        )
+        seated = seating_round.seat_round(field, rng, budget=_budget(players), steps=0)
+        if seated.method != "search":
+            break
+        schedule.append([list(table) for table in seated.tables])
+    return schedule
+
+
+def _extended(
+    players: int, plan: tuple[int, ...], schedule: list[list[list[int]]], rng: random.Random
+) -> list[list[list[int]]] | None:
+    """The schedule and one more round, all annealed together to no repeat, or None."""
+    field = seating_round.Field(
+        players, plan, schedule, _fours(players, plan, schedule), [], None, None
+    )
+    seated = seating_round.seat_round(field, rng, budget=_budget(players), steps=0)
+    longer = [*schedule, [list(table) for table in seated.tables]]
+    if seated.method == "search":
+        return longer
+    longer, cost = seating_search.anneal(players, longer, 0, rng, steps=LIVE_STEPS, target=0)
+    if cost:
+        longer, cost = seating_search.tabu(players, longer, 0, rng, iterations=LIVE_TABU, target=0)
+    return None if cost else longer
+
+
 @functools.lru_cache(maxsize=64)
 def no_repeat_plan(
     players: int, plan: tuple[int, ...], horizon: int, seed: int
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The longest schedule without repeats found, up to ``horizon`` rounds (cached)."""
-    schedule = plan_schedule(
-        players,
-        plan,
-        horizon,
-        seed,
-        stop_at_repeat=True,
-        attempts=1,
-        steps=LIVE_STEPS,
-        tabu=LIVE_TABU,
-    )
-    return tuple(tuple(tables) for tables in schedule)
+    """The longest schedule without repeats found, up to ``horizon`` rounds (cached).
+
+    What a live draw follows while the field is unchanged (docs/tournaments.md §3):
+    the round-by-round search restarted while it brings longer schedules, then the
+    rounds annealed together one more at a time, up to :func:`live_horizon`: so 13
+    players in a mixed field reach their 4 rounds for every seed, not 3 for some.
+    Deterministic given the seed.
+    """
+    rng = random.Random(f"{seed}:live:{players}:{plan}")
+    goal = live_horizon(players, plan, horizon)
+    best: list[list[list[int]]] = []
+    stale = 0
+    for _ in range(RESTARTS):
+        schedule = _searched(players, plan, goal, rng)
+        best, stale = (schedule, 0) if len(schedule) > len(best) else (best, stale + 1)
+        if len(best) >= goal or stale >= PATIENCE:
+            break
+    tries = EXTEND_KNOWN if (players, plan) in BEST_KNOWN else EXTEND_UNKNOWN
+    failed = 0
+    while len(best) < goal and failed < tries:
+        longer = _extended(players, plan, best, rng)
+        best, failed = (longer, 0) if longer is not None else (best, failed + 1)
+    return tuple(tuple(tuple(table) for table in tables) for tables in best)

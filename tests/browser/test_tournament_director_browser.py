@@ -10,10 +10,12 @@ recorded through the games service, as their own devices would.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka
@@ -45,6 +47,10 @@ WORDS = {
         "cut": "Рассадить столы после отсечения",
         "final_draft": "Финал: черновик",
         "qualifying": "Отбор",
+        "left": "осталось",
+        "time_up": "время вышло",
+        "finished": "Турнир завершён",
+        "final_two": "В этой стадии остался 1 тур",
     },
     "en": {
         "draw": "Draw the next round",
@@ -61,6 +67,10 @@ WORDS = {
         "cut": "Draw the tables after the cut",
         "final_draft": "Final: draft",
         "qualifying": "Qualifying",
+        "left": "left",
+        "time_up": "time is up",
+        "finished": "Finished on",
+        "final_two": "This stage has 1 more round to play",
     },
 }
 
@@ -86,7 +96,10 @@ def test_a_director_runs_a_13_player_tournament_on_a_phone(
     club = Club.objects.create(name="Cup club", slug="cup")
     Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
     players = [Player.objects.create(club=club, name=name) for name in (*NAMES, LATE)]
-    cup = make_tournament(club, "Thirteen", slug="thirteen", table_size=4)
+    # The final plays 2 rounds, and a round lasts 90 minutes (the room counts them down).
+    cup = make_tournament(
+        club, "Thirteen", slug="thirteen", table_size=4, stage_rounds=2, round_minutes=90
+    )
     enter(cup, players[:13])
     context = new_context(locale="ru-RU" if language == "ru" else "en-US", bypass_csp=True)
     sign_in(context, live_server.url, organiser)
@@ -150,9 +163,45 @@ def test_a_director_runs_a_13_player_tournament_on_a_phone(
     play_round_deals(cup, 3)
     close_round(cup, 3)
 
+    # The final's second round, seated by the standings after its first.
+    page.goto(detail)
+    assert words["final_two"] in page.locator("#draw").inner_text()
+    page.get_by_role("button", name=words["draw"]).click()
+    page.get_by_role("heading", name=words["final_draft"]).wait_for()
+    page.get_by_role("button", name=words["publish"]).click()
+    page.locator("#round-4").wait_for()
+
+    # The projector across the room, 1920×1080: the time left, then "time is up".
+    wall = new_context(
+        locale="ru-RU" if language == "ru" else "en-US",
+        viewport={"width": 1920, "height": 1080},
+        bypass_csp=True,
+    )
+    sign_in(wall, live_server.url, organiser)
+    projector = wall.new_page()
+    projector.goto(f"{detail}projector/")
+    clock = projector.locator(".room-clock")
+    assert words["left"] in clock.inner_text() and "1:30" in clock.inner_text()
+    assert projector.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight")
+    assert axe_violations(projector) == []
+    projector.screenshot(path=screenshot_dir / f"tournament-projector-{language}.png")
+    cup.rounds.filter(number=4).update(published_at=timezone.now() - timedelta(minutes=91))
+    projector.reload()
+    assert words["time_up"] in projector.locator(".room-clock").inner_text()
+
+    # Its last table over, the tournament is finished and says so.
+    play_round_deals(cup, 4)
+    close_round(cup, 4)
+    page.goto(detail)
+    assert words["finished"] in page.locator("#finished").inner_text()
+    assert page.get_by_role("button", name=words["draw"]).count() == 0
+    assert fits(page)
+
     page.goto(f"{detail}standings/")
     assert page.get_by_role("columnheader", name=words["qualifying"]).is_visible()
     assert page.locator(".standings-table tbody tr").count() == 14
+    cup.refresh_from_db()
+    assert cup.finished
     assert page.locator(".standings-table__finalist").count() == 4
     assert fits(page)
     assert axe_violations(page) == []

@@ -354,6 +354,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:cut": club_roles(
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"size": 3}
     ),
+    "tournaments:finish": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
     "tournaments:publish": club_roles(
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"public": "on"}
     ),

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import exports, imports, services
+from prefscore.tournaments import exports, imports, services, tables
 from prefscore.tournaments.models import Round, Tournament, TournamentEntry
 from tests.web.fixtures_tournaments import (
     HTMX,
@@ -362,11 +362,16 @@ def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 @pytest.fixture
 def small_export(tournament_world) -> dict[str, Any]:
-    tournament = make_tournament(tournament_world.club, slug="fuzz", deals_per_round=2)
+    tournament = make_tournament(tournament_world.club, slug="fuzz", deals_per_round=3)
     enter(tournament, tournament_world.players[:3])
     draw(tournament_world, tournament)
     play_round_deals(tournament, 1)
-    return exports.export_data(tournament)
+    # The arbiter's closing travels in the file too (issue 14): fuzzed with the rest.
+    table = tournament.pulkas.get()
+    tables.close_table(table.pk, tournament, "arbiter", None, [5, -2, -3], "by the clock")
+    data = exports.export_data(tournament)
+    assert data["rounds"][0]["tables"][0]["closure"]["whists"] == [5, -2, -3]
+    return data
 
 
 FUZZ = settings(
