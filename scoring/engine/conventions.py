@@ -286,6 +286,62 @@ _PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "end": "deals",
         "pulya_to_gora": 2,
     },
+    # The peers' own conventions (issue 17), so that a club moving from one of those apps
+    # keeps its scores: each value read from the app's code, docs/rules.md §3.9, second
+    # table. What they play that no option states yet is listed there too.
+    "pu-home": {  # refinishru-Andre/pulka, src/engine/conventions.ts HOME_RULES
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whister_liability": "half",
+        "joint_liability": "both",
+        "ten": "checked",
+        "consolation": ["whisters", "passer"],
+        "allpass_ladder": [1, 2, 3],
+        "allpass_zero_bonus": "gora_double",
+        "allpass_dealer_talon": False,
+        "allpass_reset": "game_or_misere",
+        "exit_ladder": [6, 7, 8],
+        "pulya_to_gora": 2,
+    },
+    "pu-fspr": {  # refinishru-Andre/pulka, src/engine/conventions.ts FSPR_RULES
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "joint_liability": "both",
+        "prikup_whists": True,
+        "allpass_ladder": [1, 2, 3],
+        "allpass_amnesty": False,
+        "allpass_zero_bonus": "gora_double",
+        "allpass_reset": "whisted_game",
+        "exit_ladder": [6, 7, 7],
+        "help": False,
+        "end": "deals",
+        "pulya_to_gora": 2,
+    },
+    "rs-sochi": {  # rostiktc2-star/preferans-score, src/domain/engine.ts and finalize.ts
+        "consolation": [],
+        "allpass_ladder": [1, 2, 3],
+        "allpass_dealer_talon": False,
+        "rounding": "exact",
+    },
+    "gchet": {  # gchet/Preferans, internal/game/rules.go DefaultRules and score.go
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "ten": "checked",
+        "consolation": ["whisters", "passer"],
+        "prikup_whists": True,
+        "allpass_ladder": [1, 2, 4],
+        "allpass_zero_bonus": "gora_double",
+        "allpass_reset": "whisted_game",
+        "exit_ladder": [6, 7],
+        "help": False,
+        "end": "sum_reached",
+        "pulya_to_gora": 2,
+        "rounding": "exact",
+    },
 }
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESET_OPTIONS)
 
@@ -308,7 +364,10 @@ def from_options(options: Mapping[str, object], base: Convention | None = None) 
 
 
 def preset(name: str) -> Convention:
-    """The preset ``sochi``, ``leningrad``, ``rostov`` or ``fspr`` (docs/protocol.md, presets)."""
+    """A preset by name: ``sochi``, ``leningrad``, ``rostov``, ``fspr``, or one of the peers'
+    conventions ``pu-home``, ``pu-fspr``, ``rs-sochi``, ``gchet`` (docs/protocol.md, presets;
+    docs/rules.md §3.9).
+    """
     if name not in _PRESET_OPTIONS:
         raise ConventionError("convention", "convention.unknown", value=name, presets=PRESET_NAMES)
     return from_options(_PRESET_OPTIONS[name])

@@ -86,12 +86,67 @@ PRESETS: dict[str, dict[str, Any]] = {
         "end": "deals",
         "pulya_to_gora": 2,
     },
+    "pu-home": {
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whister_liability": "half",
+        "joint_liability": "both",
+        "ten": "checked",
+        "consolation": ["whisters", "passer"],
+        "allpass_ladder": [1, 2, 3],
+        "allpass_zero_bonus": "gora_double",
+        "allpass_dealer_talon": False,
+        "allpass_reset": "game_or_misere",
+        "exit_ladder": [6, 7, 8],
+        "pulya_to_gora": 2,
+    },
+    "pu-fspr": {
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "joint_liability": "both",
+        "prikup_whists": True,
+        "allpass_ladder": [1, 2, 3],
+        "allpass_amnesty": False,
+        "allpass_zero_bonus": "gora_double",
+        "allpass_reset": "whisted_game",
+        "exit_ladder": [6, 7, 7],
+        "help": False,
+        "end": "deals",
+        "pulya_to_gora": 2,
+    },
+    "rs-sochi": {
+        "consolation": [],
+        "allpass_ladder": [1, 2, 3],
+        "allpass_dealer_talon": False,
+        "rounding": "exact",
+    },
+    "gchet": {
+        "whist_scale": 2,
+        "gora_scale": 2,
+        "whist_style": "gentleman",
+        "whister_liability": "half",
+        "ten": "checked",
+        "consolation": ["whisters", "passer"],
+        "prikup_whists": True,
+        "allpass_ladder": [1, 2, 4],
+        "allpass_zero_bonus": "gora_double",
+        "allpass_reset": "whisted_game",
+        "exit_ladder": [6, 7],
+        "help": False,
+        "end": "sum_reached",
+        "pulya_to_gora": 2,
+        "rounding": "exact",
+    },
 }
 
 
 def test_the_option_names_are_protocol_mds() -> None:
     assert set(OPTION_NAMES) == set(SOCHI)
-    assert PRESET_NAMES == ("sochi", "leningrad", "rostov", "fspr")
+    assert PRESET_NAMES == (
+        "sochi", "leningrad", "rostov", "fspr", "pu-home", "pu-fspr", "rs-sochi", "gchet"
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -269,7 +324,7 @@ def test_a_rostov_allpass_with_the_dealer_on_the_talon_is_refused() -> None:
 def test_an_unknown_preset_is_refused() -> None:
     with pytest.raises(
         ConventionError,
-        match="unknown convention 'moscow': use one of sochi, leningrad, rostov, fspr",
+        match="unknown convention 'moscow': use one of sochi, leningrad, rostov, fspr, pu-home, pu-fspr, rs-sochi, gchet",
     ):
         preset("moscow")
 
