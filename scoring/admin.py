@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club
 
+from .choices import ConcedeLevel
 from .models import (
     Consoler,
     Convention,
@@ -35,7 +36,13 @@ from .models import (
 from .presenters import convention_field, option_text
 
 # Shown as words on a read-only page (a preset), instead of the stored JSON.
-LIST_FIELDS = ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder")
+LIST_FIELDS = (
+    "half_whist_levels",
+    "consolation",
+    "allpass_ladder",
+    "exit_ladder",
+    "concede_levels",
+)
 
 
 class IntegerListField(forms.CharField):
@@ -68,9 +75,10 @@ def _list_formfield(db_field: Field[Any, Any]) -> forms.Field:
         return forms.MultipleChoiceField(
             choices=Consoler.choices, widget=forms.CheckboxSelectMultiple, **common
         )
-    if db_field.name == "half_whist_levels":
+    if db_field.name in ("half_whist_levels", "concede_levels"):
+        levels = HalfWhistLevel if db_field.name == "half_whist_levels" else ConcedeLevel
         return forms.TypedMultipleChoiceField(
-            choices=HalfWhistLevel.choices,
+            choices=levels.choices,
             coerce=int,
             widget=forms.CheckboxSelectMultiple,
             **common,

@@ -23,6 +23,7 @@ class Liability(models.TextChoices):
 class JointLiability(models.TextChoices):
     SECOND = "second", _("the second whister")
     BOTH = "both", _("both whisters")
+    SECOND_OWN = "second_own", _("the second whister, by his own tricks")
 
 
 class Ten(models.TextChoices):
@@ -62,6 +63,10 @@ class AllpassReset(models.TextChoices):
     ANY_GAME = "any_game", _("any game")
     WHISTED_GAME = "whisted_game", _("a whisted game")
     GAME_OR_MISERE = "game_or_misere", _("a game to the pulya or a misère")
+    MADE_WHISTED_GAME = "made_whisted_game", _("a whisted game made")
+    MADE_GAME_OR_MISERE = "made_game_or_misere", _("a game to the pulya or a made misère")
+    PLAYED_GAME_OR_MISERE = "played_game_or_misere", _("a played game or misère")
+    MADE_PLAYED_GAME = "made_played_game", _("a played game or misère, made")
 
 
 class End(models.TextChoices):
@@ -83,3 +88,34 @@ class PulyaToGora(models.IntegerChoices):
 class Compensation(models.IntegerChoices):
     TWO = 2, _("2 whists")
     THREE = 3, _("3 whists")
+
+
+class CheckedTenConsolation(models.TextChoices):
+    DEFENDERS = "defenders", _("both defenders, as consolation says")
+    NONE = "none", _("nobody")
+
+
+class HelpWriteoff(models.TextChoices):
+    POINTS = "points", _("one gora point per pulya point")
+    PULYA_RATE = "pulya_rate", _("at the pulya-to-gora rate")
+
+
+# docs/rules.md §3.10 (issue 17: deals with facts of their own).
+class DealerWhist(models.TextChoices):
+    NONE = "none", _("never")
+    UNLIABLE = "unliable", _("yes, without paying for missing tricks (FSPR)")
+    LIABLE = "liable", _("yes, as a lone whister who pays for missing tricks")
+
+
+class TalonShownPenalty(models.TextChoices):
+    NONE = "none", _("nothing")
+    WHISTS = "whists", _("twice the whist price, written by the declarer on the dealer")
+    GORA = "gora", _("one undertrick into the dealer's gora")
+
+
+class ConcedeLevel(models.IntegerChoices):
+    SIX = 6, _("six")
+    SEVEN = 7, _("seven")
+    EIGHT = 8, _("eight")
+    NINE = 9, _("nine")
+    TEN = 10, _("ten")

@@ -113,6 +113,32 @@ MESSAGES: dict[str, Promise] = {
     "deal.ten_checked": _(
         "A 10 is not whisted in this convention, it is checked: no half-whist on it."
     ),
+    # Facts of docs/rules.md §3.10, each allowed by a convention option.
+    "deal.flag_not_bool": _("%(name)s must be true or false."),
+    "deal.flag_trick_contract_only": _(
+        "Conceding, totus and a shown talon apply to a contract of 6 to 10 only."
+    ),
+    "deal.concede_not_allowed": _(
+        "This convention does not allow conceding this contract without three."
+    ),
+    "deal.concede_tricks": _("A conceded contract is not played: leave the tricks empty."),
+    "deal.half_one_only": _("Only one defender half-whists, after the other passed."),
+    "deal.returned_whist_not_allowed": _(
+        "A whist returned after a half-whist is recorded as whist and pass in this convention."
+    ),
+    "deal.dealer_word": _("%(player)s deals: his word is whist, or leave it empty."),
+    "deal.dealer_whist_after_pass": _(
+        "The dealer whists only when neither defender whisted (pass, or pass and half-whist)."
+    ),
+    "deal.dealer_whist_checked_ten": _(
+        "A 10 is checked in this convention: the dealer does not whist it either."
+    ),
+    "deal.totus_not_allowed": _("This convention has no totus of its own: record a 10."),
+    "deal.totus_level": _("A totus is a 10."),
+    "deal.talon_shown_not_allowed": _("This convention writes nothing for a shown talon."),
+    "deal.talon_shown_players": _(
+        "A shown talon is penalised only when a dealer sits out (4 or 5 players)."
+    ),
     "misere.whists": _("A misère is not whisted: leave every word empty (—)."),
     "misere.prikup": _("A misère has no talon whists."),
     "misere.tricks_missing": _("Enter the declarer's tricks on the misère."),
@@ -136,6 +162,7 @@ MESSAGES: dict[str, Promise] = {
     "option.half_levels": _("Half-whist can be allowed on a six and a seven only."),
     "option.consolers": _("Consolation comes only from the whisters, the passer and the dealer."),
     "option.consolers_twice": _("Name each consoler once."),
+    "option.concede_levels": _("Conceding can be allowed on a six to a ten, each once."),
     "option.pulya_to_gora": _("Choose 1 or 2."),
     "option.compensation": _("Choose 2 or 3."),
     "option.deal_limit_needs_end": _(
@@ -143,12 +170,21 @@ MESSAGES: dict[str, Promise] = {
         "deals: choose that ending, or leave this empty."
     ),
     "option.needs_help": _("This applies only with help: turn help on, or untick this."),
+    "option.writeoff_needs_help": _(
+        "This applies only with help: turn help on, or write off one gora point per pulya point."
+    ),
+    "option.needs_gentleman": _(
+        "This applies only to gentleman whist: choose gentleman whist, or untick this."
+    ),
     "option.amnesty_in_whists": _(
         "Amnesty applies only to all-pass in the gora: untick it, or score all-pass in the gora."
     ),
     "option.dealer_talon_in_whists": _(
         "With all-pass in whists the talon is never opened: untick this, or score "
         "all-pass in the gora."
+    ),
+    "option.needs_dealer_talon": _(
+        "This applies only when the dealer plays the talon: tick that, or untick this."
     ),
     "option.not_list": _("Enter a list of values separated by commas."),
     "option.prices_not_map": _("Give the prices as a map of 6 to 10 and misere to whole numbers."),

@@ -91,7 +91,7 @@ PRESET_LABELS: dict[str, Promise] = {
     "gchet": _("gchet"),
 }
 
-# The presets' descriptions as scoring.0002_presets and 0004_presets_peers store them, for
+# The presets' descriptions as scoring.0002_presets and 0007_presets_peers store them, for
 # translation.
 PRESET_DESCRIPTIONS: dict[str, Promise] = {
     "sochi": _("The convention of the Кодекс преферанса (сочинка)."),

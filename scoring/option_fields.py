@@ -19,9 +19,11 @@ from scoring.engine.conventions import Convention as EngineConvention
 from .choices import (
     AllpassReset,
     AllpassScoring,
+    CheckedTenConsolation,
     Compensation,
     ConsolationUnit,
     End,
+    HelpWriteoff,
     JointLiability,
     Liability,
     PulyaToGora,
@@ -30,6 +32,7 @@ from .choices import (
     WhistStyle,
     ZeroBonus,
 )
+from .option_fields_facts import FactOptions
 
 # The engine's defaults are Sochi's (docs/protocol.md, "Preset defaults"): a new convention
 # starts as a copy of Sochi, and a field the form rejected keeps a valid value.
@@ -44,14 +47,24 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
         _("Whist"),
         (
             "whist_style",
+            "gentleman_on_made",
             "whister_liability",
             "joint_liability",
+            "personal_quota",
             "half_whist_levels",
             "ten",
+            "checked_ten_consolation",
             "consolation",
             "consolation_unit",
             "misere_consolation",
             "prikup_whists",
+            # Deals with facts of their own (docs/rules.md §3.10)
+            "concede_levels",
+            "half_whist_first",
+            "returned_whist_alone",
+            "dealer_whist",
+            "totus_bonus",
+            "talon_shown_penalty",
         ),
     ),
     (
@@ -61,16 +74,28 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "allpass_ladder",
             "allpass_amnesty",
             "allpass_zero_bonus",
+            "allpass_zero_bonus_flat",
             "allpass_dealer_talon",
+            "allpass_zero_bonus_dealer",
             "allpass_whist_rate",
             "allpass_reset",
             "allpass_max_run",
             "exit_ladder",
+            "allpass_exit_round",
         ),
     ),
     (
         _("Pulya and help"),
-        ("help", "help_excludes_remized_whister", "help_excludes_dealer", "end", "deal_limit"),
+        (
+            "help",
+            "help_excludes_remized_whister",
+            "help_excludes_dealer",
+            "help_writeoff",
+            "help_writeoff_stops_at_zero",
+            "end",
+            "deal_limit",
+            "finish_after_allpass_run",
+        ),
     ),
     (
         _("Settlement"),
@@ -121,7 +146,7 @@ def sochi_exit_ladder() -> list[int]:
     return list(SOCHI_OPTIONS["exit_ladder"])
 
 
-class ConventionOptions(models.Model):
+class ConventionOptions(FactOptions):
     """Every scoring option, Sochi's by default, and the bridge to the engine."""
 
     # Prices (docs/rules.md §2)
@@ -177,6 +202,14 @@ class ConventionOptions(models.Model):
             "contract, the whister writes all the defence's tricks, or they split them."
         ),
     )
+    gentleman_on_made = models.BooleanField(
+        _("gentleman split on a made contract"),
+        **_option("gentleman_on_made"),
+        help_text=_(
+            "джентльменский вист и на сыгранной: the whister and the passer split the trick "
+            "whists on a made contract too (needs gentleman whist)."
+        ),
+    )
     whister_liability = models.CharField(
         _("whister's liability"),
         max_length=12,
@@ -197,6 +230,14 @@ class ConventionOptions(models.Model):
             "eight, nine or ten."
         ),
     )
+    personal_quota = models.BooleanField(
+        _("personal quota"),
+        **_option("personal_quota"),
+        help_text=_(
+            "личная норма: on a six or seven each of two whisters pays for his own missing "
+            "tricks, even when the pair took enough."
+        ),
+    )
     half_whist_levels = models.JSONField(
         _("half-whist on"),
         blank=True,
@@ -209,6 +250,13 @@ class ConventionOptions(models.Model):
         choices=Ten.choices,
         **_option("ten"),
         help_text=_("десятерная вистуется / проверяется: whether a ten is whisted."),
+    )
+    checked_ten_consolation = models.CharField(
+        _("consolation on a failed checked ten"),
+        max_length=12,
+        choices=CheckedTenConsolation.choices,
+        **_option("checked_ten_consolation"),
+        help_text=_("консоляция на проверяемой десятерной: who consoles when it fails."),
     )
     consolation = models.JSONField(
         _("consolation from"),
@@ -262,6 +310,19 @@ class ConventionOptions(models.Model):
         **_option("allpass_zero_bonus"),
         help_text=_("ноль взяток на распасах: what a player who takes no trick gets."),
     )
+    allpass_zero_bonus_flat = models.BooleanField(
+        _("zero-trick bonus of 1"),
+        **_option("allpass_zero_bonus_flat"),
+        help_text=_("the bonus for no trick is 1 whatever the all-pass price."),
+    )
+    allpass_zero_bonus_dealer = models.BooleanField(
+        _("zero-trick bonus for the dealer"),
+        **_option("allpass_zero_bonus_dealer"),
+        help_text=_(
+            "with 4 players the dealer who plays the talon and takes no trick with it "
+            "earns the bonus too."
+        ),
+    )
     allpass_dealer_talon = models.BooleanField(
         _("dealer plays the talon"),
         **_option("allpass_dealer_talon"),
@@ -277,7 +338,7 @@ class ConventionOptions(models.Model):
     )
     allpass_reset = models.CharField(
         _("a run of all-passes ends with"),
-        max_length=16,
+        max_length=24,
         choices=AllpassReset.choices,
         **_option("allpass_reset"),
         help_text=_("what ends a run of all-passes (серия распасов)."),
@@ -288,6 +349,19 @@ class ConventionOptions(models.Model):
         blank=True,
         **_option("allpass_max_run"),
         help_text=_("the price falls back after this many all-passes in a row; empty: never."),
+    )
+    allpass_exit_round = models.BooleanField(
+        _("all-passes end after a round at the top"),
+        **_option("allpass_exit_round"),
+        help_text=_(
+            "once the lowest contract stops rising, the run ends when every player has "
+            "been first hand since the first all-pass there."
+        ),
+    )
+    finish_after_allpass_run = models.BooleanField(
+        _("finish waits for the all-passes"),
+        **_option("finish_after_allpass_run"),
+        help_text=_("the pulka does not end while a run of all-passes goes on."),
     )
     exit_ladder = models.JSONField(
         _("exit from all-pass"),
@@ -313,6 +387,21 @@ class ConventionOptions(models.Model):
         _("no help to the dealer"),
         **_option("help_excludes_dealer"),
         help_text=_("помощь: none to a dealer sitting out (needs help)."),
+    )
+    help_writeoff = models.CharField(
+        _("help nobody can take"),
+        max_length=12,
+        choices=HelpWriteoff.choices,
+        **_option("help_writeoff"),
+        help_text=_(
+            "списание с горы: gora points written off per pulya point when every pulya is "
+            "closed (needs help)."
+        ),
+    )
+    help_writeoff_stops_at_zero = models.BooleanField(
+        _("write-off stops at a zero gora"),
+        **_option("help_writeoff_stops_at_zero"),
+        help_text=_("списание с горы: never below 0 (needs help)."),
     )
     end = models.CharField(
         _("the pulka ends"),

@@ -24,6 +24,7 @@ from scoring.engine.conventions import Convention as EngineConvention
 from scoring.engine.numbers import Points
 from scoring.engine.values import game_values
 
+from .choices import ConcedeLevel
 from .models import OPTION_TOPICS, PRESET_SLUGS, Consoler, Convention, HalfWhistLevel
 from .models import option_fields as fields_of_option
 
@@ -76,6 +77,9 @@ def option_text(field: str, value: Any) -> str:
         return ", ".join(str(labels[v]) for v in value) or gettext("nobody")
     if field == "half_whist_levels":
         level_labels = dict(HalfWhistLevel.choices)
+        return ", ".join(str(level_labels[v]) for v in value) or gettext("never")
+    if field == "concede_levels":
+        level_labels = dict(ConcedeLevel.choices)
         return ", ".join(str(level_labels[v]) for v in value) or gettext("never")
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)

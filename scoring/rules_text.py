@@ -17,6 +17,8 @@ from django.utils.translation import ngettext
 from scoring.engine.conventions import Convention
 
 from .models import OPTION_TOPICS
+from .rules_text_defence import DEFENCE_SENTENCES
+from .rules_text_facts import FACT_SENTENCES
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,11 @@ def _joint_liability(conv: Convention) -> str:
         return _(
             "If two whisters take no trick against an eight, nine or ten, the second whister "
             "alone pays for the missing trick."
+        )
+    if conv.joint_liability == "second_own":
+        return _(
+            "Against an eight, nine or ten the second of two whisters pays for a missing trick "
+            "whenever he took no trick himself, whatever the first whister took."
         )
     return _(
         "If two whisters take no trick against an eight, nine or ten, both pay for the "
@@ -252,7 +259,60 @@ def _allpass_reset(conv: Convention) -> str:
             "A run of all-passes ends only with a played contract that someone whisted, "
             "made or not."
         )
-    return _("A run of all-passes ends with a contract written to the pulya or with any misère.")
+    return _RESET_SENTENCES[conv.allpass_reset]()
+
+
+# The newer values of allpass_reset, one sentence each (docs/rules.md §3.3 "Streak reset").
+_RESET_SENTENCES: dict[str, Callable[[], str]] = {
+    "game_or_misere": lambda: _(
+        "A run of all-passes ends with a contract written to the pulya or with any misère."
+    ),
+    "made_whisted_game": lambda: _(
+        "A run of all-passes ends only with a contract that someone whisted and the declarer made."
+    ),
+    "made_game_or_misere": lambda: _(
+        "A run of all-passes ends with a contract written to the pulya or a made misère; "
+        "a caught misère leaves it going."
+    ),
+    "played_game_or_misere": lambda: _(
+        "A run of all-passes ends with any contract or misère that is played, made or "
+        "not; a contract nobody whists leaves it going."
+    ),
+    "made_played_game": lambda: _(
+        "A run of all-passes ends only with a game played and made: a whisted contract, "
+        "a misère or a checked ten."
+    ),
+}
+
+
+def _allpass_zero_bonus_flat(conv: Convention) -> str | None:
+    if not conv.allpass_zero_bonus_flat or conv.allpass_zero_bonus == "none":
+        return None
+    return _("The bonus for taking no trick counts the all-pass price as 1, however high it is.")
+
+
+def _allpass_zero_bonus_dealer(conv: Convention) -> str | None:
+    if not conv.allpass_zero_bonus_dealer or conv.allpass_zero_bonus == "none":
+        return None
+    return _(
+        "With four players the dealer who takes no trick with the talon cards earns the "
+        "bonus for no trick too."
+    )
+
+
+def _allpass_exit_round(conv: Convention) -> str | None:
+    if not conv.allpass_exit_round:
+        return None
+    return _(
+        "Once the lowest contract stops rising, the run of all-passes ends as soon as "
+        "every player has been first hand since the first all-pass there."
+    )
+
+
+def _finish_after_allpass_run(conv: Convention) -> str | None:
+    if not conv.finish_after_allpass_run:
+        return None
+    return _("The pulka does not end while a run of all-passes goes on: it ends after the run.")
 
 
 def _allpass_max_run(conv: Convention) -> str:
@@ -370,18 +430,24 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     "allpass_ladder": _allpass_ladder,
     "allpass_amnesty": _allpass_amnesty,
     "allpass_zero_bonus": _allpass_zero_bonus,
+    "allpass_zero_bonus_flat": _allpass_zero_bonus_flat,
     "allpass_dealer_talon": _allpass_dealer_talon,
+    "allpass_zero_bonus_dealer": _allpass_zero_bonus_dealer,
     "allpass_whist_rate": _allpass_whist_rate,
     "allpass_reset": _allpass_reset,
     "allpass_max_run": _allpass_max_run,
     "exit_ladder": _exit_ladder,
+    "allpass_exit_round": _allpass_exit_round,
     "help": _help,
     "help_excludes_remized_whister": _help_excludes_remized_whister,
     "help_excludes_dealer": _help_excludes_dealer,
     "end": _end,
     "deal_limit": _deal_limit,
+    "finish_after_allpass_run": _finish_after_allpass_run,
     "pulya_to_gora": _pulya_to_gora,
     "rounding": _rounding,
     "rounding_compensation_4": _rounding_compensation_4,
     "indivisible_mountain": _indivisible_mountain,
+    **DEFENCE_SENTENCES,
+    **FACT_SENTENCES,  # docs/rules.md §3.10
 }

@@ -1,4 +1,4 @@
-"""The presets' data migrations, scoring.0002_presets and 0004_presets_peers: the eight
+"""The presets' data migrations, scoring.0002_presets and 0007_presets_peers: the eight
 presets, exactly as the engine has them.
 
 The migration holds its own copy of the presets' options (it must write the same rows
@@ -58,7 +58,7 @@ def test_each_preset_passes_the_models_own_validation(slug):
 MIGRATIONS = Path(__file__).resolve().parent.parent / "scoring/migrations"
 
 
-@pytest.mark.parametrize("name", ["0002_presets", "0004_presets_peers"])
+@pytest.mark.parametrize("name", ["0002_presets", "0007_presets_peers"])
 def test_the_presets_migrations_import_nothing_but_django(name):
     tree = ast.parse((MIGRATIONS / f"{name}.py").read_text(encoding="utf-8"))
     imported = {
@@ -100,7 +100,7 @@ def test_the_migration_runs_backwards_and_forwards(tmp_path: Path) -> None:
 @pytest.mark.django_db
 def test_a_clubs_own_convention_named_like_a_new_preset_keeps_its_options():
     """A club that called its convention "gchet" before the preset came keeps it, renamed."""
-    peers = importlib.import_module("scoring.migrations.0004_presets_peers")
+    peers = importlib.import_module("scoring.migrations.0007_presets_peers")
     club = Club.objects.create(name="Home", slug="home-club")
     Convention.objects.filter(slug="gchet").delete()
     own = Convention.from_engine(preset("sochi"), name="Our gchet", slug="gchet", owner=club)

@@ -171,12 +171,20 @@ def _same(a: EngineDeal, b: EngineDeal | None) -> bool:
     """The same facts, whatever order the players were named in."""
     if b is None:
         return False
-    return (a.contract, a.declarer, sorted(a.whists), sorted(a.tricks or ()), a.prikup) == (
+    return (
+        a.contract,
+        a.declarer,
+        sorted(a.whists),
+        sorted(a.tricks or ()),
+        a.prikup,
+        (a.conceded, a.totus, a.talon_shown),
+    ) == (
         b.contract,
         b.declarer,
         sorted(b.whists),
         sorted(b.tricks or ()),
         b.prikup,
+        (b.conceded, b.totus, b.talon_shown),
     )
 
 

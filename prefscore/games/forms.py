@@ -23,7 +23,9 @@ CONTRACTS = ("6", "7", "8", "9", "10", "misere", "allpass")
 SUIT_CODES = ("", "S", "C", "D", "H", "NT")
 WORDS = ("", "whist", "pass", "half")
 # Form areas an error is shown beside; the engine's DealError.field names the same facts.
-GROUPS = ("number", "contract", "declarer", "whists", "tricks", "prikup", "reason")
+GROUPS = ("number", "contract", "declarer", "whists", "tricks", "prikup", "special", "reason")
+# Facts of docs/rules.md §3.10, ticked in the form's "special deal" area.
+SPECIAL_FACTS = ("conceded", "totus", "talon_shown")
 NON_FIELD = "__all__"
 
 
@@ -54,6 +56,9 @@ class DealForm(forms.Form):
     )
     declarer = forms.CharField(required=False, max_length=3, strip=True)
     prikup = forms.CharField(required=False, strip=True)
+    conceded = forms.BooleanField(required=False)
+    totus = forms.BooleanField(required=False)
+    talon_shown = forms.BooleanField(required=False)
 
     def __init__(self, state: SheetState, data: Any = None, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
@@ -93,6 +98,8 @@ class DealForm(forms.Form):
         prikup = self._prikup(data.get("prikup") or "", contract)
         if prikup:
             facts["prikup"] = prikup
+        # Ticked only where the convention offers them; the engine judges the rest.
+        facts.update({name: True for name in SPECIAL_FACTS if data.get(name)})
         self.facts = facts
         return data
 
@@ -108,10 +115,13 @@ class DealForm(forms.Form):
         return names[seat]
 
     def _words(self, data: dict[str, Any]) -> dict[str, str]:
-        active = seating(self.state.size, self.state.dealer).active
+        seats = seating(self.state.size, self.state.dealer)
+        speaking = list(seats.active)
+        if self.state.size == 4 and self.state.convention.dealer_whist != "none":
+            speaking.append(seats.dealer)  # the dealer may whist (docs/rules.md §3.10.4)
         return {
             self.state.names[seat]: data[f"word_{seat}"]
-            for seat in active
+            for seat in speaking
             if data.get(f"word_{seat}")
         }
 
@@ -157,7 +167,8 @@ class DealForm(forms.Form):
 
     def add_engine_error(self, error: DealError) -> None:
         """The engine refused the deal: show its message beside the fact it names."""
-        group = error.field if error.field in GROUPS else NON_FIELD
+        field_name = "special" if error.field in SPECIAL_FACTS else error.field
+        group = field_name if field_name in GROUPS else NON_FIELD
         self._group_error(group, message_for(error))
 
     def add_notice(self, message: str) -> None:
@@ -204,6 +215,8 @@ def _group_of(name: str) -> str:
         return "tricks"
     if name == "suit":
         return "contract"
+    if name in SPECIAL_FACTS:
+        return "special"
     return name if name in GROUPS else NON_FIELD
 
 

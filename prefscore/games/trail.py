@@ -100,6 +100,12 @@ def describe_facts(facts: Mapping[str, Any], names: Sequence[str] = ()) -> str:
         parts.append(_("tricks: %(tricks)s") % {"tricks": listed})
     if facts.get("prikup"):
         parts.append(_("talon fast tricks: %(count)s") % {"count": facts["prikup"]})
+    if facts.get("conceded") is True:
+        parts.append(_("conceded without three"))
+    if facts.get("totus") is True:
+        parts.append(_("totus"))
+    if facts.get("talon_shown") is True:
+        parts.append(_("the talon was shown"))
     return " · ".join(parts)
 
 

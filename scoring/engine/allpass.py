@@ -55,7 +55,7 @@ def _allpass_players(ctx: DealContext, deal: Deal) -> tuple[tuple[int, ...], dic
 
 def allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
     """All-pass in gora with amnesty and the zero-trick bonus (docs/rules.md §3.3, gora style)."""
-    conv, seats = ctx.convention, ctx.seats
+    conv = ctx.convention
     players, tricks = _allpass_players(ctx, deal)
     price = ctx.allpass_price
     spared = min(tricks.values()) if conv.allpass_amnesty else 0
@@ -65,22 +65,38 @@ def allpass_in_gora(ctx: DealContext, deal: Deal) -> DealOutcome:
         if tricks[p] - spared
     ]
     # Only a dealer who sits out (4 players, on the talon) is denied the bonus: with 2
-    # or 3 players the dealer holds a hand like everyone else (docs/protocol.md).
-    entries.extend(
-        _zero_bonus(ctx, [p for p in players if p not in seats.sitting_out], tricks, price)
-    )
+    # or 3 players the dealer holds a hand like everyone else (docs/protocol.md), and
+    # allpass_zero_bonus_dealer gives it to him too when he took no talon trick.
+    entries.extend(_zero_bonus(ctx, _bonus_candidates(ctx, players), tricks, price))
     return DealOutcome(tuple(entries), "P", False, True)
 
 
+def _bonus_candidates(ctx: DealContext, players: tuple[int, ...]) -> list[int]:
+    """Who may earn the zero-trick bonus, clockwise from first hand (docs/rules.md §3.3).
+
+    A dealer who sits out is left out unless ``allpass_zero_bonus_dealer`` is on (gchet:
+    the 4-player dealer who took no talon trick gets it too); he comes last.
+    """
+    seats = ctx.seats
+    candidates = [p for p in seats.active if p in players]
+    if ctx.convention.allpass_zero_bonus_dealer and seats.dealer in players:
+        if seats.dealer not in candidates:
+            candidates.append(seats.dealer)
+    return candidates
+
+
 def _zero_bonus(
-    ctx: DealContext, players: list[int], tricks: dict[int, int], price: int
+    ctx: DealContext, players: list[int], tricks: dict[int, int], ladder_price: int
 ) -> list[Entry]:
     """A player with no trick on an all-pass (docs/protocol.md "Zero-trick bonus").
 
-    Never for a 4-player dealer; pulya entries go clockwise from first hand.
+    ``players`` in the order the entries go (clockwise from first hand). The bonus is
+    the ladder price m, or 1 whatever the price with ``allpass_zero_bonus_flat`` (RS,
+    docs/rules.md §3.3 step 3).
     """
     bonus = ctx.convention.allpass_zero_bonus
-    zero = [p for p in ctx.seats.active if p in players and tricks[p] == 0]
+    price = 1 if ctx.convention.allpass_zero_bonus_flat else ladder_price
+    zero = [p for p in players if tricks[p] == 0]
     if bonus == "pulya":
         return [Entry(p, PULYA, price, reason="zero_bonus") for p in zero]
     if bonus == "gora":
@@ -110,5 +126,6 @@ def allpass_in_whists(ctx: DealContext, deal: Deal) -> DealOutcome:
                 entries.append(Entry(writer, WHISTS, amount, other, "allpass"))
     entries.extend(_zero_bonus(ctx, list(seats.active), tricks, price))
     if seats.size == 4 and conv.allpass_zero_bonus == "pulya":
-        entries.append(Entry(seats.dealer, PULYA, price, reason="zero_bonus"))
+        bonus = 1 if conv.allpass_zero_bonus_flat else price
+        entries.append(Entry(seats.dealer, PULYA, bonus, reason="zero_bonus"))
     return DealOutcome(tuple(e for e in entries if e.points), "P", False, True)

@@ -17,36 +17,69 @@ CONSOLERS = ("whisters", "passer", "dealer")
 
 WhistStyle = Literal["greedy", "gentleman"]
 Liability = Literal["full", "half"]
-JointLiability = Literal["second", "both"]
+JointLiability = Literal["second", "both", "second_own"]
 Ten = Literal["whisted", "checked"]
 ConsolationUnit = Literal["price", "flat10"]
 AllpassScoring = Literal["gora", "whists"]
 ZeroBonus = Literal["pulya", "gora", "gora_double", "none"]
-AllpassReset = Literal["any_game", "whisted_game", "game_or_misere"]
+AllpassReset = Literal[
+    "any_game",
+    "whisted_game",
+    "game_or_misere",
+    "made_whisted_game",
+    "made_game_or_misere",
+    "played_game_or_misere",
+    "made_played_game",
+]
 End = Literal["all_closed", "sum_reached", "deals"]
 Rounding = Literal["exact", "codex"]
+CheckedTenConsolation = Literal["defenders", "none"]
+HelpWriteoff = Literal["points", "pulya_rate"]
+DealerWhist = Literal["none", "unliable", "liable"]
+TalonShownPenalty = Literal["none", "whists", "gora"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
     "whister_liability": ("full", "half"),
-    "joint_liability": ("second", "both"),
+    "joint_liability": ("second", "both", "second_own"),
     "ten": ("whisted", "checked"),
     "consolation_unit": ("price", "flat10"),
     "allpass_scoring": ("gora", "whists"),
     "allpass_zero_bonus": ("pulya", "gora", "gora_double", "none"),
-    "allpass_reset": ("any_game", "whisted_game", "game_or_misere"),
+    "allpass_reset": (
+        "any_game",
+        "whisted_game",
+        "game_or_misere",
+        "made_whisted_game",
+        "made_game_or_misere",
+        "played_game_or_misere",
+        "made_played_game",
+    ),
     "end": ("all_closed", "sum_reached", "deals"),
     "rounding": ("exact", "codex"),
+    "checked_ten_consolation": ("defenders", "none"),
+    "help_writeoff": ("points", "pulya_rate"),
+    "dealer_whist": ("none", "unliable", "liable"),
+    "talon_shown_penalty": ("none", "whists", "gora"),
 }
 _BOOLS = (
     "misere_consolation",
     "prikup_whists",
     "allpass_amnesty",
     "allpass_dealer_talon",
+    "allpass_zero_bonus_flat",
+    "allpass_zero_bonus_dealer",
+    "allpass_exit_round",
+    "finish_after_allpass_run",
     "help",
     "help_excludes_remized_whister",
     "help_excludes_dealer",
     "indivisible_mountain",
+    "gentleman_on_made",
+    "personal_quota",
+    "help_writeoff_stops_at_zero",
+    "half_whist_first",
+    "returned_whist_alone",
 )
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
@@ -82,6 +115,10 @@ class Convention:
     allpass_reset: AllpassReset = "any_game"
     allpass_max_run: int | None = None
     exit_ladder: tuple[int, ...] = (6,)
+    allpass_zero_bonus_flat: bool = False
+    allpass_zero_bonus_dealer: bool = False
+    allpass_exit_round: bool = False
+    finish_after_allpass_run: bool = False
     help: bool = True
     help_excludes_remized_whister: bool = False
     help_excludes_dealer: bool = False
@@ -91,6 +128,20 @@ class Convention:
     rounding: Rounding = "codex"
     rounding_compensation_4: int = 2
     indivisible_mountain: bool = False
+    # Options of the defence and of help (docs/rules.md §3.1, §3.4): the defaults are
+    # today's behaviour under every preset.
+    gentleman_on_made: bool = False
+    personal_quota: bool = False
+    checked_ten_consolation: CheckedTenConsolation = "defenders"
+    help_writeoff: HelpWriteoff = "points"
+    help_writeoff_stops_at_zero: bool = False
+    # Rules that need a fact of their own in the deal (docs/rules.md §3.10).
+    concede_levels: tuple[int, ...] = ()
+    half_whist_first: bool = False
+    returned_whist_alone: bool = False
+    dealer_whist: DealerWhist = "none"
+    totus_bonus: int = 0
+    talon_shown_penalty: TalonShownPenalty = "none"
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -110,7 +161,7 @@ class Convention:
         """Every option as docs/protocol.md spells it (a JSON-ready mapping)."""
         options = asdict(self)
         options["prices"] = dict(zip(PRICE_KEYS, self.prices, strict=True))
-        for name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
+        for name in _LIST_OPTIONS:
             options[name] = list(options[name])
         return options
 
@@ -167,6 +218,15 @@ def _check_half_levels(name: str, value: object) -> None:
         raise ConventionError(name, "option.half_levels")
 
 
+def _check_concede_levels(name: str, value: object) -> None:
+    if (
+        not isinstance(value, tuple)
+        or not all(_is_int(v) and 6 <= v <= 10 for v in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ConventionError(name, "option.concede_levels")
+
+
 def _check_consolation(name: str, value: object) -> None:
     if not isinstance(value, tuple) or not all(v in CONSOLERS for v in value):
         raise ConventionError(name, "option.consolers")
@@ -197,6 +257,8 @@ _VALIDATORS: dict[str, Callable[[str, object], None]] = {
     "deal_limit": _check_optional_int,
     "pulya_to_gora": _check_pulya_to_gora,
     "rounding_compensation_4": _check_compensation,
+    "concede_levels": _check_concede_levels,
+    "totus_bonus": _check_int(0, _MAX_PRICE),
     **{name: _check_choice for name in _CHOICES},
     **{name: _check_bool for name in _BOOLS},
 }
@@ -209,17 +271,34 @@ def _check_consistency(conv: Convention) -> None:
     for name in ("help_excludes_remized_whister", "help_excludes_dealer"):
         if getattr(conv, name) and not conv.help:
             raise ConventionError(name, "option.needs_help")
+    if conv.help_writeoff != "points" and not conv.help:
+        raise ConventionError("help_writeoff", "option.writeoff_needs_help")
+    if conv.help_writeoff_stops_at_zero and not conv.help:
+        raise ConventionError("help_writeoff_stops_at_zero", "option.needs_help")
+    if conv.gentleman_on_made and conv.whist_style != "gentleman":
+        raise ConventionError("gentleman_on_made", "option.needs_gentleman")
     if conv.allpass_scoring == "whists" and conv.allpass_amnesty:
         raise ConventionError("allpass_amnesty", "option.amnesty_in_whists")
     if conv.allpass_scoring == "whists" and conv.allpass_dealer_talon:
         raise ConventionError("allpass_dealer_talon", "option.dealer_talon_in_whists")
+    if conv.allpass_zero_bonus_dealer and not conv.allpass_dealer_talon:
+        raise ConventionError("allpass_zero_bonus_dealer", "option.needs_dealer_talon")
+
+
+_LIST_OPTIONS = (
+    "half_whist_levels",
+    "consolation",
+    "allpass_ladder",
+    "exit_ladder",
+    "concede_levels",
+)
 
 
 def _coerce(name: str, value: object) -> object:
     """Turn JSON values into the dataclass's types; the validators judge the result."""
     if name == "prices":
         return _coerce_prices(value)
-    if name in ("half_whist_levels", "consolation", "allpass_ladder", "exit_ladder"):
+    if name in _LIST_OPTIONS:
         if not isinstance(value, list | tuple):
             raise ConventionError(name, "option.not_list", value=value)
         items = tuple(value)
@@ -248,6 +327,19 @@ def _coerce_prices(value: object) -> object:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Convention))
+# The options of the file format's first version (docs/protocol.md, "Convention options"):
+# a convention spelled out in full must give each of them. Every option added since scores
+# as before at its default, so an older file that lacks it reads as it did.
+FIRST_VERSION_OPTIONS: tuple[str, ...] = (
+    "prices", "whist_scale", "gora_scale", "whist_style", "whister_liability",
+    "joint_liability", "half_whist_levels", "ten", "consolation", "consolation_unit",
+    "misere_consolation", "prikup_whists", "allpass_scoring", "allpass_ladder",
+    "allpass_amnesty", "allpass_zero_bonus", "allpass_dealer_talon", "allpass_whist_rate",
+    "allpass_reset", "allpass_max_run", "exit_ladder", "help",
+    "help_excludes_remized_whister", "help_excludes_dealer", "end", "deal_limit",
+    "pulya_to_gora", "rounding", "rounding_compensation_4", "indivisible_mountain",
+)  # fmt: skip
+ADDED_OPTIONS: frozenset[str] = frozenset(OPTION_NAMES) - frozenset(FIRST_VERSION_OPTIONS)
 
 _PRESET_OPTIONS: dict[str, dict[str, Any]] = {
     "sochi": {},
@@ -299,9 +391,14 @@ _PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "allpass_ladder": [1, 2, 3],
         "allpass_zero_bonus": "gora_double",
         "allpass_dealer_talon": False,
-        "allpass_reset": "game_or_misere",
+        "allpass_reset": "made_game_or_misere",
         "exit_ladder": [6, 7, 8],
+        "allpass_exit_round": True,
         "pulya_to_gora": 2,
+        "help_writeoff": "pulya_rate",
+        "concede_levels": [6, 7, 8, 9, 10],
+        "half_whist_first": True,
+        "returned_whist_alone": True,
     },
     "pu-fspr": {  # refinishru-Andre/pulka, src/engine/conventions.ts FSPR_RULES
         "whist_scale": 2,
@@ -313,17 +410,26 @@ _PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "allpass_ladder": [1, 2, 3],
         "allpass_amnesty": False,
         "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "whisted_game",
+        "allpass_reset": "made_whisted_game",
         "exit_ladder": [6, 7, 7],
         "help": False,
         "end": "deals",
         "pulya_to_gora": 2,
+        "gentleman_on_made": True,
+        "half_whist_first": True,
+        "returned_whist_alone": True,
+        "dealer_whist": "unliable",
     },
     "rs-sochi": {  # rostiktc2-star/preferans-score, src/domain/engine.ts and finalize.ts
+        "joint_liability": "second_own",
         "consolation": [],
         "allpass_ladder": [1, 2, 3],
         "allpass_dealer_talon": False,
+        "allpass_reset": "played_game_or_misere",
+        "allpass_zero_bonus_flat": True,
         "rounding": "exact",
+        "personal_quota": True,
+        "help_writeoff_stops_at_zero": True,
     },
     "gchet": {  # gchet/Preferans, internal/game/rules.go DefaultRules and score.go
         "whist_scale": 2,
@@ -335,12 +441,20 @@ _PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "prikup_whists": True,
         "allpass_ladder": [1, 2, 4],
         "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "whisted_game",
+        "allpass_reset": "made_played_game",
         "exit_ladder": [6, 7],
+        "allpass_zero_bonus_dealer": True,
+        "finish_after_allpass_run": True,
         "help": False,
         "end": "sum_reached",
         "pulya_to_gora": 2,
         "rounding": "exact",
+        "checked_ten_consolation": "none",
+        "concede_levels": [6, 7],
+        "half_whist_first": True,
+        "returned_whist_alone": True,
+        "dealer_whist": "liable",
+        "talon_shown_penalty": "whists",
     },
 }
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESET_OPTIONS)
@@ -381,7 +495,7 @@ def from_spec(spec: object, overrides: Mapping[str, object] | None = None) -> Co
     if isinstance(spec, str):
         base = preset(spec)
     elif isinstance(spec, Mapping):
-        missing = [name for name in OPTION_NAMES if name not in spec]
+        missing = [name for name in OPTION_NAMES if name not in spec and name not in ADDED_OPTIONS]
         if missing:
             raise ConventionError(missing[0], "convention.incomplete")
         base = from_options(spec)

@@ -8,8 +8,20 @@ are named here too, where the rest of the project imports them from.
 
 from __future__ import annotations
 
+from . import house_deals
 from .allpass import allpass_in_gora, allpass_in_whists
+from .allpass_runs import (
+    MISERE_FAILED,
+    MISERE_MADE,
+    TEN_FAILED,
+    TEN_MADE,
+    UNPLAYED,
+    WHISTED_FAILED,
+    WHISTED_MADE,
+    ends_run,
+)
 from .contracts import Kind, obligation
+from .defence import gentleman_splits, own_trick_shares, shortfall_entries
 from .errors import DealError
 from .facts import (
     GORA,
@@ -44,6 +56,8 @@ __all__ = [
 def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
     """Score one deal by its kind: docs/rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass)."""
     kind = deal.contract.kind
+    if kind is not Kind.TRICKS and (deal.conceded or deal.totus or deal.talon_shown):
+        house_deals.refuse_flags_off_contract(deal)
     if kind is Kind.ALLPASS:
         refuse(deal.declarer is not None, "allpass.declarer", "declarer")
         refuse(bool(deal.whists), "allpass.whists", "whists")
@@ -80,10 +94,17 @@ class _Defence:
     every trick contract and read several times (the fold's hot path).
     """
 
-    __slots__ = ("declarer", "defenders", "words", "whisters", "passers")
+    __slots__ = ("declarer", "defenders", "words", "whisters", "passers", "dealer_whists")
 
-    def __init__(self, declarer: int, defenders: tuple[int, ...], words: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        declarer: int,
+        defenders: tuple[int, ...],
+        words: tuple[str, ...],
+        dealer_whists: bool = False,
+    ) -> None:
         self.declarer = declarer
+        self.dealer_whists = dealer_whists  # docs/rules.md §3.10.4
         self.defenders = defenders
         self.words = words
         key = (defenders, words)
@@ -108,6 +129,7 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
     defenders = ctx.seats.defenders_of(declarer)
     names = ctx.names
     given = dict(deal.whists)
+    dealer_word = ""
     for name, word in given.items():
         if name in names:
             seat = names.index(name)
@@ -116,17 +138,21 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
         if seat == declarer:
             raise DealError("deal.declarer_defends", "whists", player=name)
         if seat not in defenders:
+            if house_deals.may_whist_as_dealer(ctx, seat):
+                dealer_word = house_deals.dealer_word(word, name)
+                continue
             raise DealError("deal.whister_sits_out", "whists", player=name)
         if word not in WORDS:
             raise DealError("deal.bad_word", "whists", player=name, value=word)
     words = tuple([given.get(names[seat], "") for seat in defenders])
     if "" in words:
-        ten_checked = deal.contract.level == 10 and ctx.convention.ten == "checked"
+        # Nobody has to speak on a checked 10, nor before a concession (§3.10.1).
+        unspoken = deal.conceded or (deal.contract.level == 10 and ctx.convention.ten == "checked")
         for seat, word in zip(defenders, words, strict=True):
-            if not word and not ten_checked:
+            if not word and not unspoken:
                 raise DealError("deal.word_missing", "whists", player=names[seat])
         words = tuple([word or "pass" for word in words])
-    return _Defence(declarer, defenders, words)
+    return _Defence(declarer, defenders, words, dealer_word == "whist")
 
 
 def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
@@ -136,14 +162,38 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     defence = _defence(ctx, deal, declarer)
     _check_prikup(ctx, deal)
     talon = _talon_whists(ctx, deal, declarer, price)
+    if deal.conceded or deal.totus or deal.talon_shown:  # docs/rules.md §3.10
+        house_deals.check_flags(ctx, deal)
+        talon += house_deals.talon_shown_entries(ctx, deal, declarer, price)
+        if deal.conceded:
+            return house_deals.conceded(ctx, deal, declarer, price, talon)
+        if deal.totus:
+            return house_deals.with_totus_bonus(
+                ctx, deal, _scored_contract(ctx, deal, defence, price, talon), declarer
+            )
+    return _scored_contract(ctx, deal, defence, price, talon)
+
+
+def _scored_contract(
+    ctx: DealContext, deal: Deal, defence: _Defence, price: int, talon: tuple[Entry, ...]
+) -> DealOutcome:
+    """The contract by the defence's words (docs/rules.md §3.1, §3.10.3–4)."""
+    conv, level, declarer = ctx.convention, deal.contract.level, defence.declarer
+    if defence.dealer_whists:
+        return house_deals.dealer_whist(
+            ctx, deal, declarer, defence.defenders, defence.words, price, talon, _resets
+        )
     if level == 10 and conv.ten == "checked":
         return _checked_ten(ctx, deal, defence, price, talon)
     if "half" in defence.words:
-        return _half_whist(ctx, deal, defence, price, talon)
+        if "whist" not in defence.words:
+            return _half_whist(ctx, deal, defence, price, talon)
+        words = house_deals.returned_whist_words(ctx, deal, defence.defenders, defence.words)
+        defence = _Defence(declarer, defence.defenders, words)
     if not defence.whisters:
         refuse(deal.tricks is not None, "deal.unwhisted_tricks", "tricks")
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
-        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
+        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, UNPLAYED), False)
     return _played(ctx, deal, defence, price, talon)
 
 
@@ -177,8 +227,8 @@ def _half_whist(
     level, conv = deal.contract.level, ctx.convention
     if level not in conv.half_whist_levels:
         raise DealError("deal.half_not_allowed", "whists", level=level)
-    if len(defence.defenders) == 2 and defence.words != ("pass", "half"):
-        raise DealError("deal.half_second_only", "whists")
+    if len(defence.defenders) == 2 and not house_deals.half_order_allowed(ctx, defence.words):
+        raise DealError(_half_order_code(ctx), "whists")
     refuse(deal.tricks is not None, "deal.half_tricks", "tricks")
     half_whister = defence.defenders[defence.words.index("half")]
     amount = exact_div(conv.whist_scale * price * obligation(level), 2)
@@ -187,7 +237,12 @@ def _half_whist(
         Entry(half_whister, WHISTS, amount, defence.declarer, "half_whist"),
         *talon,
     )
-    return DealOutcome(entries, f"{deal.contract.symbol}/½", _resets(ctx, "pulya"), False)
+    return DealOutcome(entries, f"{deal.contract.symbol}/½", _resets(ctx, UNPLAYED), False)
+
+
+def _half_order_code(ctx: DealContext) -> str:
+    # With the first defender's half-whist allowed, only two half-whists are wrong.
+    return "deal.half_one_only" if ctx.convention.half_whist_first else "deal.half_second_only"
 
 
 def _played(
@@ -215,7 +270,7 @@ def _played(
     return DealOutcome(
         tuple([e for e in entries if e.points]),
         f"{deal.contract.symbol}/{result}",
-        _resets(ctx, "remiz" if under else "pulya", whisted=True),
+        _resets(ctx, WHISTED_FAILED if under else WHISTED_MADE),
         False,
         frozenset([e.player for e in shortfall if e.points]) if shortfall else _NOBODY,
     )
@@ -235,7 +290,7 @@ def _trick_whists(
         return [Entry(w, WHISTS, per_trick * tricks[w], declarer, "trick_whists") for w in whisters]
     whister = whisters[0]
     defence_tricks = 10 - tricks[declarer]  # the tricks of a played deal add up to 10
-    if under == 0 or conv.whist_style == "greedy" or not defence.passers:
+    if not defence.passers or not gentleman_splits(conv, under):
         return [Entry(whister, WHISTS, per_trick * defence_tricks, declarer, "trick_whists")]
     share = exact_div(per_trick * defence_tricks, 2)
     return [
@@ -276,11 +331,14 @@ def _whister_shortfall(
     Per missing trick: ``gora_scale × price``, halved for half liability (docs/protocol.md).
     """
     conv = ctx.convention
+    whisters = defence.whisters
+    own = own_trick_shares(conv, whisters, tricks, level)  # house rules: defence.py
+    if own is not None:
+        return shortfall_entries(conv, own, price)
     need = obligation(level)
     short = need - (10 - tricks[defence.declarer])  # what the defence took
     if short <= 0:
         return []
-    whisters = defence.whisters
     if len(whisters) == 1:
         shares = {whisters[0]: short}
     elif level >= 8:
@@ -288,17 +346,7 @@ def _whister_shortfall(
         shares = {w: short for w in liable}
     else:
         shares = _quota_shares(whisters, tricks, need // 2, short)
-    unit = conv.gora_scale * price
-    return [
-        Entry(
-            w,
-            GORA,
-            exact_div(unit * s, 2) if conv.whister_liability == "half" else unit * s,
-            reason="whister_shortfall",
-        )
-        for w, s in shares.items()
-        if s
-    ]
+    return shortfall_entries(conv, shares, price)
 
 
 def _quota_shares(
@@ -326,19 +374,25 @@ def _checked_ten(
     declarer = defence.declarer
     if deal.tricks is None:
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
-        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, "pulya"), False)
+        return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, UNPLAYED), False)
     tricks = checked_tricks(ctx, deal, (declarer, *defence.defenders))
     under = 10 - tricks[declarer]
     if not under:
         entries = (Entry(declarer, PULYA, price, reason="contract"), *talon)
-        return DealOutcome(entries, f"{deal.contract.symbol}/=", _resets(ctx, "pulya"), False)
+        return DealOutcome(entries, f"{deal.contract.symbol}/=", _resets(ctx, TEN_MADE), False)
     conv = ctx.convention
     gora = Entry(declarer, GORA, conv.gora_scale * price * under, reason="remiz")
-    consolation = _consolation(ctx, defence.defenders, (), declarer, price, under)
+    # The sources leave it open whether anyone consoles (docs/rules.md §7.6):
+    # ``checked_ten_consolation`` says.
+    consolation = (
+        _consolation(ctx, defence.defenders, (), declarer, price, under)
+        if conv.checked_ten_consolation == "defenders"
+        else []
+    )
     return DealOutcome(
         (gora, *consolation, *talon),
         f"{deal.contract.symbol}/-{under}",
-        _resets(ctx, "remiz"),
+        _resets(ctx, TEN_FAILED),
         False,
     )
 
@@ -362,19 +416,14 @@ def _misere(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     conv, price = ctx.convention, ctx.convention.misere_price
     if taken == 0:
         entries: tuple[Entry, ...] = (Entry(declarer, PULYA, price, reason="misere"),)
-        return DealOutcome(entries, "M/=", _resets(ctx, "misere_made"), False)
+        return DealOutcome(entries, "M/=", _resets(ctx, MISERE_MADE), False)
     entries = (Entry(declarer, GORA, conv.gora_scale * price * taken, reason="misere"),)
     if conv.misere_consolation:
         others = [p for p in range(ctx.seats.size) if p != declarer]
         entries += tuple(Entry(p, WHISTS, 10 * taken, declarer, "consolation") for p in others)
-    return DealOutcome(entries, f"M/-{taken}", _resets(ctx, "misere_failed"), False)
+    return DealOutcome(entries, f"M/-{taken}", _resets(ctx, MISERE_FAILED), False)
 
 
-def _resets(ctx: DealContext, outcome: str, whisted: bool = False) -> bool:
-    """Whether this deal ends a run of all-passes (docs/protocol.md, "Runs of all-passes")."""
-    rule = ctx.convention.allpass_reset
-    if rule == "any_game":
-        return True
-    if rule == "whisted_game":
-        return whisted
-    return outcome in ("pulya", "misere_made", "misere_failed")
+def _resets(ctx: DealContext, outcome: str) -> bool:
+    """Whether this deal ends a run of all-passes (docs/rules.md §3.3 "Streak reset")."""
+    return ends_run(ctx.convention, outcome)

@@ -97,6 +97,24 @@ TEMPLATES: dict[str, str] = {
     "deal.player_tricks_missing": "{player}'s tricks are missing",
     "deal.tricks_total": "tricks add up to {total}, they must add up to 10",
     "deal.ten_checked": "a 10 is not whisted in this convention: it is checked, no half-whist",
+    # Facts of docs/rules.md §3.10, each allowed by a convention option.
+    "deal.flag_not_bool": "{name} must be true or false",
+    "deal.flag_trick_contract_only": "{name} applies to a trick contract only",
+    "deal.concede_not_allowed": "this convention does not allow conceding this contract without three",
+    "deal.concede_tricks": "a conceded contract is not played: no tricks",
+    "deal.half_one_only": "only one defender half-whists, after the other passed",
+    "deal.returned_whist_not_allowed": (
+        "this convention writes a whist returned after a half-whist as whist and pass"
+    ),
+    "deal.dealer_word": "the dealer {player}'s word must be whist or pass, not {value:q}",
+    "deal.dealer_whist_after_pass": (
+        "the dealer whists only when neither defender whisted (pass, or pass and half-whist)"
+    ),
+    "deal.dealer_whist_checked_ten": "a 10 is checked in this convention: nobody whists it",
+    "deal.totus_not_allowed": "this convention has no totus of its own: record a 10",
+    "deal.totus_level": "a totus is a 10",
+    "deal.talon_shown_not_allowed": "this convention writes nothing for a shown talon",
+    "deal.talon_shown_players": "a shown talon is penalised only with a dealer sitting out",
     "misere.whists": "a misère is not whisted: leave out whists",
     "misere.prikup": "a misère has no talon whists",
     "misere.tricks_missing": "the declarer's tricks on the misère are missing",
@@ -114,6 +132,7 @@ TEMPLATES: dict[str, str] = {
     "option.int_list": "option {option} must be a list of whole numbers from {low} to {high}",
     "option.half_levels": "option half_whist_levels may hold only 6 and 7",
     "option.consolers": "option consolation may hold only whisters, passer and dealer",
+    "option.concede_levels": "option concede_levels may hold each of 6 to 10 once",
     "option.consolers_twice": "option consolation names someone twice",
     "option.pulya_to_gora": "option pulya_to_gora must be 1 or 2, got {value:q}",
     "option.compensation": "option rounding_compensation_4 must be 2 or 3, got {value:q}",
@@ -121,12 +140,17 @@ TEMPLATES: dict[str, str] = {
         "option deal_limit is set but end is not 'deals': set end to 'deals'"
     ),
     "option.needs_help": "option {option} needs help: help is off",
+    "option.needs_gentleman": "option {option} needs gentleman whist: whist_style is 'greedy'",
+    "option.writeoff_needs_help": "option help_writeoff 'pulya_rate' needs help: help is off",
     "option.amnesty_in_whists": (
         "option allpass_amnesty applies to all-pass in gora only: allpass_scoring is 'whists'"
     ),
     "option.dealer_talon_in_whists": (
         "option allpass_dealer_talon applies to all-pass in gora only: "
         "in whists the talon is never opened"
+    ),
+    "option.needs_dealer_talon": (
+        "option {option} needs the dealer on the talon: allpass_dealer_talon is off"
     ),
     "option.not_list": "option {option} must be a list, got {value:q}",
     "option.prices_not_map": "option prices must be a map of 6..10 and misere to prices",

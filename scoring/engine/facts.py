@@ -34,6 +34,10 @@ class Deal:
     tricks: tuple[tuple[str, int], ...] | None = None
     prikup: int = 0
     dealer: str | None = None
+    # Facts of docs/rules.md §3.10, each allowed by its convention option.
+    conceded: bool = False
+    totus: bool = False
+    talon_shown: bool = False
 
     @property
     def whist_words(self) -> dict[str, str]:
@@ -52,7 +56,8 @@ class Entry:
     are written on. ``reason`` is a code the protocol view translates: ``contract``,
     ``unplayed``, ``remiz``, ``consolation``, ``trick_whists``, ``half_whist``,
     ``whister_shortfall``, ``talon``, ``allpass``, ``zero_bonus``, ``help``,
-    ``help_writeoff``, ``misere``, ``penalty``.
+    ``help_writeoff``, ``misere``, ``penalty``, and for docs/rules.md §3.10 ``conceded``,
+    ``totus``, ``talon_shown``.
     """
 
     player: int
@@ -145,14 +150,38 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     if not _DEAL_FIELDS.issuperset(raw):
         unknown = sorted(map(str, set(raw) - _DEAL_FIELDS))
         raise DealError("deal.unknown_field", unknown[0], name=unknown[0])
-    return Deal(contract, declarer, whists, tricks, int(prikup), dealer)
+    flags = [_flag(raw, name) for name in _FLAGS] if _FLAGS_SET & raw.keys() else (False,) * 3
+    return Deal(contract, declarer, whists, tricks, int(prikup), dealer, *flags)
+
+
+def _flag(raw: Mapping[str, object], name: str) -> bool:
+    """An optional true/false fact of docs/rules.md §3.10 (docs/protocol.md)."""
+    value = raw.get(name, False)
+    if not isinstance(value, bool):
+        raise DealError("deal.flag_not_bool", name, name=name)
+    return value
+
+
+_FLAGS = ("conceded", "totus", "talon_shown")
+_FLAGS_SET = frozenset(_FLAGS)
 
 
 # A deal item of an exported file also carries what scoring wrote for it (docs/protocol.md
 # output ``deals``): it is recomputed, never read.
 _DEAL_OUTPUT_FIELDS = ("number", "notation", "entries")
 _DEAL_FIELDS = frozenset(
-    {"contract", "declarer", "whists", "tricks", "prikup", "dealer", *_DEAL_OUTPUT_FIELDS}
+    {
+        "contract",
+        "declarer",
+        "whists",
+        "tricks",
+        "prikup",
+        "dealer",
+        "conceded",
+        "totus",
+        "talon_shown",
+        *_DEAL_OUTPUT_FIELDS,
+    }
 )
 
 

@@ -10,11 +10,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .allpass import TrickPrice, trick_price
+from .allpass_runs import finish_held, next_run
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
-from .numbers import Points, exact_div
+from .numbers import Points
 from .seats import seating
+from .writeoff import help_writeoff
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,9 @@ class SheetState:
     run: int = 0
     deals_played: int = 0
     closed: bool = False
+    # Seats (a bit each) that have led at the top of the exit ladder in this run
+    # (option allpass_exit_round, docs/rules.md §3.3); 0 when nobody is counted.
+    led: int = 0
 
     @property
     def size(self) -> int:
@@ -109,6 +114,15 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         whists_changed = _write(entries, pulya_now, gora_now, whists_now)
     pulya = tuple(pulya_now)
     played = state.deals_played + 1
+    run, led = next_run(
+        convention,
+        state.run,
+        state.led,
+        is_allpass=outcome.is_allpass,
+        resets=outcome.resets_run,
+        first_hand=ctx.seats.active[0],
+        size=size,
+    )
     # Built directly rather than through dataclasses.replace: this is the fold's hot path.
     new_state = SheetState(
         state.names,
@@ -118,9 +132,10 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         tuple(gora_now),
         tuple(map(tuple, whists_now)) if whists_changed else state.whists,
         (dealer + 1) % size,
-        _next_run(state, outcome.is_allpass, outcome.resets_run),
+        run,
         played,
-        pulka_over(convention, state.target, pulya, played),
+        pulka_over(convention, state.target, pulya, played, run),
+        led,
     )
     record = DealRecord(played, dealer, outcome.notation, entries, deal)
     return new_state, record
@@ -152,32 +167,30 @@ def add_entries(state: SheetState, entries: Iterable[Entry]) -> SheetState:
 
 def is_over(state: SheetState) -> bool:
     """Whether the pulka is over by its convention's ``end`` (docs/rules.md §3.5)."""
-    return pulka_over(state.convention, state.target, state.pulya, state.deals_played)
+    return pulka_over(state.convention, state.target, state.pulya, state.deals_played, state.run)
 
 
 def pulka_over(
-    convention: Convention, target: int, pulya: Sequence[Points], deals_played: int
+    convention: Convention,
+    target: int,
+    pulya: Sequence[Points],
+    deals_played: int,
+    run: int = 0,
 ) -> bool:
     """The end of the pulka by the convention's ``end`` (docs/rules.md §3.5; Кодекс 4.2.3.3).
 
     ``all_closed``: every pulya reached the target. ``sum_reached``: the pulyas add up
     to players × target (the last deal is written in full). ``deals``: the deal limit
     is reached; with no limit the pulka is played by time and never ends by itself.
+    With ``finish_after_allpass_run`` no end comes while a run of all-passes goes on.
     """
+    if finish_held(convention, run):
+        return False
     if convention.end == "all_closed":
         return all(p >= target for p in pulya)
     if convention.end == "sum_reached":
         return sum(pulya) >= len(pulya) * target
     return convention.deal_limit is not None and deals_played >= convention.deal_limit
-
-
-def _next_run(state: SheetState, is_allpass: bool, resets: bool) -> int:
-    """All-passes in a row after this deal (docs/protocol.md, "Runs of all-passes")."""
-    if not is_allpass:
-        return 0 if resets else state.run
-    run = state.run + 1
-    limit = state.convention.allpass_max_run
-    return 0 if limit is not None and run >= limit else run
 
 
 def _write(
@@ -254,7 +267,7 @@ class _Writer:
 
         The excess over the target goes to the largest unclosed pulya (ties: nearest
         clockwise from the giver) at 10 whists a point; what nobody can take comes off
-        the giver's gora (half of it with two players and an indivisible mountain).
+        the giver's gora, as writeoff.py reckons it (docs/rules.md §3.4.3).
         """
         giver, target = entry.player, self.state.target
         own = max(0, min(entry.points, target - self.pulya[giver]))
@@ -270,10 +283,10 @@ class _Writer:
             self.write_plain(Entry(giver, WHISTS, 10 * given, receiver, "help"))
             excess -= given
         if excess > 0:
-            conv = self.state.convention
-            if conv.indivisible_mountain and self.state.size == 2:
-                excess = exact_div(excess, 2)
-            self.write_plain(Entry(giver, GORA, -excess, reason="help_writeoff"))
+            state = self.state
+            writeoff = help_writeoff(state.convention, state.size, excess, self.gora[giver])
+            if writeoff:
+                self.write_plain(Entry(giver, GORA, -writeoff, reason="help_writeoff"))
 
     def _help_receiver(self, giver: int) -> int | None:
         """The largest pulya below the target, ties nearest clockwise (docs/rules.md §3.4.2)."""

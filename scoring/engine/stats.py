@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from .contracts import Kind
 from .facts import Deal, Entry
+from .house_deals import CONCEDED_UNDERTRICKS
 from .numbers import Points
 from .pulka import ScoredPulka
 from .seats import seating
@@ -152,6 +153,8 @@ def _declared(deal: Deal, tricks: Mapping[str, int]) -> PlayStats:
     level = deal.contract.level
     taken = tricks.get(declarer)
     short = 0 if taken is None else max(0, level - taken)
+    if deal.conceded:  # written as down three (docs/rules.md §3.10.1)
+        short = CONCEDED_UNDERTRICKS
     count = ContractCount(declared=1, made=int(short == 0), down=int(short > 0), undertricks=short)
     suit = deal.contract.suit.value if deal.contract.suit is not None else NO_SUIT
     return PlayStats(deals=1, by_level={level: count}, by_suit={suit: count})

@@ -85,7 +85,7 @@ def ensure_presets() -> None:
     A transactional test (every live-server test) empties the tables when it ends, the
     migration's rows included; the next one puts them back this way.
     """
-    for name in ("0002_presets", "0004_presets_peers"):
+    for name in ("0002_presets", "0007_presets_peers"):
         importlib.import_module(f"scoring.migrations.{name}").create_presets(apps, None)
 
 

@@ -12,12 +12,23 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from scoring.engine.conventions import Convention, from_spec
+from scoring.engine.conventions import Convention, from_options, from_spec
 from scoring.engine.deals import parse_deal
 from scoring.engine.seats import Seating, seating
 from scoring.engine.sheet import DealRecord, SheetState, apply, start
 
+from . import legal_facts
+
 NAMES = ("Аня", "Boris", "Vera", "Gleb", "Dana")
+ALLPASS_RESETS = (
+    "any_game",
+    "whisted_game",
+    "game_or_misere",
+    "made_whisted_game",
+    "made_game_or_misere",
+    "played_game_or_misere",
+    "made_played_game",
+)
 SUITS = ("", "S", "C", "D", "H", "NT", "♠", "♥", "БК")
 
 
@@ -59,9 +70,10 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         options["prikup_whists"] = draw(st.booleans())
     if draw(st.booleans()):
         options["allpass_ladder"] = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
-        options["allpass_reset"] = draw(
-            st.sampled_from(["any_game", "whisted_game", "game_or_misere"])
-        )
+        options["allpass_reset"] = draw(st.sampled_from(ALLPASS_RESETS))
+        options["allpass_zero_bonus_flat"] = draw(st.booleans())
+        options["allpass_exit_round"] = draw(st.booleans())
+        options["finish_after_allpass_run"] = draw(st.booleans())
         options["allpass_max_run"] = draw(st.none() | st.integers(1, 4))
         options["exit_ladder"] = draw(st.lists(st.integers(6, 9), min_size=1, max_size=3))
         options["allpass_zero_bonus"] = draw(
@@ -70,10 +82,14 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         if not whists_allpass:
             options["allpass_amnesty"] = draw(st.booleans())
             options["allpass_dealer_talon"] = draw(st.booleans())
+            if options["allpass_dealer_talon"]:
+                options["allpass_zero_bonus_dealer"] = draw(st.booleans())
     if draw(st.booleans()):
         options["rounding"] = draw(st.sampled_from(["exact", "codex"]))
         options["rounding_compensation_4"] = draw(st.sampled_from([2, 3]))
         options["half_whist_levels"] = draw(st.sampled_from([[6, 7], [6], []]))
+    if draw(st.integers(0, 2)) == 0:
+        options.update(draw(legal_facts.fact_options()))  # docs/rules.md §3.10
     if size == 2 and draw(st.booleans()):
         options["indivisible_mountain"] = True
     if draw(st.booleans()):
@@ -85,7 +101,27 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
             "10": 10,
             "misere": draw(st.sampled_from([10, 15])),
         }
+    if draw(st.booleans()):
+        options.update(draw(defence_overrides(preset, options)))
     return options
+
+
+@st.composite
+def defence_overrides(draw: st.DrawFn, preset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The issue 17 options of the defence and of help, where the others allow them."""
+    base = from_options(options, from_spec(preset)) if options else from_spec(preset)
+    drawn: dict[str, Any] = {
+        "joint_liability": draw(st.sampled_from(["second", "both", "second_own"])),
+        "personal_quota": draw(st.booleans()),
+        "checked_ten_consolation": draw(st.sampled_from(["defenders", "none"])),
+    }
+    if base.whist_style == "gentleman":
+        drawn["gentleman_on_made"] = draw(st.booleans())
+    if base.help:
+        drawn["help_writeoff"] = draw(st.sampled_from(["points", "pulya_rate"]))
+        drawn["help_writeoff_stops_at_zero"] = draw(st.booleans())
+        drawn["pulya_to_gora"] = draw(st.sampled_from([1, 2]))
+    return drawn
 
 
 @st.composite
@@ -143,6 +179,10 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
     if draw(st.integers(0, 3)) == 0:
         deal["prikup"] = draw(st.integers(0, 3))
     hands = (declarer, *defenders)
+    deal.update(draw(legal_facts.flags(conv, size, level)))
+    if draw(legal_facts.concession(conv, level)):
+        deal["conceded"] = True  # no words needed, no tricks (docs/rules.md §3.10.1)
+        return deal
     if level == 10 and conv.ten == "checked":
         if draw(st.booleans()):
             # The words are taken and ignored (docs/protocol.md, "A checked 10").
@@ -166,8 +206,12 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
         ]
         if level in conv.half_whist_levels:
             choices.append(("pass", "half"))
+        choices += legal_facts.more_words(conv, level)
     words = draw(st.sampled_from(choices))
     deal["whists"] = {names[p]: w for p, w in zip(defenders, words, strict=True)}
+    if legal_facts.dealer_may_whist(conv, size, words) and draw(st.booleans()):
+        deal["whists"][names[seats.dealer]] = "whist"  # docs/rules.md §3.10.4
+        words = (*words, "whist")
     if "whist" in words:
         taken = draw(st.integers(max(0, level - 3), 10) | st.integers(0, 10))
         rest = draw(split(10 - taken, [10] * len(defenders)))

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from scoring.engine.conventions import (
+    ADDED_OPTIONS,
+    FIRST_VERSION_OPTIONS,
     OPTION_NAMES,
     PRESET_NAMES,
     Convention,
@@ -38,6 +40,10 @@ SOCHI: dict[str, Any] = {
     "allpass_reset": "any_game",
     "allpass_max_run": None,
     "exit_ladder": [6],
+    "allpass_zero_bonus_flat": False,
+    "allpass_zero_bonus_dealer": False,
+    "allpass_exit_round": False,
+    "finish_after_allpass_run": False,
     "help": True,
     "help_excludes_remized_whister": False,
     "help_excludes_dealer": False,
@@ -47,6 +53,18 @@ SOCHI: dict[str, Any] = {
     "rounding": "codex",
     "rounding_compensation_4": 2,
     "indivisible_mountain": False,
+    "gentleman_on_made": False,
+    "personal_quota": False,
+    "checked_ten_consolation": "defenders",
+    "help_writeoff": "points",
+    "help_writeoff_stops_at_zero": False,
+    # docs/rules.md §3.10: facts of their own, none allowed by default.
+    "concede_levels": [],
+    "half_whist_first": False,
+    "returned_whist_alone": False,
+    "dealer_whist": "none",
+    "totus_bonus": 0,
+    "talon_shown_penalty": "none",
 }
 # docs/protocol.md's preset table: what differs from Sochi.
 PRESETS: dict[str, dict[str, Any]] = {
@@ -96,9 +114,14 @@ PRESETS: dict[str, dict[str, Any]] = {
         "allpass_ladder": [1, 2, 3],
         "allpass_zero_bonus": "gora_double",
         "allpass_dealer_talon": False,
-        "allpass_reset": "game_or_misere",
+        "allpass_reset": "made_game_or_misere",
         "exit_ladder": [6, 7, 8],
+        "allpass_exit_round": True,
         "pulya_to_gora": 2,
+        "help_writeoff": "pulya_rate",
+        "concede_levels": [6, 7, 8, 9, 10],
+        "half_whist_first": True,
+        "returned_whist_alone": True,
     },
     "pu-fspr": {
         "whist_scale": 2,
@@ -110,17 +133,26 @@ PRESETS: dict[str, dict[str, Any]] = {
         "allpass_ladder": [1, 2, 3],
         "allpass_amnesty": False,
         "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "whisted_game",
+        "allpass_reset": "made_whisted_game",
         "exit_ladder": [6, 7, 7],
         "help": False,
         "end": "deals",
         "pulya_to_gora": 2,
+        "gentleman_on_made": True,
+        "half_whist_first": True,
+        "returned_whist_alone": True,
+        "dealer_whist": "unliable",
     },
     "rs-sochi": {
+        "joint_liability": "second_own",
         "consolation": [],
         "allpass_ladder": [1, 2, 3],
         "allpass_dealer_talon": False,
+        "allpass_reset": "played_game_or_misere",
+        "allpass_zero_bonus_flat": True,
         "rounding": "exact",
+        "personal_quota": True,
+        "help_writeoff_stops_at_zero": True,
     },
     "gchet": {
         "whist_scale": 2,
@@ -132,12 +164,20 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prikup_whists": True,
         "allpass_ladder": [1, 2, 4],
         "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "whisted_game",
+        "allpass_reset": "made_played_game",
         "exit_ladder": [6, 7],
+        "allpass_zero_bonus_dealer": True,
+        "finish_after_allpass_run": True,
         "help": False,
         "end": "sum_reached",
         "pulya_to_gora": 2,
         "rounding": "exact",
+        "checked_ten_consolation": "none",
+        "concede_levels": [6, 7],
+        "half_whist_first": True,
+        "returned_whist_alone": True,
+        "dealer_whist": "liable",
+        "talon_shown_penalty": "whists",
     },
 }
 
@@ -173,6 +213,58 @@ def test_a_full_convention_must_give_every_option() -> None:
         ConventionError, match="a convention spelled out must give every option: ten is missing"
     ):
         from_spec(options)
+
+
+# The presets of the first file version: the peers' presets (issue 17) came with options
+# a first-version file cannot state.
+@pytest.mark.parametrize("name", ["sochi", "leningrad", "rostov", "fspr"])
+def test_a_full_convention_of_the_first_file_version_reads_as_it_did(name: str) -> None:
+    """A file written before any later option existed gives only the first version's."""
+    options = preset(name).to_options()
+    first_version = {key: options[key] for key in FIRST_VERSION_OPTIONS}
+    assert from_spec(first_version) == preset(name)
+
+
+def test_every_option_added_since_the_first_version_may_be_left_out() -> None:
+    assert ADDED_OPTIONS == set(OPTION_NAMES) - set(FIRST_VERSION_OPTIONS)
+    assert {"allpass_exit_round", "personal_quota", "gentleman_on_made"} <= ADDED_OPTIONS
+    assert "ten" in FIRST_VERSION_OPTIONS
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "made_whisted_game",
+        "made_game_or_misere",
+        "played_game_or_misere",
+        "made_played_game",
+    ],
+)
+def test_the_added_allpass_reset_values_are_accepted(value: str) -> None:
+    assert from_options({"allpass_reset": value}).allpass_reset == value
+
+
+def test_the_dealer_zero_bonus_needs_the_dealer_on_the_talon() -> None:
+    with pytest.raises(ConventionError) as caught:
+        from_options({"allpass_zero_bonus_dealer": True, "allpass_dealer_talon": False})
+    assert caught.value.code == "option.needs_dealer_talon"
+    assert caught.value.option == "allpass_zero_bonus_dealer"
+    assert from_options({"allpass_zero_bonus_dealer": True}).allpass_zero_bonus_dealer
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "allpass_zero_bonus_flat",
+        "allpass_zero_bonus_dealer",
+        "allpass_exit_round",
+        "finish_after_allpass_run",
+    ],
+)
+def test_the_allpass_flags_must_be_true_or_false(name: str) -> None:
+    with pytest.raises(ConventionError) as caught:
+        from_options({name: 1})
+    assert caught.value.code == "option.bool"
 
 
 BAD_OPTIONS = [
@@ -298,6 +390,37 @@ BAD_OPTIONS = [
         {"end": "sometime"},
         "end",
         "option end must be one of all_closed, sum_reached, deals, got 'sometime'",
+    ),
+    # docs/rules.md §3.10
+    (
+        {"concede_levels": [5]},
+        "concede_levels",
+        "option concede_levels may hold each of 6 to 10 once",
+    ),
+    (
+        {"concede_levels": [6, 6]},
+        "concede_levels",
+        "option concede_levels may hold each of 6 to 10 once",
+    ),
+    (
+        {"half_whist_first": 1},
+        "half_whist_first",
+        "option half_whist_first must be true or false, got 1",
+    ),
+    (
+        {"dealer_whist": "always"},
+        "dealer_whist",
+        "option dealer_whist must be one of none, unliable, liable, got 'always'",
+    ),
+    (
+        {"totus_bonus": -1},
+        "totus_bonus",
+        "option totus_bonus must be a whole number from 0 to 1000, got -1",
+    ),
+    (
+        {"talon_shown_penalty": "pulya"},
+        "talon_shown_penalty",
+        "option talon_shown_penalty must be one of none, whists, gora, got 'pulya'",
     ),
 ]
 

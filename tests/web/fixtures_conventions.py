@@ -97,7 +97,7 @@ def conventions_client(conventions_world: ConventionsWorld) -> Callable[..., Cli
 CHANGELIST = reverse("admin:scoring_convention_changelist")
 ADD = reverse("admin:scoring_convention_add")
 LIST_FIELDS = ("allpass_ladder", "exit_ladder")
-MULTI_FIELDS = ("consolation", "half_whist_levels")
+MULTI_FIELDS = ("consolation", "half_whist_levels", "concede_levels")
 
 
 def change_url(convention: Convention) -> str:

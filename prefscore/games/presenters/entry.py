@@ -75,6 +75,8 @@ class EntryForm:
     penalty: bool = False  # an arbiter's decision: with the 4.2.7 penalty
     subject: str = ""  # the deal as it stands, when the form corrects it
     allpass_chip: str = ""  # the all-pass price per trick in words, the scale applied
+    specials: tuple[Option, ...] = ()  # facts of docs/rules.md §3.10 the convention allows
+    half_first: bool = False  # either defender may half-whist (docs/rules.md §3.10.2)
 
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
@@ -116,6 +118,8 @@ def entry_form(
     declarer = values.get("declarer", "")
     declarers = tuple(Option(str(s), names[s], declarer == str(s)) for s in seats.active)
     words = tuple(_word(s, names[s], values, bool(half_levels)) for s in seats.active)
+    if state.size == 4 and conv.dealer_whist != "none":
+        words += (_dealer_word(seats.dealer, names[seats.dealer], values),)
     tricks = [
         PlayerTricks(s, names[s], f"tricks_{s}", values.get(f"tricks_{s}", ""), 10, "")
         for s in seats.active
@@ -133,6 +137,10 @@ def entry_form(
                 "talon",
             )
         )
+    specials = _specials(state, values)
+    errors = dict(errors or {})
+    if not specials and "special" in errors:  # no area to show them beside: above the form
+        errors["__all__"] = [*errors.get("__all__", []), *errors.pop("special")]
     return EntryForm(
         action=action,
         mode=mode,
@@ -157,7 +165,37 @@ def entry_form(
         penalty=values.get("penalty", "") in ("on", "true", "1", "True"),
         subject=subject,
         allpass_chip=_allpass_chip(state),
+        specials=specials,
+        half_first=conv.half_whist_first,
     )
+
+
+def _specials(state: SheetState, values: dict[str, Any]) -> tuple[Option, ...]:
+    """The facts of docs/rules.md §3.10 this convention allows, as boxes to tick."""
+    conv = state.convention
+    offered = []
+    if conv.concede_levels:
+        offered.append(("conceded", _("Conceded without three (уход без трёх)")))
+    if conv.totus_bonus:
+        offered.append(("totus", _("Totus: a ten for all ten tricks")))
+    if conv.talon_shown_penalty != "none" and state.size >= 4:
+        offered.append(("talon_shown", _("The talon was shown")))
+    return tuple(
+        Option(name, label, values.get(name, "") in ("on", "true", "True", "1"))
+        for name, label in offered
+    )
+
+
+def _dealer_word(seat: int, name: str, values: dict[str, Any]) -> PlayerWord:
+    """The 4-player dealer's word where he may whist (docs/rules.md §3.10.4): whist or none."""
+    field_name = f"word_{seat}"
+    word = values.get(field_name, "")
+    options = tuple(
+        Option(value, label, word == value, "dealer" if value else "")
+        for value, label in (("", "—"), ("whist", _("whist")))
+    )
+    label = _("%(name)s (dealer)") % {"name": name}
+    return PlayerWord(seat, label, field_name, options)
 
 
 def _allpass_chip(state: SheetState) -> str:
@@ -202,4 +240,7 @@ def values_from_facts(facts: dict[str, Any], names: Sequence[str]) -> dict[str, 
             values[f"tricks_{seat_of[name]}"] = str(count)
     if facts.get("prikup"):
         values["prikup"] = str(facts["prikup"])
+    for name in ("conceded", "totus", "talon_shown"):
+        if facts.get(name) is True:
+            values[name] = "on"
     return values

@@ -39,6 +39,7 @@ _PULYA_REASONS = {
     "help": gettext_lazy(
         "%(player)s: %(points)s into the pulya as help (his pulya was not closed)"
     ),
+    "totus": gettext_lazy("%(player)s: %(points)s more into the pulya for the totus"),
 }
 _GORA_REASONS = {
     "remiz": gettext_lazy("%(player)s: %(points)s into the gora for the tricks short (remiz)"),
@@ -54,6 +55,10 @@ _GORA_REASONS = {
         "%(player)s: %(points)s off the gora, every pulya being closed (no one to help)"
     ),
     "penalty": gettext_lazy("%(player)s: %(points)s into the gora as a penalty (Кодекс 4.2.7)"),
+    "conceded": gettext_lazy(
+        "%(player)s: %(points)s into the gora for conceding without three (уход без трёх)"
+    ),
+    "talon_shown": gettext_lazy("%(player)s: %(points)s into the gora, the talon was shown"),
 }
 # Names stand beside the arrow, never after a preposition, so that no language has to
 # decline them ("Борис → Анна", never "висты на Анна").
@@ -65,6 +70,7 @@ _WHIST_REASONS = {
     "allpass": gettext_lazy("%(player)s → %(on)s: %(points)s whists for the all-pass"),
     "help": gettext_lazy("%(player)s → %(on)s: %(points)s whists for the help given"),
     "penalty": gettext_lazy("%(player)s → %(on)s: %(points)s whists as a penalty (Кодекс 4.2.7)"),
+    "talon_shown": gettext_lazy("%(player)s → %(on)s: %(points)s whists, the talon was shown"),
 }
 
 

@@ -38,7 +38,8 @@ PRESETS = (
     ),
 )
 
-# Every option field of scoring.Convention, Sochi's values, as 0002_presets has them.
+# Every option field of scoring.Convention, Sochi's values: 0002_presets's, then the
+# options of issue 17 (0003_whists_options, 0004_allpass_options, 0005_facts_options).
 SOCHI = {
     "price_6": 2,
     "price_7": 4,
@@ -75,6 +76,21 @@ SOCHI = {
     "rounding": "codex",
     "rounding_compensation_4": 2,
     "indivisible_mountain": False,
+    "gentleman_on_made": False,
+    "personal_quota": False,
+    "checked_ten_consolation": "defenders",
+    "help_writeoff": "points",
+    "help_writeoff_stops_at_zero": False,
+    "allpass_zero_bonus_flat": False,
+    "allpass_zero_bonus_dealer": False,
+    "allpass_exit_round": False,
+    "finish_after_allpass_run": False,
+    "concede_levels": [],
+    "half_whist_first": False,
+    "returned_whist_alone": False,
+    "dealer_whist": "none",
+    "totus_bonus": 0,
+    "talon_shown_penalty": "none",
 }
 
 # Piter prices: whists and gora at twice the price, half liability (PU, gchet).
@@ -90,8 +106,13 @@ OPTIONS = {
         "allpass_ladder": [1, 2, 3],
         "allpass_zero_bonus": "gora_double",
         "allpass_dealer_talon": False,
-        "allpass_reset": "game_or_misere",
+        "allpass_reset": "made_game_or_misere",
         "exit_ladder": [6, 7, 8],
+        "allpass_exit_round": True,
+        "help_writeoff": "pulya_rate",
+        "concede_levels": [6, 7, 8, 9, 10],
+        "half_whist_first": True,
+        "returned_whist_alone": True,
     },
     "pu-fspr": {
         **SOCHI,
@@ -102,17 +123,26 @@ OPTIONS = {
         "allpass_ladder": [1, 2, 3],
         "allpass_amnesty": False,
         "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "whisted_game",
+        "allpass_reset": "made_whisted_game",
         "exit_ladder": [6, 7, 7],
         "help": False,
         "end": "deals",
+        "gentleman_on_made": True,
+        "half_whist_first": True,
+        "returned_whist_alone": True,
+        "dealer_whist": "unliable",
     },
     "rs-sochi": {
         **SOCHI,
+        "joint_liability": "second_own",
         "consolation": [],
         "allpass_ladder": [1, 2, 3],
         "allpass_dealer_talon": False,
+        "allpass_reset": "played_game_or_misere",
+        "allpass_zero_bonus_flat": True,
         "rounding": "exact",
+        "personal_quota": True,
+        "help_writeoff_stops_at_zero": True,
     },
     "gchet": {
         **SOCHI,
@@ -123,11 +153,19 @@ OPTIONS = {
         "prikup_whists": True,
         "allpass_ladder": [1, 2, 4],
         "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "whisted_game",
+        "allpass_reset": "made_played_game",
         "exit_ladder": [6, 7],
+        "allpass_zero_bonus_dealer": True,
+        "finish_after_allpass_run": True,
         "help": False,
         "end": "sum_reached",
         "rounding": "exact",
+        "checked_ten_consolation": "none",
+        "concede_levels": [6, 7],
+        "half_whist_first": True,
+        "returned_whist_alone": True,
+        "dealer_whist": "liable",
+        "talon_shown_penalty": "whists",
     },
 }
 
@@ -169,6 +207,6 @@ def delete_presets(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("scoring", "0002_presets")]
+    dependencies = [("scoring", "0005_facts_options")]
 
     operations = [migrations.RunPython(create_presets, delete_presets)]
