@@ -67,7 +67,17 @@ __all__ = [
 # Slugs the player pages' URLs use for themselves (/conventions/compare/).
 RESERVED_SLUGS = frozenset({"compare"})
 
-PRESET_SLUGS = ("sochi", "leningrad", "rostov", "fspr")
+PRESET_SLUGS = (
+    "sochi",
+    "leningrad",
+    "rostov",
+    "fspr",
+    # The peers' own conventions (docs/rules.md §3.9, second table), read-only like the rest.
+    "pu-home",
+    "pu-fspr",
+    "rs-sochi",
+    "gchet",
+)
 # The presets' names in words, for their pages and for pulkas played under them
 # (scoring.conventions).
 PRESET_LABELS: dict[str, Promise] = {
@@ -75,14 +85,34 @@ PRESET_LABELS: dict[str, Promise] = {
     "leningrad": _("Leningrad"),
     "rostov": _("Rostov"),
     "fspr": _("FSPR (tournament)"),
+    "pu-home": _("PU home"),
+    "pu-fspr": _("FSPR (PU)"),
+    "rs-sochi": _("RS Sochi"),
+    "gchet": _("gchet"),
 }
 
-# The presets' descriptions as scoring.0002_presets stores them, for translation.
+# The presets' descriptions as scoring.0002_presets and 0006_presets_peers store them, for
+# translation.
 PRESET_DESCRIPTIONS: dict[str, Promise] = {
     "sochi": _("The convention of the Кодекс преферанса (сочинка)."),
     "leningrad": _("The Leningrad convention (ленинградка, питерка)."),
     "rostov": _("The Rostov convention (ростовка)."),
     "fspr": _("The tournament convention of the ФСПР («Ленинградская»), played on time."),
+    "pu-home": _(
+        "The home convention of the pulka app (refinishru-Andre/pulka): Piter prices, "
+        "greedy whist, all-passes at 2-4-6, exit 6-7-8."
+    ),
+    "pu-fspr": _(
+        "The ФСПР tournament convention as the pulka app (refinishru-Andre/pulka) plays it."
+    ),
+    "rs-sochi": _(
+        "The Sochi convention of the Preferans Score app (rostiktc2-star/preferans-score): "
+        "responsible greedy whist, no consolation, all-passes at 1-2-3."
+    ),
+    "gchet": _(
+        "The default rules of gchet/Preferans: Piter prices, gentleman whist, checked ten, "
+        "all-passes at 2-4-8, played to a total."
+    ),
 }
 
 

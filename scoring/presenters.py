@@ -19,12 +19,14 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine.conventions import OPTION_NAMES
 from scoring.engine.conventions import Convention as EngineConvention
 from scoring.engine.numbers import Points
 from scoring.engine.values import game_values
 
 from .choices import ConcedeLevel
-from .models import PRESET_SLUGS, Consoler, Convention, HalfWhistLevel, fields_by_topic
+from .models import OPTION_TOPICS, PRESET_SLUGS, Consoler, Convention, HalfWhistLevel
+from .models import option_fields as fields_of_option
 
 # The table sizes whose game values the pages show (docs/rules.md §6.6 quotes 3 and 4).
 TABLE_SIZES = (3, 4)
@@ -45,6 +47,9 @@ GAME_LABELS: dict[str, Promise] = {
     "misere_caught_1": _("Misère caught with one trick"),
     "allpass_trick": _("One all-pass trick"),
 }
+
+# The heading of the options no topic of OPTION_TOPICS places yet (option_topics).
+OTHER_OPTIONS = _("Other options")
 
 _NONE_TEXT: dict[str, Promise] = {
     "deal_limit": _("none (played by time)"),
@@ -78,8 +83,15 @@ def option_text(field: str, value: Any) -> str:
         return ", ".join(str(level_labels[v]) for v in value) or gettext("never")
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
+    if not is_model_field(field):  # an engine option the model does not hold yet
+        return str(value)
     choices = dict(convention_field(field).flatchoices)
     return str(choices.get(value, value))
+
+
+def is_model_field(name: str) -> bool:
+    """Whether Convention has a field of that name (a new engine option may not yet)."""
+    return any(f.name == name and isinstance(f, Field) for f in Convention._meta.get_fields())
 
 
 def convention_field(name: str) -> Field[Any, Any]:
@@ -91,13 +103,40 @@ def convention_field(name: str) -> Field[Any, Any]:
 
 
 def field_label(field: str) -> str:
+    if not is_model_field(field):
+        return field
     return capfirst(str(convention_field(field).verbose_name))
 
 
+def option_topics() -> list[tuple[str, list[str]]]:
+    """Every option's fields by topic, as the pages show them.
+
+    The topics of OPTION_TOPICS first; then, under "Other options", every option of the
+    engine's OPTION_NAMES that no topic places yet: a new option is on the compare page
+    and the convention page the day the engine has it, wherever it is later put.
+    """
+    placed = {option for _title, options in OPTION_TOPICS for option in options}
+    topics = [
+        (str(title), [field for option in options for field in fields_of_option(option)])
+        for title, options in OPTION_TOPICS
+    ]
+    others = [
+        field for name in OPTION_NAMES if name not in placed for field in fields_of_option(name)
+    ]
+    return topics + ([(str(OTHER_OPTIONS), others)] if others else [])
+
+
 def field_values(conv: EngineConvention) -> dict[str, Any]:
-    """Every option field's value, as the engine normalises it (consoler order etc.)."""
-    model = Convention.from_engine(conv)
-    return {field: getattr(model, field) for _t, fields in fields_by_topic() for field in fields}
+    """Every option field's value, as the engine normalises it (consoler order etc.).
+
+    The model's value where it has the field, else the engine's own (docs/protocol.md).
+    """
+    model, options = Convention.from_engine(conv), conv.to_options()
+    return {
+        field: getattr(model, field) if is_model_field(field) else options[field]
+        for _title, fields in option_topics()
+        for field in fields
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +159,7 @@ def option_sections(*conventions: EngineConvention) -> list[Section]:
     """Every option by topic, one column per convention, differences marked."""
     values = [field_values(conv) for conv in conventions]
     sections = []
-    for title, fields in fields_by_topic():
+    for title, fields in option_topics():
         rows = tuple(
             Row(
                 label=field_label(field),

@@ -1,4 +1,5 @@
-"""The data migration scoring.0002_presets: the four presets, exactly as the engine has them.
+"""The presets' data migrations, scoring.0002_presets and 0006_presets_peers: the eight
+presets, exactly as the engine has them.
 
 The migration holds its own copy of the presets' options (it must write the same rows
 whatever the engine becomes); these tests check that copy against the engine.
@@ -7,19 +8,31 @@ whatever the engine becomes); these tests check that copy against the engine.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
+from django.apps import apps as django_apps
 
+from prefscore.clubs.models import Club
 from scoring.engine.conventions import PRESET_NAMES, preset
 from scoring.models import Convention
 from tests.helpers import run_python
 
-PRESETS = {"sochi": "Sochi", "leningrad": "Leningrad", "rostov": "Rostov", "fspr": "ФСПР"}
+PRESETS = {
+    "sochi": "Sochi",
+    "leningrad": "Leningrad",
+    "rostov": "Rostov",
+    "fspr": "ФСПР",
+    "pu-home": "PU home",
+    "pu-fspr": "FSPR (PU)",
+    "rs-sochi": "RS Sochi",
+    "gchet": "gchet",
+}
 
 
 @pytest.mark.django_db
-def test_the_migrated_database_holds_the_four_presets():
+def test_the_migrated_database_holds_the_eight_presets():
     presets = Convention.objects.presets()
 
     assert {c.slug: c.name for c in presets} == PRESETS
@@ -42,11 +55,12 @@ def test_each_preset_passes_the_models_own_validation(slug):
     Convention.objects.get(slug=slug).full_clean()
 
 
-PRESETS_MIGRATION = Path(__file__).resolve().parent.parent / "scoring/migrations/0002_presets.py"
+MIGRATIONS = Path(__file__).resolve().parent.parent / "scoring/migrations"
 
 
-def test_the_presets_migration_imports_nothing_but_django():
-    tree = ast.parse(PRESETS_MIGRATION.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("name", ["0002_presets", "0006_presets_peers"])
+def test_the_presets_migrations_import_nothing_but_django(name):
+    tree = ast.parse((MIGRATIONS / f"{name}.py").read_text(encoding="utf-8"))
     imported = {
         alias.name
         for node in ast.walk(tree)
@@ -74,8 +88,27 @@ def test_the_migration_runs_backwards_and_forwards(tmp_path: Path) -> None:
         return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
 
     manage("migrate", "--no-input")
+    assert manage("shell", "-c", PRESET_COUNT) == "8"
+    manage("migrate", "scoring", "0002_presets", "--no-input")
     assert manage("shell", "-c", PRESET_COUNT) == "4"
     manage("migrate", "scoring", "0001_initial", "--no-input")
     assert manage("shell", "-c", PRESET_COUNT) == "0"
     manage("migrate", "--no-input")
-    assert manage("shell", "-c", PRESET_COUNT) == "4"
+    assert manage("shell", "-c", PRESET_COUNT) == "8"
+
+
+@pytest.mark.django_db
+def test_a_clubs_own_convention_named_like_a_new_preset_keeps_its_options():
+    """A club that called its convention "gchet" before the preset came keeps it, renamed."""
+    peers = importlib.import_module("scoring.migrations.0006_presets_peers")
+    club = Club.objects.create(name="Home", slug="home-club")
+    Convention.objects.filter(slug="gchet").delete()
+    own = Convention.from_engine(preset("sochi"), name="Our gchet", slug="gchet", owner=club)
+    own.save()
+
+    peers.create_presets(django_apps, None)
+
+    own.refresh_from_db()
+    assert (own.slug, own.is_preset, own.owner) == ("gchet-2", False, club)
+    assert own.to_engine() == preset("sochi")
+    assert Convention.objects.get(slug="gchet").to_engine() == preset("gchet")

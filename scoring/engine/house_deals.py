@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from .allpass_runs import WHISTED_FAILED, WHISTED_MADE
 from .contracts import obligation
 from .errors import DealError
 from .facts import (
@@ -167,7 +168,7 @@ def dealer_whist(
     return DealOutcome(
         tuple([e for e in entries if e.points]),
         f"{deal.contract.symbol}/{result}",
-        resets(ctx, "remiz" if under else "pulya", whisted=True),
+        resets(ctx, WHISTED_FAILED if under else WHISTED_MADE),
         False,
         shortfall,
     )

@@ -80,13 +80,13 @@ def engine_output(
 
 
 def ensure_presets() -> None:
-    """The four preset conventions, as their data migration makes them.
+    """The preset conventions, as their data migrations make them.
 
     A transactional test (every live-server test) empties the tables when it ends, the
     migration's rows included; the next one puts them back this way.
     """
-    migration = importlib.import_module("scoring.migrations.0002_presets")
-    migration.create_presets(apps, None)
+    for name in ("0002_presets", "0006_presets_peers"):
+        importlib.import_module(f"scoring.migrations.{name}").create_presets(apps, None)
 
 
 def sign_in(context: BrowserContext, base_url: str, user: Any) -> None:

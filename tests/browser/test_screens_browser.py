@@ -98,6 +98,8 @@ SCREENS = (
     Screen("conventions", lambda w: "/conventions/"),
     Screen("convention", lambda w: "/conventions/sochi/"),
     Screen("compare", lambda w: "/conventions/compare/?a=sochi&b=leningrad"),
+    Screen("convention-peer", lambda w: "/conventions/pu-home/"),
+    Screen("compare-peers", lambda w: "/conventions/compare/?a=rs-sochi&b=gchet"),
     Screen("members", lambda w: f"/clubs/{w.club.slug}/members/"),
     Screen("invitation", lambda w: f"/invitations/{w.invitation.token}/", user=None),
     # Issue 12: the guests a newcomer may say she is, and the admins' players page.

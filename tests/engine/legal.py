@@ -53,11 +53,15 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
     whists_allpass = preset == "rostov"
     if draw(st.booleans()):
         options["help"] = draw(st.booleans())
+        if not options["help"]:  # a peer preset's write-off needs help (pu-home, rs-sochi)
+            options.update(help_writeoff="points", help_writeoff_stops_at_zero=False)
         if options["help"] and draw(st.booleans()):
             options["help_excludes_remized_whister"] = draw(st.booleans())
             options["help_excludes_dealer"] = draw(st.booleans())
     if draw(st.booleans()):
         options["whist_style"] = draw(st.sampled_from(["greedy", "gentleman"]))
+        if options["whist_style"] == "greedy":  # pu-fspr's split on made needs gentleman
+            options["gentleman_on_made"] = False
         options["whister_liability"] = draw(st.sampled_from(["full", "half"]))
         options["joint_liability"] = draw(st.sampled_from(["second", "both"]))
         options["ten"] = draw(st.sampled_from(["whisted", "checked"]))
@@ -82,8 +86,10 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         if not whists_allpass:
             options["allpass_amnesty"] = draw(st.booleans())
             options["allpass_dealer_talon"] = draw(st.booleans())
-            if options["allpass_dealer_talon"]:
-                options["allpass_zero_bonus_dealer"] = draw(st.booleans())
+            # gchet's zero bonus for the dealer needs him on the talon.
+            options["allpass_zero_bonus_dealer"] = options["allpass_dealer_talon"] and draw(
+                st.booleans()
+            )
     if draw(st.booleans()):
         options["rounding"] = draw(st.sampled_from(["exact", "codex"]))
         options["rounding_compensation_4"] = draw(st.sampled_from([2, 3]))

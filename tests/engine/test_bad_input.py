@@ -121,7 +121,9 @@ CASES: list[tuple[str, str, tuple[str, bool]]] = [
     (
         "an unknown convention",
         text(convention="moscow"),
-        exact("unknown convention 'moscow': use one of sochi, leningrad, rostov, fspr"),
+        exact(
+            "unknown convention 'moscow': use one of sochi, leningrad, rostov, fspr, pu-home, pu-fspr, rs-sochi, gchet"
+        ),
     ),
     ("one player", text(players=["A"]), exact("a pulka has 2 to 5 players, not 1")),
     ("six players", text(players=list("ABCDEF")), exact("a pulka has 2 to 5 players, not 6")),

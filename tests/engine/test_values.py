@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from scoring.engine.contracts import Contract, Kind
-from scoring.engine.conventions import Convention, from_spec, preset
+from scoring.engine.conventions import PRESET_NAMES, Convention, from_spec, preset
 from scoring.engine.deals import Deal
 from scoring.engine.pulka import Pulka, score_pulka
 from scoring.engine.settlement import exact_result
@@ -91,7 +91,7 @@ def test_a_checked_ten_has_a_value_too() -> None:
 
 
 @pytest.mark.parametrize("size", [2, 3, 4, 5])
-@pytest.mark.parametrize("name", ["sochi", "leningrad", "rostov", "fspr"])
+@pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_table_lists_every_game_for_every_table(name: str, size: int) -> None:
     values = game_values(preset(name), size)
     keys = [v.key for v in values]

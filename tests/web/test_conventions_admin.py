@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring.engine.conventions import OPTION_NAMES, preset
+from scoring.engine.conventions import OPTION_NAMES, PRESET_NAMES, preset
 from scoring.models import OPTION_FIELD_NAMES, PRICE_FIELDS, Convention
 from tests.web.fixtures_conventions import (
     CHANGELIST,
@@ -32,7 +32,7 @@ def test_the_model_has_a_field_for_every_option_of_the_protocol():
 
 
 def test_a_convention_round_trips_through_the_engine_for_every_preset():
-    for name in ("sochi", "leningrad", "rostov", "fspr"):
+    for name in PRESET_NAMES:
         model = Convention.from_engine(preset(name), name=name, slug=name)
 
         assert model.to_engine() == preset(name)
@@ -48,14 +48,14 @@ def test_a_superuser_sees_every_convention_in_the_changelist(conventions_client,
     assert response.status_code == 200
     assert "Home rules" in html and "Away rules" in html
     assert "/conventions/sochi/" not in html  # names link to the admin, not the site
-    assert response.context["cl"].result_count == 6
+    assert response.context["cl"].result_count == len(PRESET_NAMES) + 2
 
 
 def test_a_club_admin_sees_the_presets_and_his_club_only(conventions_client, conventions_world):
     response = conventions_client("ada").get(CHANGELIST)
 
     shown = {c.slug for c in response.context["cl"].result_list}
-    assert shown == {"sochi", "leningrad", "rostov", "fspr", "home-rules"}
+    assert shown == {*PRESET_NAMES, "home-rules"}
     assert "Away rules" not in response.content.decode()
 
 
