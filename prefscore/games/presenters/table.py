@@ -224,10 +224,21 @@ def _protocol(
         return for_viewer(split_newest(made.lines(newest))[1], actions, held)
 
     shown = for_viewer(head, actions, held)
-    # What this viewer sees of the newest deal, and the pencil's time: every viewer who
-    # would see the same lines shares their rendering, his own CSRF token put in.
+    # What this viewer may do on the newest deal, and the pencil's time: every viewer who
+    # may do the same shares their rendering, his own CSRF token put in. The key is made
+    # of these plain values (for_viewer's only inputs), never of the lines' repr, which
+    # may hold objects whose repr is their address and so could match another page's.
     until = pencil_rule.pencil_until(pulka, pencil) if pencil is not None else None
-    seen = hashlib.blake2b(repr((shown, until)).encode(), digest_size=12).hexdigest()
+    numbers = sorted(line.number for line in head if isinstance(line, ProtocolLine))
+    may_do = (
+        numbers,
+        sorted(n for n in actions.correctable if n in numbers),
+        actions.arbiter,
+        held,
+        actions.held_text if actions.held in numbers else "",
+        until.isoformat() if until is not None else "",
+    )
+    seen = hashlib.blake2b(repr(may_do).encode(), digest_size=12).hexdigest()
     return {
         "protocol_head": shown,
         "protocol_head_key": render_cache.key(pulka, "protocol-head-html", newest, seen),
