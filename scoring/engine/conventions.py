@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from .errors import ConventionError
+from .preset_options import PRESET_OPTIONS
 
 PRICE_KEYS = ("6", "7", "8", "9", "10", "misere")
 CONSOLERS = ("whisters", "passer", "dealer")
@@ -341,123 +342,7 @@ FIRST_VERSION_OPTIONS: tuple[str, ...] = (
 )  # fmt: skip
 ADDED_OPTIONS: frozenset[str] = frozenset(OPTION_NAMES) - frozenset(FIRST_VERSION_OPTIONS)
 
-_PRESET_OPTIONS: dict[str, dict[str, Any]] = {
-    "sochi": {},
-    "leningrad": {
-        "whist_scale": 2,
-        "gora_scale": 2,
-        "whist_style": "gentleman",
-        "whister_liability": "half",
-        "consolation": ["whisters", "passer"],
-        "allpass_ladder": [1, 2, 3],
-        "exit_ladder": [6, 7, 8],
-        "help": False,
-        "end": "sum_reached",
-        "pulya_to_gora": 2,
-    },
-    "rostov": {
-        "whist_style": "gentleman",
-        "whister_liability": "half",
-        "allpass_scoring": "whists",
-        "allpass_amnesty": False,
-        "allpass_dealer_talon": False,
-    },
-    "fspr": {
-        "whist_scale": 2,
-        "gora_scale": 2,
-        "whist_style": "gentleman",
-        "whister_liability": "half",
-        "joint_liability": "both",
-        "prikup_whists": True,
-        "allpass_ladder": [1, 2, 3],
-        "allpass_amnesty": False,
-        "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "whisted_game",
-        "exit_ladder": [6, 7, 7],
-        "help": False,
-        "end": "deals",
-        "pulya_to_gora": 2,
-    },
-    # The peers' own conventions (issue 17), so that a club moving from one of those apps
-    # keeps its scores: each value read from the app's code, docs/rules.md §3.9, second
-    # table. What they play that no option states yet is listed there too.
-    "pu-home": {  # refinishru-Andre/pulka, src/engine/conventions.ts HOME_RULES
-        "whist_scale": 2,
-        "gora_scale": 2,
-        "whister_liability": "half",
-        "joint_liability": "both",
-        "ten": "checked",
-        "consolation": ["whisters", "passer"],
-        "allpass_ladder": [1, 2, 3],
-        "allpass_zero_bonus": "gora_double",
-        "allpass_dealer_talon": False,
-        "allpass_reset": "made_game_or_misere",
-        "exit_ladder": [6, 7, 8],
-        "allpass_exit_round": True,
-        "pulya_to_gora": 2,
-        "help_writeoff": "pulya_rate",
-        "concede_levels": [6, 7, 8, 9, 10],
-        "half_whist_first": True,
-        "returned_whist_alone": True,
-    },
-    "pu-fspr": {  # refinishru-Andre/pulka, src/engine/conventions.ts FSPR_RULES
-        "whist_scale": 2,
-        "gora_scale": 2,
-        "whist_style": "gentleman",
-        "whister_liability": "half",
-        "joint_liability": "both",
-        "prikup_whists": True,
-        "allpass_ladder": [1, 2, 3],
-        "allpass_amnesty": False,
-        "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "made_whisted_game",
-        "exit_ladder": [6, 7, 7],
-        "help": False,
-        "end": "deals",
-        "pulya_to_gora": 2,
-        "gentleman_on_made": True,
-        "half_whist_first": True,
-        "returned_whist_alone": True,
-        "dealer_whist": "unliable",
-    },
-    "rs-sochi": {  # rostiktc2-star/preferans-score, src/domain/engine.ts and finalize.ts
-        "joint_liability": "second_own",
-        "consolation": [],
-        "allpass_ladder": [1, 2, 3],
-        "allpass_dealer_talon": False,
-        "allpass_reset": "played_game_or_misere",
-        "allpass_zero_bonus_flat": True,
-        "rounding": "exact",
-        "personal_quota": True,
-        "help_writeoff_stops_at_zero": True,
-    },
-    "gchet": {  # gchet/Preferans, internal/game/rules.go DefaultRules and score.go
-        "whist_scale": 2,
-        "gora_scale": 2,
-        "whist_style": "gentleman",
-        "whister_liability": "half",
-        "ten": "checked",
-        "consolation": ["whisters", "passer"],
-        "prikup_whists": True,
-        "allpass_ladder": [1, 2, 4],
-        "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "made_played_game",
-        "exit_ladder": [6, 7],
-        "allpass_zero_bonus_dealer": True,
-        "finish_after_allpass_run": True,
-        "help": False,
-        "end": "sum_reached",
-        "pulya_to_gora": 2,
-        "rounding": "exact",
-        "checked_ten_consolation": "none",
-        "concede_levels": [6, 7],
-        "half_whist_first": True,
-        "returned_whist_alone": True,
-        "dealer_whist": "liable",
-        "talon_shown_penalty": "whists",
-    },
-}
-PRESET_NAMES: tuple[str, ...] = tuple(_PRESET_OPTIONS)
+PRESET_NAMES: tuple[str, ...] = tuple(PRESET_OPTIONS)
 
 
 def from_options(options: Mapping[str, object], base: Convention | None = None) -> Convention:
@@ -482,9 +367,9 @@ def preset(name: str) -> Convention:
     conventions ``pu-home``, ``pu-fspr``, ``rs-sochi``, ``gchet`` (docs/protocol.md, presets;
     docs/rules.md §3.9).
     """
-    if name not in _PRESET_OPTIONS:
+    if name not in PRESET_OPTIONS:
         raise ConventionError("convention", "convention.unknown", value=name, presets=PRESET_NAMES)
-    return from_options(_PRESET_OPTIONS[name])
+    return from_options(PRESET_OPTIONS[name])
 
 
 def from_spec(spec: object, overrides: Mapping[str, object] | None = None) -> Convention:
