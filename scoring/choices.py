@@ -54,6 +54,7 @@ class AllpassScoring(models.TextChoices):
 
 class ZeroBonus(models.TextChoices):
     PULYA = "pulya", _("the price to the pulya")
+    PULYA_SCALED = "pulya_scaled", _("the price of a trick in the gora, to the pulya")
     GORA = "gora", _("the price off the gora")
     GORA_DOUBLE = "gora_double", _("twice the price off the gora")
     NONE = "none", _("nothing")
@@ -111,6 +112,11 @@ class TalonShownPenalty(models.TextChoices):
     NONE = "none", _("nothing")
     WHISTS = "whists", _("twice the whist price, written by the declarer on the dealer")
     GORA = "gora", _("one undertrick into the dealer's gora")
+
+
+class ReturnedWhistConsolation(models.TextChoices):
+    WHISTER = "whister", _("his own only")
+    BOTH = "both", _("his own and the half-whister's")
 
 
 class ConcedeLevel(models.IntegerChoices):

@@ -206,6 +206,14 @@ MESSAGES: dict[str, Promise] = {
     "option.needs_dealer_talon": _(
         "This applies only when the dealer plays the talon: tick that, or untick this."
     ),
+    "option.scaled_bonus_in_whists": _(
+        "The price scaled to the gora applies only to all-pass in the gora: choose "
+        "another bonus, or score all-pass in the gora."
+    ),
+    "option.needs_returned_whist_alone": _(
+        "This applies only when a returned whist is played alone: tick that, or keep "
+        "one consolation."
+    ),
     "option.not_list": _("Enter a list of values separated by commas."),
     "option.prices_not_map": _("Give the prices as a map of 6 to 10 and misere to whole numbers."),
     "option.prices_unknown_key": _("Unknown price %(key)s: prices are for 6 to 10 and misere."),

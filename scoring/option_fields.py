@@ -33,6 +33,7 @@ from .choices import (
     ZeroBonus,
 )
 from .option_fields_facts import FactOptions
+from .option_fields_gchet import GchetOptions
 
 # The engine's defaults are Sochi's (docs/protocol.md, "Preset defaults"): a new convention
 # starts as a copy of Sochi, and a field the form rejected keeps a valid value.
@@ -62,6 +63,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "concede_levels",
             "half_whist_first",
             "returned_whist_alone",
+            "returned_whist_consolation",
             "dealer_whist",
             "totus_bonus",
             "talon_shown_penalty",
@@ -146,7 +148,7 @@ def sochi_exit_ladder() -> list[int]:
     return list(SOCHI_OPTIONS["exit_ladder"])
 
 
-class ConventionOptions(FactOptions):
+class ConventionOptions(FactOptions, GchetOptions):
     """Every scoring option, Sochi's by default, and the bridge to the engine."""
 
     # Prices (docs/rules.md §2)

@@ -19,6 +19,7 @@ from scoring.engine.conventions import Convention
 from .models import OPTION_TOPICS
 from .rules_text_defence import DEFENCE_SENTENCES
 from .rules_text_facts import FACT_SENTENCES
+from .rules_text_gchet import GCHET_SENTENCES, zero_bonus_scaled
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +217,8 @@ def _allpass_amnesty(conv: Convention) -> str | None:
 
 
 def _allpass_zero_bonus(conv: Convention) -> str:
+    if conv.allpass_zero_bonus == "pulya_scaled":
+        return zero_bonus_scaled(conv)
     if conv.allpass_zero_bonus == "pulya":
         return _(
             "A player who takes no trick on an all-pass writes the all-pass price to his pulya."
@@ -450,4 +453,5 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     "indivisible_mountain": _indivisible_mountain,
     **DEFENCE_SENTENCES,
     **FACT_SENTENCES,  # docs/rules.md §3.10
+    **GCHET_SENTENCES,
 }

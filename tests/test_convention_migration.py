@@ -58,7 +58,9 @@ def test_each_preset_passes_the_models_own_validation(slug):
 MIGRATIONS = Path(__file__).resolve().parent.parent / "scoring/migrations"
 
 
-@pytest.mark.parametrize("name", ["0002_presets", "0006_presets_peers"])
+@pytest.mark.parametrize(
+    "name", ["0002_presets", "0006_presets_peers", "0007_gchet_zero_bonus_returned_whist"]
+)
 def test_the_presets_migrations_import_nothing_but_django(name):
     tree = ast.parse((MIGRATIONS / f"{name}.py").read_text(encoding="utf-8"))
     imported = {
@@ -107,8 +109,28 @@ def test_a_clubs_own_convention_named_like_a_new_preset_keeps_its_options():
     own.save()
 
     peers.create_presets(django_apps, None)
+    gchet = importlib.import_module("scoring.migrations.0007_gchet_zero_bonus_returned_whist")
+    gchet.play_gchets_rules(django_apps, None)  # the preset's options since 0007
 
     own.refresh_from_db()
     assert (own.slug, own.is_preset, own.owner) == ("gchet-2", False, club)
     assert own.to_engine() == preset("sochi")
     assert Convention.objects.get(slug="gchet").to_engine() == preset("gchet")
+
+
+@pytest.mark.django_db
+def test_gchets_rules_migration_changes_the_gchet_preset_and_nothing_else():
+    """0007 gives the gchet preset its two rules, and a club's own convention keeps its own."""
+    gchet = importlib.import_module("scoring.migrations.0007_gchet_zero_bonus_returned_whist")
+    club = Club.objects.create(name="Home", slug="home-club")
+    own = Convention.from_engine(preset("sochi"), name="Ours", slug="ours", owner=club)
+    own.save()
+
+    gchet.write_them_as_before(django_apps, None)
+    row = Convention.objects.get(slug="gchet")
+    assert (row.allpass_zero_bonus, row.returned_whist_consolation) == ("gora_double", "whister")
+
+    gchet.play_gchets_rules(django_apps, None)
+    assert Convention.objects.get(slug="gchet").to_engine() == preset("gchet")
+    own.refresh_from_db()
+    assert own.to_engine() == preset("sochi")

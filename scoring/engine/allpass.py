@@ -92,13 +92,17 @@ def _zero_bonus(
 
     ``players`` in the order the entries go (clockwise from first hand). The bonus is
     the ladder price m, or 1 whatever the price with ``allpass_zero_bonus_flat`` (RS,
-    docs/rules.md §3.3 step 3).
+    docs/rules.md §3.3 step 3). ``pulya_scaled`` writes a trick's real price,
+    ``gora_scale × m``, to the pulya (gchet score.go: the pass price into the pool).
     """
     bonus = ctx.convention.allpass_zero_bonus
     price = 1 if ctx.convention.allpass_zero_bonus_flat else ladder_price
     zero = [p for p in players if tricks[p] == 0]
     if bonus == "pulya":
         return [Entry(p, PULYA, price, reason="zero_bonus") for p in zero]
+    if bonus == "pulya_scaled":
+        scaled = ctx.convention.gora_scale * price
+        return [Entry(p, PULYA, scaled, reason="zero_bonus") for p in zero]
     if bonus == "gora":
         return [Entry(p, GORA, -price, reason="zero_bonus") for p in zero]
     if bonus == "gora_double":

@@ -22,7 +22,7 @@ JointLiability = Literal["second", "both", "second_own"]
 Ten = Literal["whisted", "checked"]
 ConsolationUnit = Literal["price", "flat10"]
 AllpassScoring = Literal["gora", "whists"]
-ZeroBonus = Literal["pulya", "gora", "gora_double", "none"]
+ZeroBonus = Literal["pulya", "pulya_scaled", "gora", "gora_double", "none"]
 AllpassReset = Literal[
     "any_game",
     "whisted_game",
@@ -38,6 +38,7 @@ CheckedTenConsolation = Literal["defenders", "none"]
 HelpWriteoff = Literal["points", "pulya_rate"]
 DealerWhist = Literal["none", "unliable", "liable"]
 TalonShownPenalty = Literal["none", "whists", "gora"]
+ReturnedWhistConsolation = Literal["whister", "both"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
@@ -46,7 +47,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "ten": ("whisted", "checked"),
     "consolation_unit": ("price", "flat10"),
     "allpass_scoring": ("gora", "whists"),
-    "allpass_zero_bonus": ("pulya", "gora", "gora_double", "none"),
+    "allpass_zero_bonus": ("pulya", "pulya_scaled", "gora", "gora_double", "none"),
     "allpass_reset": (
         "any_game",
         "whisted_game",
@@ -62,6 +63,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "help_writeoff": ("points", "pulya_rate"),
     "dealer_whist": ("none", "unliable", "liable"),
     "talon_shown_penalty": ("none", "whists", "gora"),
+    "returned_whist_consolation": ("whister", "both"),
 }
 _BOOLS = (
     "misere_consolation",
@@ -143,6 +145,8 @@ class Convention:
     dealer_whist: DealerWhist = "none"
     totus_bonus: int = 0
     talon_shown_penalty: TalonShownPenalty = "none"
+    # gchet's two rules (docs/rules.md §3.3, §3.10.3): added last, defaults change nothing.
+    returned_whist_consolation: ReturnedWhistConsolation = "whister"
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -284,6 +288,10 @@ def _check_consistency(conv: Convention) -> None:
         raise ConventionError("allpass_dealer_talon", "option.dealer_talon_in_whists")
     if conv.allpass_zero_bonus_dealer and not conv.allpass_dealer_talon:
         raise ConventionError("allpass_zero_bonus_dealer", "option.needs_dealer_talon")
+    if conv.allpass_scoring == "whists" and conv.allpass_zero_bonus == "pulya_scaled":
+        raise ConventionError("allpass_zero_bonus", "option.scaled_bonus_in_whists")
+    if conv.returned_whist_consolation != "whister" and not conv.returned_whist_alone:
+        raise ConventionError("returned_whist_consolation", "option.needs_returned_whist_alone")
 
 
 _LIST_OPTIONS = (

@@ -41,6 +41,7 @@ from .facts import (
 from .facts import parse_deal as parse_played_deal
 from .manual import parse_manual, score_manual
 from .numbers import exact_div
+from .returned_whist import consoling_passers
 
 __all__ = [
     "GORA",
@@ -270,7 +271,8 @@ def _played(
     if under:
         entries = [Entry(declarer, GORA, conv.gora_scale * price * under, reason="remiz")]
         entries += _trick_whists(ctx, defence, tricks, price, under)
-        entries += _consolation(ctx, defence.whisters, defence.passers, declarer, price, under)
+        passers = consoling_passers(conv, defence.whisters, defence.passers, defence.words)
+        entries += _consolation(ctx, defence.whisters, passers, declarer, price, under)
         result = f"-{under}"
     else:
         entries = [Entry(declarer, PULYA, price, reason="contract")]

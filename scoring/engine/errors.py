@@ -170,6 +170,13 @@ TEMPLATES: dict[str, str] = {
     "option.needs_dealer_talon": (
         "option {option} needs the dealer on the talon: allpass_dealer_talon is off"
     ),
+    "option.scaled_bonus_in_whists": (
+        "option allpass_zero_bonus 'pulya_scaled' applies to all-pass in gora only: "
+        "allpass_scoring is 'whists'"
+    ),
+    "option.needs_returned_whist_alone": (
+        "option {option} needs a returned whist played alone: returned_whist_alone is off"
+    ),
     "option.not_list": "option {option} must be a list, got {value:q}",
     "option.prices_not_map": "option prices must be a map of 6..10 and misere to prices",
     "option.prices_unknown_key": "option prices has unknown key {key:q}",

@@ -108,7 +108,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "consolation": ["whisters", "passer"],
         "prikup_whists": True,
         "allpass_ladder": [1, 2, 4],
-        "allpass_zero_bonus": "gora_double",
+        "allpass_zero_bonus": "pulya_scaled",
         "allpass_reset": "made_played_game",
         "exit_ladder": [6, 7],
         "allpass_zero_bonus_dealer": True,
@@ -123,5 +123,6 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "returned_whist_alone": True,
         "dealer_whist": "liable",
         "talon_shown_penalty": "whists",
+        "returned_whist_consolation": "both",
     },
 }

@@ -80,9 +80,10 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         options["finish_after_allpass_run"] = draw(st.booleans())
         options["allpass_max_run"] = draw(st.none() | st.integers(1, 4))
         options["exit_ladder"] = draw(st.lists(st.integers(6, 9), min_size=1, max_size=3))
-        options["allpass_zero_bonus"] = draw(
-            st.sampled_from(["pulya", "gora", "gora_double", "none"])
-        )
+        bonuses = ["pulya", "gora", "gora_double", "none"]
+        if not whists_allpass:  # a trick's gora price scales gchet's bonus: gora style only
+            bonuses.append("pulya_scaled")
+        options["allpass_zero_bonus"] = draw(st.sampled_from(bonuses))
         if not whists_allpass:
             options["allpass_amnesty"] = draw(st.booleans())
             options["allpass_dealer_talon"] = draw(st.booleans())

@@ -18,10 +18,15 @@ from scoring.engine.conventions import Convention
 @st.composite
 def fact_options(draw: st.DrawFn) -> dict[str, Any]:
     """Options of §3.10, each drawn on or off."""
+    alone = draw(st.booleans())
     return {
         "concede_levels": draw(st.sets(st.integers(6, 10)).map(sorted)),
         "half_whist_first": draw(st.booleans()),
-        "returned_whist_alone": draw(st.booleans()),
+        "returned_whist_alone": alone,
+        # gchet's both consolations need the returner alone (§3.10.3).
+        "returned_whist_consolation": draw(st.sampled_from(["whister", "both"]))
+        if alone
+        else "whister",
         "dealer_whist": draw(st.sampled_from(["none", "unliable", "liable"])),
         "totus_bonus": draw(st.sampled_from([0, 0, 5, 10])),
         "talon_shown_penalty": draw(st.sampled_from(["none", "whists", "gora"])),

@@ -65,6 +65,8 @@ SOCHI: dict[str, Any] = {
     "dealer_whist": "none",
     "totus_bonus": 0,
     "talon_shown_penalty": "none",
+    # gchet's two rules (docs/rules.md §3.3, §3.10.3): the default writes one consolation.
+    "returned_whist_consolation": "whister",
 }
 # docs/protocol.md's preset table: what differs from Sochi.
 PRESETS: dict[str, dict[str, Any]] = {
@@ -163,7 +165,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "consolation": ["whisters", "passer"],
         "prikup_whists": True,
         "allpass_ladder": [1, 2, 4],
-        "allpass_zero_bonus": "gora_double",
+        "allpass_zero_bonus": "pulya_scaled",
         "allpass_reset": "made_played_game",
         "exit_ladder": [6, 7],
         "allpass_zero_bonus_dealer": True,
@@ -178,6 +180,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "returned_whist_alone": True,
         "dealer_whist": "liable",
         "talon_shown_penalty": "whists",
+        "returned_whist_consolation": "both",
     },
 }
 

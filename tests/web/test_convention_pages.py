@@ -236,6 +236,10 @@ CHANGES: list[tuple[str, dict[str, object]]] = [
     ("sochi", {"ten": "checked", "checked_ten_consolation": "none"}),
     ("sochi", {"help_writeoff": "pulya_rate"}),
     ("sochi", {"help_writeoff_stops_at_zero": True}),
+    # gchet's two rules: the bonus in gora units (the same words where kg is 1), both
+    # consolations of a returned whist.
+    ("leningrad", {"allpass_zero_bonus": "pulya_scaled"}),
+    ("gchet", {"returned_whist_consolation": "whister"}),
 ]
 
 
