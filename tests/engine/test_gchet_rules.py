@@ -20,7 +20,15 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from scoring.engine.conventions import PRESET_NAMES, Convention, from_options, preset
+from scoring.engine.conventions import (
+    ADDED_OPTIONS,
+    FIRST_VERSION_OPTIONS,
+    PRESET_NAMES,
+    Convention,
+    from_options,
+    from_spec,
+    preset,
+)
 from scoring.engine.errors import ConventionError
 
 from .support import ABCD, allpass, figures, played, score, written
@@ -89,6 +97,17 @@ def test_the_refusals_read_as_sentences() -> None:
         "option returned_whist_consolation needs a returned whist played alone: "
         "returned_whist_alone is off"
     )
+
+
+def test_a_file_written_before_the_option_reads_as_it_did() -> None:
+    """A full convention from before ``returned_whist_consolation`` gets one consolation."""
+    options = preset("pu-fspr").to_options()
+    del options["returned_whist_consolation"]
+
+    assert "returned_whist_consolation" in ADDED_OPTIONS
+    assert "returned_whist_consolation" not in FIRST_VERSION_OPTIONS
+    assert from_spec(options) == preset("pu-fspr")
+    assert from_spec(options).returned_whist_consolation == "whister"
 
 
 # --- the zero-trick bonus in gora units (docs/rules.md §3.3 step 3) -----------------------
