@@ -38,6 +38,7 @@ CheckedTenConsolation = Literal["defenders", "none"]
 HelpWriteoff = Literal["points", "pulya_rate"]
 DealerWhist = Literal["none", "unliable", "liable"]
 TalonShownPenalty = Literal["none", "whists", "gora"]
+HelpOrder = Literal["largest", "clockwise"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
@@ -62,6 +63,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "help_writeoff": ("points", "pulya_rate"),
     "dealer_whist": ("none", "unliable", "liable"),
     "talon_shown_penalty": ("none", "whists", "gora"),
+    "help_order": ("largest", "clockwise"),
 }
 _BOOLS = (
     "misere_consolation",
@@ -81,6 +83,8 @@ _BOOLS = (
     "help_writeoff_stops_at_zero",
     "half_whist_first",
     "returned_whist_alone",
+    "checked_ten_trick_whists",
+    "allpass_zero_bonus_excludes_dealer",
 )
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
@@ -143,6 +147,10 @@ class Convention:
     dealer_whist: DealerWhist = "none"
     totus_bonus: int = 0
     talon_shown_penalty: TalonShownPenalty = "none"
+    # PU's three house rules that issue 17 does not name (docs/rules.md §3.1, §3.3, §3.4).
+    help_order: HelpOrder = "largest"
+    checked_ten_trick_whists: bool = False
+    allpass_zero_bonus_excludes_dealer: bool = False
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -284,6 +292,12 @@ def _check_consistency(conv: Convention) -> None:
         raise ConventionError("allpass_dealer_talon", "option.dealer_talon_in_whists")
     if conv.allpass_zero_bonus_dealer and not conv.allpass_dealer_talon:
         raise ConventionError("allpass_zero_bonus_dealer", "option.needs_dealer_talon")
+    if conv.help_order != "largest" and not conv.help:
+        raise ConventionError("help_order", "option.order_needs_help")
+    if conv.checked_ten_trick_whists and conv.ten != "checked":
+        raise ConventionError("checked_ten_trick_whists", "option.needs_checked_ten")
+    if conv.allpass_zero_bonus_excludes_dealer and conv.allpass_zero_bonus_dealer:
+        raise ConventionError("allpass_zero_bonus_excludes_dealer", "option.zero_bonus_dealer_both")
 
 
 _LIST_OPTIONS = (
