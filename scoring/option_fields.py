@@ -33,6 +33,7 @@ from .choices import (
     ZeroBonus,
 )
 from .option_fields_facts import FactOptions
+from .option_fields_pu import PuOptions
 
 # The engine's defaults are Sochi's (docs/protocol.md, "Preset defaults"): a new convention
 # starts as a copy of Sochi, and a field the form rejected keeps a valid value.
@@ -54,6 +55,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "half_whist_levels",
             "ten",
             "checked_ten_consolation",
+            "checked_ten_trick_whists",
             "consolation",
             "consolation_unit",
             "misere_consolation",
@@ -77,6 +79,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "allpass_zero_bonus_flat",
             "allpass_dealer_talon",
             "allpass_zero_bonus_dealer",
+            "allpass_zero_bonus_excludes_dealer",
             "allpass_whist_rate",
             "allpass_reset",
             "allpass_max_run",
@@ -88,6 +91,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
         _("Pulya and help"),
         (
             "help",
+            "help_order",
             "help_excludes_remized_whister",
             "help_excludes_dealer",
             "help_writeoff",
@@ -146,7 +150,7 @@ def sochi_exit_ladder() -> list[int]:
     return list(SOCHI_OPTIONS["exit_ladder"])
 
 
-class ConventionOptions(FactOptions):
+class ConventionOptions(PuOptions, FactOptions):
     """Every scoring option, Sochi's by default, and the bridge to the engine."""
 
     # Prices (docs/rules.md §2)

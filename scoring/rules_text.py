@@ -19,6 +19,7 @@ from scoring.engine.conventions import Convention
 from .models import OPTION_TOPICS
 from .rules_text_defence import DEFENCE_SENTENCES
 from .rules_text_facts import FACT_SENTENCES
+from .rules_text_pu import PU_SENTENCES, help_clockwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,6 +336,8 @@ def _exit_ladder(conv: Convention) -> str:
 
 
 def _help(conv: Convention) -> str:
+    if conv.help and conv.help_order == "clockwise":
+        return help_clockwise()  # PU home (docs/rules.md §3.4)
     if conv.help:
         return _(
             "Help (помощь): a player whose pulya is closed gives his further pulya points to "
@@ -450,4 +453,5 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     "indivisible_mountain": _indivisible_mountain,
     **DEFENCE_SENTENCES,
     **FACT_SENTENCES,  # docs/rules.md §3.10
+    **PU_SENTENCES,
 }

@@ -236,6 +236,10 @@ CHANGES: list[tuple[str, dict[str, object]]] = [
     ("sochi", {"ten": "checked", "checked_ten_consolation": "none"}),
     ("sochi", {"help_writeoff": "pulya_rate"}),
     ("sochi", {"help_writeoff_stops_at_zero": True}),
+    # PU's house rules that issue 17 does not name (docs/rules.md §3.1.7, §3.3, §3.4).
+    ("sochi", {"help_order": "clockwise"}),
+    ("pu-home", {"checked_ten_trick_whists": False}),
+    ("sochi", {"allpass_zero_bonus_excludes_dealer": True}),
 ]
 
 
