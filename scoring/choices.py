@@ -125,3 +125,9 @@ class ConcedeLevel(models.IntegerChoices):
     EIGHT = 8, _("eight")
     NINE = 9, _("nine")
     TEN = 10, _("ten")
+
+
+# docs/rules.md §3.4 (PU home's help, option help_order).
+class HelpOrder(models.TextChoices):
+    LARGEST = "largest", _("the largest unclosed pulya")
+    CLOCKWISE = "clockwise", _("the next unclosed pulya clockwise")

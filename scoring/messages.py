@@ -214,6 +214,15 @@ MESSAGES: dict[str, Promise] = {
         "This applies only when a returned whist is played alone: tick that, or keep "
         "one consolation."
     ),
+    "option.order_needs_help": _(
+        "This applies only with help: turn help on, or give help to the largest pulya."
+    ),
+    "option.needs_checked_ten": _(
+        "This applies only to a checked ten: choose a checked ten, or untick this."
+    ),
+    "option.zero_bonus_dealer_both": _(
+        "This contradicts the bonus for the 4-player dealer on the talon: untick one of them."
+    ),
     "option.not_list": _("Enter a list of values separated by commas."),
     "option.prices_not_map": _("Give the prices as a map of 6 to 10 and misere to whole numbers."),
     "option.prices_unknown_key": _("Unknown price %(key)s: prices are for 6 to 10 and misere."),

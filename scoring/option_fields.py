@@ -34,6 +34,7 @@ from .choices import (
 )
 from .option_fields_facts import FactOptions
 from .option_fields_gchet import GchetOptions
+from .option_fields_pu import PuOptions
 
 # The engine's defaults are Sochi's (docs/protocol.md, "Preset defaults"): a new convention
 # starts as a copy of Sochi, and a field the form rejected keeps a valid value.
@@ -55,6 +56,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "half_whist_levels",
             "ten",
             "checked_ten_consolation",
+            "checked_ten_trick_whists",
             "consolation",
             "consolation_unit",
             "misere_consolation",
@@ -79,6 +81,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "allpass_zero_bonus_flat",
             "allpass_dealer_talon",
             "allpass_zero_bonus_dealer",
+            "allpass_zero_bonus_excludes_dealer",
             "allpass_whist_rate",
             "allpass_reset",
             "allpass_max_run",
@@ -90,6 +93,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
         _("Pulya and help"),
         (
             "help",
+            "help_order",
             "help_excludes_remized_whister",
             "help_excludes_dealer",
             "help_writeoff",
@@ -148,7 +152,7 @@ def sochi_exit_ladder() -> list[int]:
     return list(SOCHI_OPTIONS["exit_ladder"])
 
 
-class ConventionOptions(FactOptions, GchetOptions):
+class ConventionOptions(PuOptions, FactOptions, GchetOptions):
     """Every scoring option, Sochi's by default, and the bridge to the engine."""
 
     # Prices (docs/rules.md §2)

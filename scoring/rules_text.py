@@ -20,6 +20,7 @@ from .models import OPTION_TOPICS
 from .rules_text_defence import DEFENCE_SENTENCES
 from .rules_text_facts import FACT_SENTENCES
 from .rules_text_gchet import GCHET_SENTENCES, zero_bonus_scaled
+from .rules_text_pu import PU_SENTENCES, help_clockwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +339,8 @@ def _exit_ladder(conv: Convention) -> str:
 
 
 def _help(conv: Convention) -> str:
+    if conv.help and conv.help_order == "clockwise":
+        return help_clockwise()  # PU home (docs/rules.md §3.4)
     if conv.help:
         return _(
             "Help (помощь): a player whose pulya is closed gives his further pulya points to "
@@ -454,4 +457,5 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     **DEFENCE_SENTENCES,
     **FACT_SENTENCES,  # docs/rules.md §3.10
     **GCHET_SENTENCES,
+    **PU_SENTENCES,
 }

@@ -59,7 +59,13 @@ MIGRATIONS = Path(__file__).resolve().parent.parent / "scoring/migrations"
 
 
 @pytest.mark.parametrize(
-    "name", ["0002_presets", "0006_presets_peers", "0007_gchet_zero_bonus_returned_whist"]
+    "name",
+    [
+        "0002_presets",
+        "0006_presets_peers",
+        "0007_gchet_zero_bonus_returned_whist",
+        "0008_pu_options",
+    ],
 )
 def test_the_presets_migrations_import_nothing_but_django(name):
     tree = ast.parse((MIGRATIONS / f"{name}.py").read_text(encoding="utf-8"))

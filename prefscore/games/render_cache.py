@@ -35,7 +35,9 @@ T = TypeVar("T")
 
 # Bumped when what is cached changes shape, so a deploy never reads an older release's
 # entries from a shared cache.
-SCHEMA = 3  # 2: SheetState.led and the all-pass options; 3: the deal facts of issue 17
+# 2: SheetState.led and the all-pass options; 3: the deal facts of issue 17; 4: PU's
+# three options (the Convention in a cached SheetState gains fields).
+SCHEMA = 4
 
 # An account's fields never read into a cached entry: the screens name a user by his
 # user name only, and a shared cache (Redis, a table) should hold no password hash.

@@ -12,6 +12,7 @@ from .conventions import Convention
 from .errors import DealError
 from .facts import GORA, PULYA, WHISTS, Deal, DealContext, DealOutcome, Entry, checked_tricks
 from .numbers import exact_div
+from .zero_bonus_dealer import dealer_earns_zero_bonus, zero_bonus_seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +76,15 @@ def _bonus_candidates(ctx: DealContext, players: tuple[int, ...]) -> list[int]:
     """Who may earn the zero-trick bonus, clockwise from first hand (docs/rules.md §3.3).
 
     A dealer who sits out is left out unless ``allpass_zero_bonus_dealer`` is on (gchet:
-    the 4-player dealer who took no talon trick gets it too); he comes last.
+    the 4-player dealer who took no talon trick gets it too); he comes last. With
+    ``allpass_zero_bonus_excludes_dealer`` no dealer is (zero_bonus_dealer.py).
     """
     seats = ctx.seats
     candidates = [p for p in seats.active if p in players]
     if ctx.convention.allpass_zero_bonus_dealer and seats.dealer in players:
         if seats.dealer not in candidates:
             candidates.append(seats.dealer)
-    return candidates
+    return zero_bonus_seats(ctx.convention, seats.dealer, candidates)
 
 
 def _zero_bonus(
@@ -128,8 +130,10 @@ def allpass_in_whists(ctx: DealContext, deal: Deal) -> DealOutcome:
             if other not in low and tricks[other]:
                 amount = exact_div(conv.allpass_whist_rate * price * tricks[other], len(low))
                 entries.append(Entry(writer, WHISTS, amount, other, "allpass"))
-    entries.extend(_zero_bonus(ctx, list(seats.active), tricks, price))
-    if seats.size == 4 and conv.allpass_zero_bonus == "pulya":
+    entries.extend(
+        _zero_bonus(ctx, zero_bonus_seats(conv, seats.dealer, seats.active), tricks, price)
+    )
+    if seats.size == 4 and conv.allpass_zero_bonus == "pulya" and dealer_earns_zero_bonus(conv):
         bonus = 1 if conv.allpass_zero_bonus_flat else price
         entries.append(Entry(seats.dealer, PULYA, bonus, reason="zero_bonus"))
     return DealOutcome(tuple(e for e in entries if e.points), "P", False, True)

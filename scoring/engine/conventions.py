@@ -39,6 +39,7 @@ HelpWriteoff = Literal["points", "pulya_rate"]
 DealerWhist = Literal["none", "unliable", "liable"]
 TalonShownPenalty = Literal["none", "whists", "gora"]
 ReturnedWhistConsolation = Literal["whister", "both"]
+HelpOrder = Literal["largest", "clockwise"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
@@ -64,6 +65,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "dealer_whist": ("none", "unliable", "liable"),
     "talon_shown_penalty": ("none", "whists", "gora"),
     "returned_whist_consolation": ("whister", "both"),
+    "help_order": ("largest", "clockwise"),
 }
 _BOOLS = (
     "misere_consolation",
@@ -83,6 +85,8 @@ _BOOLS = (
     "help_writeoff_stops_at_zero",
     "half_whist_first",
     "returned_whist_alone",
+    "checked_ten_trick_whists",
+    "allpass_zero_bonus_excludes_dealer",
 )
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
@@ -147,6 +151,10 @@ class Convention:
     talon_shown_penalty: TalonShownPenalty = "none"
     # gchet's two rules (docs/rules.md §3.3, §3.10.3): added last, defaults change nothing.
     returned_whist_consolation: ReturnedWhistConsolation = "whister"
+    # PU's three house rules that issue 17 does not name (docs/rules.md §3.1, §3.3, §3.4).
+    help_order: HelpOrder = "largest"
+    checked_ten_trick_whists: bool = False
+    allpass_zero_bonus_excludes_dealer: bool = False
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -292,6 +300,12 @@ def _check_consistency(conv: Convention) -> None:
         raise ConventionError("allpass_zero_bonus", "option.scaled_bonus_in_whists")
     if conv.returned_whist_consolation != "whister" and not conv.returned_whist_alone:
         raise ConventionError("returned_whist_consolation", "option.needs_returned_whist_alone")
+    if conv.help_order != "largest" and not conv.help:
+        raise ConventionError("help_order", "option.order_needs_help")
+    if conv.checked_ten_trick_whists and conv.ten != "checked":
+        raise ConventionError("checked_ten_trick_whists", "option.needs_checked_ten")
+    if conv.allpass_zero_bonus_excludes_dealer and conv.allpass_zero_bonus_dealer:
+        raise ConventionError("allpass_zero_bonus_excludes_dealer", "option.zero_bonus_dealer_both")
 
 
 _LIST_OPTIONS = (

@@ -22,6 +22,7 @@ from .allpass_runs import (
     WHISTED_MADE,
     ends_run,
 )
+from .checked_ten import checked_ten_trick_whists
 from .contracts import Kind, obligation
 from .defence import gentleman_splits, own_trick_shares, shortfall_entries
 from .errors import DealError
@@ -383,8 +384,9 @@ def _checked_ten(
     """A checked 10 (``ten: checked``, docs/protocol.md): played when tricks are given.
 
     Made: pulya. Failed: gora with consolation, both defenders counting as whisters;
-    no trick whists, no shortfall. The defenders' words, when given, change nothing:
-    whoever whists or passes, the 10 is checked. Only a half-whist has no place here.
+    no shortfall. The defenders' words, when given, change nothing but the trick
+    whists of ``checked_ten_trick_whists`` (checked_ten.py, §3.1.7): whoever whists or
+    passes, the 10 is checked. Only a half-whist has no place here.
     """
     refuse("half" in defence.words, "deal.ten_checked", "whists")
     declarer = defence.declarer
@@ -405,8 +407,11 @@ def _checked_ten(
         if conv.checked_ten_consolation == "defenders"
         else []
     )
+    trick_whists = checked_ten_trick_whists(  # PU home (docs/rules.md §3.1.7)
+        conv, declarer, defence.defenders, defence.words, tricks
+    )
     return DealOutcome(
-        (gora, *consolation, *talon),
+        (gora, *trick_whists, *consolation, *talon),
         f"{deal.contract.symbol}/-{under}",
         _resets(ctx, TEN_FAILED),
         False,

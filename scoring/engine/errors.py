@@ -177,6 +177,12 @@ TEMPLATES: dict[str, str] = {
     "option.needs_returned_whist_alone": (
         "option {option} needs a returned whist played alone: returned_whist_alone is off"
     ),
+    "option.order_needs_help": "option help_order 'clockwise' needs help: help is off",
+    "option.needs_checked_ten": "option {option} needs a checked ten: ten is 'whisted'",
+    "option.zero_bonus_dealer_both": (
+        "option allpass_zero_bonus_excludes_dealer contradicts allpass_zero_bonus_dealer: "
+        "turn one of them off"
+    ),
     "option.not_list": "option {option} must be a list, got {value:q}",
     "option.prices_not_map": "option prices must be a map of 6..10 and misere to prices",
     "option.prices_unknown_key": "option prices has unknown key {key:q}",

@@ -67,6 +67,8 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "concede_levels": [6, 7, 8, 9, 10],
         "half_whist_first": True,
         "returned_whist_alone": True,
+        "help_order": "clockwise",
+        "checked_ten_trick_whists": True,
     },
     "pu-fspr": {  # refinishru-Andre/pulka, src/engine/conventions.ts FSPR_RULES
         "whist_scale": 2,
@@ -87,6 +89,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "half_whist_first": True,
         "returned_whist_alone": True,
         "dealer_whist": "unliable",
+        "allpass_zero_bonus_excludes_dealer": True,
     },
     "rs-sochi": {  # rostiktc2-star/preferans-score, src/domain/engine.ts and finalize.ts
         "joint_liability": "second_own",

@@ -15,6 +15,7 @@ from .contracts import Kind
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
+from .help_order import help_receiver
 from .numbers import Points
 from .seats import seating
 from .writeoff import help_writeoff
@@ -282,8 +283,8 @@ class _Writer:
     def _pulya_with_help(self, entry: Entry) -> None:
         """PULYA(p, v) with help (docs/rules.md §3.4; Кодекс 4.1.1, 4.2.3).
 
-        The excess over the target goes to the largest unclosed pulya (ties: nearest
-        clockwise from the giver) at 10 whists a point; what nobody can take comes off
+        The excess over the target goes to another unclosed pulya, the one ``help_order``
+        picks (help_order.py), at 10 whists a point; what nobody can take comes off
         the giver's gora, as writeoff.py reckons it (docs/rules.md §3.4.3).
         """
         giver, target = entry.player, self.state.target
@@ -306,20 +307,11 @@ class _Writer:
                 self.write_plain(Entry(giver, GORA, -writeoff, reason="help_writeoff"))
 
     def _help_receiver(self, giver: int) -> int | None:
-        """The largest pulya below the target, ties nearest clockwise (docs/rules.md §3.4.2)."""
-        conv, size, target = self.state.convention, self.state.size, self.state.target
-        best: int | None = None
-        for step in range(1, size):
-            seat = (giver + step) % size
-            if self.pulya[seat] >= target:
-                continue
-            if conv.help_excludes_dealer and seat in self.sitting_out:
-                continue
-            if best is None or self.pulya[seat] > self.pulya[best]:
-                best = seat
-        if best is not None and conv.help_excludes_remized_whister and best in self.remized:
-            return None
-        return best
+        """The seat help goes to next, by ``help_order`` (docs/rules.md §3.4.2)."""
+        state = self.state
+        return help_receiver(
+            state.convention, state.target, self.pulya, giver, self.sitting_out, self.remized
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,7 +54,9 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
     if draw(st.booleans()):
         options["help"] = draw(st.booleans())
         if not options["help"]:  # a peer preset's write-off needs help (pu-home, rs-sochi)
-            options.update(help_writeoff="points", help_writeoff_stops_at_zero=False)
+            options.update(
+                help_writeoff="points", help_writeoff_stops_at_zero=False, help_order="largest"
+            )
         if options["help"] and draw(st.booleans()):
             options["help_excludes_remized_whister"] = draw(st.booleans())
             options["help_excludes_dealer"] = draw(st.booleans())
@@ -65,6 +67,8 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         options["whister_liability"] = draw(st.sampled_from(["full", "half"]))
         options["joint_liability"] = draw(st.sampled_from(["second", "both"]))
         options["ten"] = draw(st.sampled_from(["whisted", "checked"]))
+        if options["ten"] == "whisted":  # pu-home's trick whists need a checked ten
+            options["checked_ten_trick_whists"] = False
     if draw(st.booleans()):
         options["consolation"] = draw(
             st.sets(st.sampled_from(["whisters", "passer", "dealer"])).map(sorted)
@@ -91,6 +95,8 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
             options["allpass_zero_bonus_dealer"] = options["allpass_dealer_talon"] and draw(
                 st.booleans()
             )
+            if options["allpass_zero_bonus_dealer"]:  # pu-fspr denies every dealer the bonus
+                options["allpass_zero_bonus_excludes_dealer"] = False
     if draw(st.booleans()):
         options["rounding"] = draw(st.sampled_from(["exact", "codex"]))
         options["rounding_compensation_4"] = draw(st.sampled_from([2, 3]))
@@ -128,6 +134,11 @@ def defence_overrides(draw: st.DrawFn, preset: str, options: dict[str, Any]) -> 
         drawn["help_writeoff"] = draw(st.sampled_from(["points", "pulya_rate"]))
         drawn["help_writeoff_stops_at_zero"] = draw(st.booleans())
         drawn["pulya_to_gora"] = draw(st.sampled_from([1, 2]))
+        drawn["help_order"] = draw(st.sampled_from(["largest", "clockwise"]))  # PU home
+    if base.ten == "checked":
+        drawn["checked_ten_trick_whists"] = draw(st.booleans())  # PU home
+    if not base.allpass_zero_bonus_dealer:
+        drawn["allpass_zero_bonus_excludes_dealer"] = draw(st.booleans())  # PU FSPR
     return drawn
 
 

@@ -67,6 +67,10 @@ SOCHI: dict[str, Any] = {
     "talon_shown_penalty": "none",
     # gchet's two rules (docs/rules.md §3.3, §3.10.3): the default writes one consolation.
     "returned_whist_consolation": "whister",
+    # PU's house rules that issue 17 does not name (docs/rules.md §3.1.7, §3.3, §3.4).
+    "help_order": "largest",
+    "checked_ten_trick_whists": False,
+    "allpass_zero_bonus_excludes_dealer": False,
 }
 # docs/protocol.md's preset table: what differs from Sochi.
 PRESETS: dict[str, dict[str, Any]] = {
@@ -124,6 +128,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "concede_levels": [6, 7, 8, 9, 10],
         "half_whist_first": True,
         "returned_whist_alone": True,
+        "help_order": "clockwise",
+        "checked_ten_trick_whists": True,
     },
     "pu-fspr": {
         "whist_scale": 2,
@@ -144,6 +150,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "half_whist_first": True,
         "returned_whist_alone": True,
         "dealer_whist": "unliable",
+        "allpass_zero_bonus_excludes_dealer": True,
     },
     "rs-sochi": {
         "joint_liability": "second_own",

@@ -82,7 +82,7 @@ def test_what_no_option_states_is_listed_and_issue_17_is_all_there() -> None:
     need is only what the issue does not name (docs/rules.md §3.9, second table)."""
     needs = [need for p in FILES for need in load(p).get("needs", [])]
 
-    assert len(needs) == 5  # 7, less gchet-06 and gchet-17 (their options now exist)
+    assert len(needs) == 2  # 7, less gchet's two and PU's three (their options now exist)
     assert all(need.startswith("not in issue 17: ") for need in needs)
 
 
@@ -96,4 +96,5 @@ def test_fspr_as_pu_plays_it_is_fspr_with_pus_house_rules() -> None:
         "half_whist_first",
         "returned_whist_alone",
         "dealer_whist",
+        "allpass_zero_bonus_excludes_dealer",
     }
