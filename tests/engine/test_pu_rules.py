@@ -322,7 +322,10 @@ def _pu_on(conv: Convention) -> dict[str, Any]:
         options["help_order"] = "clockwise"
     if conv.ten == "checked":
         options["checked_ten_trick_whists"] = True
-    if not conv.allpass_zero_bonus_dealer and conv.allpass_zero_bonus != "pulya":
+    if not conv.allpass_zero_bonus_dealer and conv.allpass_zero_bonus not in (
+        "pulya",
+        "pulya_scaled",
+    ):
         options["allpass_zero_bonus_excludes_dealer"] = True
     return options
 
