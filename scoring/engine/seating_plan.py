@@ -14,7 +14,7 @@ import functools
 import random
 from collections.abc import Sequence
 
-from . import seating_designs, seating_round, seating_search
+from . import seating_designs, seating_fair, seating_round, seating_search
 
 PLAN_BUDGET = 20_000
 PLAN_STEPS = 100_000
@@ -108,6 +108,9 @@ def _build(
         rng.shuffle(order)
         rng.shuffle(design)
         schedule = [[[order[p] for p in line] for line in day] for day in design[:rounds]]
+    fair = seating_fair.fair_schedule(players, plan, rng)
+    if fair is not None:
+        schedule = [[list(table) for table in tables] for tables in fair[:rounds]]
     fixed = len(schedule)
     while len(schedule) < rounds:
         field = seating_round.Field(
@@ -212,6 +215,11 @@ def no_repeat_plan(
     """
     rng = random.Random(f"{seed}:live:{players}:{plan}")
     goal = live_horizon(players, plan, horizon)
+    # A mixed field with a fair schedule shipped follows it: no repeat, and the tables
+    # of 4 and the first dealer's chair shared evenly (seating_fair).
+    fair = seating_fair.fair_schedule(players, plan, rng)
+    if fair is not None:
+        return tuple(tuple(tables) for tables in fair[:goal])
     best: list[list[list[int]]] = []
     stale = 0
     for _ in range(RESTARTS):
