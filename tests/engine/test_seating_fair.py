@@ -179,3 +179,24 @@ def test_later_rounds_keep_the_dealers_spread_by_fewest_so_far():
 
     assert dealt[0][0][0] == 0
     assert dealt[1][0][0] == 4  # 0 dealt first already; 4 is the lowest of the others
+
+
+def test_no_three_4_cycles_with_the_identity_make_a_latin_square():
+    """The last step of the proof that 13 players over 4 rounds need spread 3 (§4.3):
+    the three who never sit at the table of 4 would each follow a 4-cycle of the rounds,
+    and the three 4-cycles with the identity would form a Latin square."""
+    rounds = range(4)
+    cycles = [
+        p
+        for p in itertools.permutations(rounds)
+        if all(p[r] != r for r in rounds) and all(p[p[r]] != r for r in rounds)
+    ]
+    assert len(cycles) == 6  # the 4-cycles of four rounds
+
+    latin = [
+        trio
+        for trio in itertools.combinations(cycles, 3)
+        if all(len({r, *(c[r] for c in trio)}) == 4 for r in rounds)
+    ]
+
+    assert latin == []
