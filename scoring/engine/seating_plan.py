@@ -3,9 +3,11 @@
 Round by round a draw can paint itself into a corner: 12 players in threes drawn one
 round at a time often find no fourth round without repeats, though 4 exist. Planned
 together, the rounds reach the best schedules known: a design where one exists
-(:mod:`.seating_designs`), else each new round by the exact search and, when that finds
-no round without repeats, the rounds after the design annealed together, and if
-that leaves more repeats than the counting bound, improved by tabu search.
+(:mod:`.seating_designs`), a fair mixed-field schedule where one is shipped
+(:mod:`.seating_fair`, docs/tournaments.md §4.3), else each new round by the exact
+search and, when that finds no round without repeats, the rounds after the design
+annealed together, and if that leaves more repeats than the counting bound, improved
+by tabu search.
 """
 
 from __future__ import annotations

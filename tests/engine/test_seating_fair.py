@@ -113,12 +113,15 @@ def test_the_solver_refuses_tables_that_do_not_seat_the_field():
 # --- the live draw and manage.py seat follow the fair schedule ----------------------
 
 
-def live(players: int, rounds: int, seed: int):
+def live(players: int, rounds: int, seed: int, swiss: bool = False):
     names = [f"p{i:02d}" for i in range(players)]
     history, fours, dealt = [], Counter(), Counter()
     total = 0
+    order = random.Random(seed)
     for _ in range(rounds):
-        draw = draw_round(names, history, 4, seed, dealt_first=dict(dealt))
+        # A Swiss draw takes the planned rounds in the order of the standings.
+        standings = order.sample(names, players) if swiss and history else None
+        draw = draw_round(names, history, 4, seed, dealt_first=dict(dealt), standings=standings)
         total += draw.repeats
         for table in draw.tables:
             if len(table.players) == 4:
@@ -137,6 +140,17 @@ def test_the_live_draw_is_fair_for_every_seed(players, seed):
 
     assert total == 0
     assert spread(fours) == least
+    assert spread(dealt) <= 1
+
+
+@pytest.mark.parametrize("players", [13, 15, 18])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_swiss_draw_that_takes_the_rounds_in_another_order_is_fair_at_the_end(players, seed):
+    rounds, least = FIGURES[players]
+
+    total, fours, dealt = live(players, rounds, seed, swiss=True)
+
+    assert (total, spread(fours)) == (0, least)
     assert spread(dealt) <= 1
 
 
