@@ -167,8 +167,9 @@ def test_the_layers_name_every_module_of_prefscore_and_scoring():
     assert "scoring" in named
 
 
-# Pure computation the engine may use: no Django, no I/O (docs/rating.md).
-ENGINE_MAY_USE = {"openskill"}
+# Pure computation the engine may use: no Django, no I/O (docs/rating.md; the fair
+# mixed-field schedules' solver, docs/tournaments.md §4.3).
+ENGINE_MAY_USE = {"openskill", "ortools"}
 
 
 def test_the_engine_contract_forbids_every_runtime_dependency():

@@ -26,7 +26,7 @@ from prefscore.games.models import Correction, Deal, Pulka
 from prefscore.games.services import score
 from scoring.engine import protocol, ranking
 
-from . import services
+from . import services, titles
 from .models import Round, TableClosure, Tournament, TournamentEntry
 
 FORMAT = "prefscore-tournament"
@@ -115,9 +115,18 @@ def entry_json(entry: TournamentEntry) -> dict[str, Any]:
     return {"name": entry.player.name, "dropped": entry.dropped, "state": state}
 
 
-def round_json(round_: Round, tables: Sequence[Pulka]) -> dict[str, Any]:
+def round_json(
+    round_: Round,
+    tables: Sequence[Pulka],
+    names: Mapping[str, str] | None = None,
+    title: str = "",
+) -> dict[str, Any]:
+    """A round; a draft has no pulkas yet, so its ``draw`` (the tables by player name,
+    with the first dealer's seat) is what the file keeps of it (§4.5). ``title``: as
+    the pages show it (titles.py), information only: the import does not read it."""
     return {
         "number": round_.number,
+        "title": title,
         "status": getattr(round_, "status", "published"),
         "stage": getattr(round_, "stage", "final" if round_.is_final else "qualifying"),
         "seed": round_.seed,
@@ -127,7 +136,21 @@ def round_json(round_: Round, tables: Sequence[Pulka]) -> dict[str, Any]:
         "repeats_forced": round_.repeats_forced,
         "drawn_at": round_.created_at.isoformat(),
         "tables": [table_json(number, pulka) for number, pulka in enumerate(tables, start=1)],
+        "draw": draw_json(round_, names or {}),
     }
+
+
+def draw_json(round_: Round, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """A draft's tables by player name (a published round's are its pulkas)."""
+    if getattr(round_, "status", "published") != "draft":
+        return []
+    return [
+        {
+            "players": [names.get(str(key), str(key)) for key in table["players"]],
+            "first_dealer": table["first_dealer"],
+        }
+        for table in round_.tables
+    ]
 
 
 def table_json(number: int, pulka: Pulka) -> dict[str, Any]:
@@ -181,13 +204,19 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
     for pulka in pulkas:
         by_round.setdefault(pulka.round_number or 0, []).append(pulka)
     table = services.standings(tournament)
+    names = {str(entry.player_id): entry.player.name for entry in entries}
+    rounds = list(tournament.rounds.all())
+    named = titles.titles_of(((r.number, r.stage) for r in rounds), tournament.stage_rounds)
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
         "tournament": tournament_json(tournament),
         "players": [entry_json(entry) for entry in entries],
-        "rounds": [round_json(r, by_round.get(r.number, [])) for r in tournament.rounds.all()],
+        "rounds": [
+            round_json(r, by_round.get(r.number, []), names, named.get(r.number, ""))
+            for r in rounds
+        ],
         # Players who tie on every criterion share a place: listed by name within it, so
         # an imported copy (whose players have other ids) exports the same list.
         "standings": sorted(

@@ -68,9 +68,18 @@ class TableFile:
 
 
 @dataclass(frozen=True)
+class DrawTable:
+    """A draft's table (§4.5): the players by name, clockwise, and the first dealer."""
+
+    players: tuple[str, ...]
+    first_dealer: int
+
+
+@dataclass(frozen=True)
 class RoundFile:
     fields: dict[str, Any]
     tables: tuple[TableFile, ...]
+    draw: tuple[DrawTable, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -264,7 +273,35 @@ def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
             raise _refuse(place, _("%(name)s sits at two tables.") % {"name": sorted(twice)[0]})
         seated.update(at_table)
         tables.append(TableFile(index, status, file, closure))
-    return RoundFile(fields, tuple(tables))
+    draw = _read_draw(item.get("draw", []), place, names)
+    if fields["status"] == "draft" and tables:
+        raise _refuse(f"{place} → tables", _("a draft round has no tables in play yet."))
+    if fields["status"] != "draft" and draw:
+        raise _refuse(f"{place} → draw", _("only a draft round has a draw."))
+    return RoundFile(fields, tuple(tables), draw)
+
+
+def _read_draw(value: Any, place: str, names: set[str]) -> tuple[DrawTable, ...]:
+    """A draft's tables by player name: 3 or 4 players each, nobody twice (§4.5)."""
+    place = f"{place} → draw"
+    seated: set[str] = set()
+    tables = []
+    for index, item in enumerate(_list(value, place, 1000), start=1):
+        here = f"{place} → {index}"
+        item = _object(item, here)
+        players = _list(item.get("players"), f"{here} → players", 4)
+        if len(players) < 3 or not all(isinstance(name, str) for name in players):
+            raise _refuse(f"{here} → players", _("3 or 4 player names."))
+        strangers = [name for name in players if name not in names]
+        if strangers:
+            raise _refuse(here, _("%(name)s is not among the players.") % {"name": strangers[0]})
+        twice = [name for name in players if name in seated or players.count(name) > 1]
+        if twice:
+            raise _refuse(place, _("%(name)s sits at two tables.") % {"name": twice[0]})
+        seated.update(players)
+        dealer = _int(item, "first_dealer", here, 0, len(players) - 1)
+        tables.append(DrawTable(tuple(players), dealer))
+    return tuple(tables)
 
 
 def read_file(text: str) -> TournamentFile:
@@ -335,7 +372,7 @@ def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "
             for name, state in file.players
         )
         for round_file in file.rounds:
-            _import_round(tournament, round_file, user)
+            _import_round(tournament, round_file, user, players)
     return tournament
 
 
@@ -365,8 +402,19 @@ def _round_fields(fields: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-def _import_round(tournament: Tournament, round_file: RoundFile, user: Any) -> None:
-    round_ = Round.objects.create(tournament=tournament, **_round_fields(round_file.fields))
+def _import_round(
+    tournament: Tournament, round_file: RoundFile, user: Any, players: Mapping[str, Player]
+) -> None:
+    draw = [
+        {
+            "players": [str(players[name].pk) for name in table.players],
+            "first_dealer": table.first_dealer,
+        }
+        for table in round_file.draw
+    ]
+    round_ = Round.objects.create(
+        tournament=tournament, tables=draw, **_round_fields(round_file.fields)
+    )
     for table in round_file.tables:
         try:
             pulka = io.import_file(tournament.club, table.file, user)

@@ -14,6 +14,7 @@ from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.games.presenters import format_result
 from scoring.conventions import convention_label
 
+from . import titles
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament
 from .services import Standings, closure_of
@@ -126,6 +127,7 @@ class RoundView:
     round: Round
     tables: tuple[TableView, ...]
     summary: str
+    title: str = ""
 
 
 def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
@@ -141,9 +143,13 @@ def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
     for pulka in pulkas:
         by_round[pulka.round_number or 0].append(pulka)
     views = []
-    for round_ in tournament.rounds.filter(status=Round.Status.PUBLISHED):
+    rounds = list(tournament.rounds.all())
+    named = titles.titles_of(((r.number, r.stage) for r in rounds), tournament.stage_rounds)
+    for round_ in rounds:
+        if round_.status != Round.Status.PUBLISHED:
+            continue
         tables = tuple(_table(n, p) for n, p in enumerate(by_round[round_.number], start=1))
-        views.append(RoundView(round_, tables, summary(round_)))
+        views.append(RoundView(round_, tables, summary(round_), named[round_.number]))
     return tuple(reversed(views))
 
 

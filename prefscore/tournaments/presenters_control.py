@@ -66,8 +66,13 @@ class DraftView:
     summary: str
 
 
-def draft_view(round_: Round | None, names: dict[str, str], summary: str) -> DraftView | None:
-    """The draft round's tables by name, and the players the swap form offers."""
+def draft_view(
+    round_: Round | None, names: dict[str, str], summary: str, title: str = ""
+) -> DraftView | None:
+    """The draft round's tables by name, and the players the swap form offers.
+
+    ``title``: the round's title (titles.py), else its stage's own name.
+    """
     if round_ is None:
         return None
     tables: list[DraftTable] = []
@@ -80,7 +85,7 @@ def draft_view(round_: Round | None, names: dict[str, str], summary: str) -> Dra
         seated.extend((int(key), names.get(key, key)) for key in keys)
     return DraftView(
         round_,
-        stage_title(round_),
+        title or stage_title(round_),
         tuple(tables),
         tuple(sorted(seated, key=lambda item: item[1])),
         summary,

@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 
 from prefscore.games.models import Pulka, PulkaSeat
 
-from . import presenters, services
+from . import presenters, services, titles
 from .models import Round, Tournament
 
 # How often the projector and the dashboard ask again (htmx polling), in seconds.
@@ -87,16 +87,20 @@ def _is_published(round_: Round) -> bool:
 
 def current_round(tournament: Tournament) -> Round | None:
     """The latest published round: one query."""
-    rounds = [r for r in tournament.rounds.order_by("-number")[:3] if _is_published(r)]
-    return rounds[0] if rounds else None
+    return _current(list(tournament.rounds.order_by("-number")))
 
 
-def round_title(round_: Round | None) -> str:
+def _current(rounds: list[Round]) -> Round | None:
+    published = [r for r in rounds if _is_published(r)]
+    return published[0] if published else None
+
+
+def round_title(tournament: Tournament, round_: Round | None, rounds: list[Round]) -> str:
+    """The round's title (titles.py: "Final, round 2" in a stage of several rounds)."""
     if round_ is None:
         return _("No round has been drawn yet.")
-    if round_.is_final:
-        return _("Final")
-    return _("Round %(number)s") % {"number": round_.number}
+    stages = ((r.number, r.stage) for r in rounds)
+    return titles.titles_of(stages, tournament.stage_rounds)[round_.number]
 
 
 def _pulkas_of(tournament: Tournament, number: int) -> list[Pulka]:
@@ -158,16 +162,19 @@ def clock(tournament: Tournament, started: datetime | None, now: datetime | None
 
 def room_round(tournament: Tournament, now: datetime | None = None) -> RoomRound:
     """The current round's tables, those still playing, and its clock: three queries."""
-    round_ = current_round(tournament)
+    rounds = list(tournament.rounds.order_by("-number"))
+    round_ = _current(rounds)
     if round_ is None:
-        return RoomRound(None, round_title(None), (), (), clock(tournament, None, now))
+        return RoomRound(
+            None, round_title(tournament, None, []), (), (), clock(tournament, None, now)
+        )
     pulkas = _pulkas_of(tournament, round_.number)
     tables = tuple(room_table(tournament, n, p) for n, p in enumerate(pulkas, start=1))
     first_table = min((p.created_at for p in pulkas), default=None)
     started = getattr(round_, "published_at", None) or first_table
     return RoomRound(
         round=round_,
-        title=round_title(round_),
+        title=round_title(tournament, round_, rounds),
         tables=tables,
         playing=tuple(t for t in tables if t.running),
         clock=clock(tournament, started, now),

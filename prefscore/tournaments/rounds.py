@@ -22,6 +22,7 @@ from prefscore.games import io
 from prefscore.games.models import Pulka
 from scoring.engine import ranking, seating
 
+from . import titles
 from .models import Round, Tournament, TournamentEntry
 from .services import (
     TournamentError,
@@ -213,11 +214,18 @@ def start_table(
     user: Any,
 ) -> Pulka:
     """The pulka of one table of a published round (Кодекс 3.1.1: seats by lot)."""
-    title = _("%(name)s · round %(round)s · table %(table)s") % {
-        "name": tournament.name,
-        "round": round_.number,
-        "table": number,
-    }
+    if round_.stage == Round.Stage.QUALIFYING:
+        title = _("%(name)s · round %(round)s · table %(table)s") % {
+            "name": tournament.name,
+            "round": round_.number,
+            "table": number,
+        }
+    else:  # "Final, round 2": the stage's own numbering (titles.py)
+        title = _("%(name)s · %(round)s · table %(table)s") % {
+            "name": tournament.name,
+            "round": titles.round_title(tournament, round_),
+            "table": number,
+        }
     pulka = io.create_pulka(
         tournament.club,
         convention_name=tournament.convention_name,

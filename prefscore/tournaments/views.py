@@ -29,7 +29,7 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
-from . import presenters, presenters_control, regulations, services, stages
+from . import presenters, presenters_control, regulations, services, stages, titles
 from .forms import CutForm, EntryForm, PublishForm, SwapForm, TournamentForm
 from .models import Round, Tournament
 
@@ -88,8 +88,14 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
     draft_round = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
     cut = any(r.stage != Round.Stage.QUALIFYING for r in rounds)
     names = {str(entry.player_id): entry.player.name for entry in entries}
+    titles_by_number = titles.titles_of(
+        ((r.number, r.stage) for r in rounds), tournament.stage_rounds
+    )
     draft = presenters_control.draft_view(
-        draft_round, names, presenters.summary(draft_round) if draft_round else ""
+        draft_round,
+        names,
+        presenters.summary(draft_round) if draft_round else "",
+        titles_by_number.get(draft_round.number, "") if draft_round else "",
     )
     open_ = tournament.status not in (Tournament.Status.FINAL, Tournament.Status.FINISHED)
     published = presenters.rounds_view(tournament)

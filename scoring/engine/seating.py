@@ -34,7 +34,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from . import seating_designs, seating_plan, seating_round
+from . import seating_designs, seating_fair, seating_plan, seating_round
 from .errors import ScoringError
 
 TABLE_SIZES = (3, 4)
@@ -309,8 +309,13 @@ def draw_round(
         raise SeatingError("seating.forbidden")
     tables = _ordered(tables, standings)
     met = meetings([*history, tables])
+    # A fair schedule's table of 4 names its first dealer first (seating_fair, §4.3).
+    fair = method == "plan" and seating_fair.shipped(len(field), plan) is not None
     return Draw(
-        tables=tuple(_by_lot(table, rng, dealt_first) for table in tables),
+        tables=tuple(
+            _by_lot(table, rng, dealt_first, table[0] if fair and len(table) == 4 else None)
+            for table in tables
+        ),
         repeats=repeats_of(history, tables),
         max_meetings=max(met.values(), default=0),
         repeats_forced=bool(proof),
@@ -391,13 +396,19 @@ def _ordered(
 
 
 def _by_lot(
-    players: Sequence[str], rng: random.Random, dealt_first: Mapping[str, int] | None = None
+    players: Sequence[str],
+    rng: random.Random,
+    dealt_first: Mapping[str, int] | None = None,
+    dealer: str | None = None,
 ) -> Table:
     """Seats by lot (Кодекс 3.1.1: the «тираж» decides); the first dealer too, among
     those who have been first dealer least often (docs/tournaments.md §3: rotate the
-    first dealer; at a table of 4 the dealer sits out)."""
+    first dealer; at a table of 4 the dealer sits out), unless a fair schedule names
+    him (``dealer``: its shares hold over the whole schedule, §4.3)."""
     seated = list(players)
     rng.shuffle(seated)
+    if dealer is not None:
+        return Table(tuple(seated), seated.index(dealer))
     counts = dealt_first or {}
     fewest = min(counts.get(p, 0) for p in seated)
     candidates = [i for i, p in enumerate(seated) if counts.get(p, 0) == fewest]

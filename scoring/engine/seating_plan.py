@@ -3,9 +3,11 @@
 Round by round a draw can paint itself into a corner: 12 players in threes drawn one
 round at a time often find no fourth round without repeats, though 4 exist. Planned
 together, the rounds reach the best schedules known: a design where one exists
-(:mod:`.seating_designs`), else each new round by the exact search and, when that finds
-no round without repeats, the rounds after the design annealed together, and if
-that leaves more repeats than the counting bound, improved by tabu search.
+(:mod:`.seating_designs`), a fair mixed-field schedule where one is shipped
+(:mod:`.seating_fair`, docs/tournaments.md §4.3), else each new round by the exact
+search and, when that finds no round without repeats, the rounds after the design
+annealed together, and if that leaves more repeats than the counting bound, improved
+by tabu search.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import functools
 import random
 from collections.abc import Sequence
 
-from . import seating_designs, seating_round, seating_search
+from . import seating_designs, seating_fair, seating_round, seating_search
 
 PLAN_BUDGET = 20_000
 PLAN_STEPS = 100_000
@@ -108,6 +110,9 @@ def _build(
         rng.shuffle(order)
         rng.shuffle(design)
         schedule = [[[order[p] for p in line] for line in day] for day in design[:rounds]]
+    fair = seating_fair.fair_schedule(players, plan, rng)
+    if fair is not None:
+        schedule = [[list(table) for table in tables] for tables in fair[:rounds]]
     fixed = len(schedule)
     while len(schedule) < rounds:
         field = seating_round.Field(
@@ -212,6 +217,11 @@ def no_repeat_plan(
     """
     rng = random.Random(f"{seed}:live:{players}:{plan}")
     goal = live_horizon(players, plan, horizon)
+    # A mixed field with a fair schedule shipped follows it: no repeat, and the tables
+    # of 4 and the first dealer's chair shared evenly (seating_fair).
+    fair = seating_fair.fair_schedule(players, plan, rng)
+    if fair is not None:
+        return tuple(tuple(tables) for tables in fair[:goal])
     best: list[list[list[int]]] = []
     stale = 0
     for _ in range(RESTARTS):

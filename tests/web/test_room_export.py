@@ -29,6 +29,7 @@ from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,
     draw,
+    draw_draft,
     enter,
     make_tournament,
     play_round_deals,
@@ -369,8 +370,11 @@ def small_export(tournament_world) -> dict[str, Any]:
     # The arbiter's closing travels in the file too (issue 14): fuzzed with the rest.
     table = tournament.pulkas.get()
     tables.close_table(table.pk, tournament, "arbiter", None, [5, -2, -3], "by the clock")
+    # And a draft round's draw (its tables by name), fuzzed with the rest.
+    draw_draft(tournament_world, tournament)
     data = exports.export_data(tournament)
     assert data["rounds"][0]["tables"][0]["closure"]["whists"] == [5, -2, -3]
+    assert data["rounds"][1]["status"] == "draft" and len(data["rounds"][1]["draw"]) == 1
     return data
 
 

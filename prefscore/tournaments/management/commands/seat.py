@@ -3,7 +3,9 @@
 Prints a planned schedule as JSON so organisers can plan and anyone can check it
 (docs/tournaments.md §3): ``{"rounds": [[[1, 5, 9], …], …], "repeats": [0, …]}``,
 players numbered 1..N, ``repeats[r]`` the pairs at round r's tables who had already sat
-together. The same seed gives the same schedule. An impossible plan: one line on
+together, and ``dealers[r]`` the first dealer of each table of 4 in round r, in table
+order (he sits out the most deals: spread evenly, docs/tournaments.md §4.3). The same
+seed gives the same schedule. An impossible plan: one line on
 stderr, exit 2. Pure: it reads no database, so it runs without SECRET_KEY (manage.py).
 """
 
@@ -15,6 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser, no_translations
 
+from scoring.engine import seating_fair
 from scoring.engine.errors import ScoringError
 from scoring.engine.seating import repeats_of, table_plan
 from scoring.engine.seating_plan import plan_schedule
@@ -48,12 +51,18 @@ class Command(BaseCommand):
             self.stderr.write(str(error))
             sys.exit(2)
         schedule = plan_schedule(players, plan, rounds, seed)
+        shipped = seating_fair.shipped(players, plan) if len(set(plan)) > 1 else None
+        dealt = seating_fair.with_dealers(players, schedule, len(shipped or ()))
         numbered = [
             [sorted(p + 1 for p in table) for table in sorted(tables, key=min)]
             for tables in schedule
         ]
         repeats = [repeats_of(numbered[:r], numbered[r]) for r in range(len(numbered))]
-        self.stdout.write(json.dumps({"rounds": numbered, "repeats": repeats}))
+        dealers = [
+            [table[0] + 1 for table in sorted(tables, key=min) if len(table) == 4]
+            for tables in dealt
+        ]
+        self.stdout.write(json.dumps({"rounds": numbered, "repeats": repeats, "dealers": dealers}))
 
 
 class _InputError(Exception):
