@@ -63,6 +63,7 @@ from harness.deals import NAMES, cycle_form
 from harness.faults import FAULTS, RUNNING
 from harness.postgres import database
 from harness.report import (
+    Split,
     cache_stats,
     machine_load,
     print_cache,
@@ -71,6 +72,7 @@ from harness.report import (
     print_evening,
     print_fault,
     print_sizing,
+    print_split,
     print_workers,
     usage,
     workers_of,
@@ -392,9 +394,10 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
         tally = {name: Series(name) for name in KINDS}
         print(f"\nthe evening runs for {args.seconds:.0f} s …", flush=True)
         faults = FaultLog(args.fault)
-        before = usage(workers_of(RUNNING["gunicorn"]))
+        master, pg_data = RUNNING["gunicorn"], RUNNING.get("pg_data")
+        before, split = usage(workers_of(master)), Split.now(master, pg_data)
         seconds = evening(port, tables, args.seconds, tally, faults)
-        after = usage(workers_of(RUNNING["gunicorn"]))
+        after, split_after = usage(workers_of(master)), Split.now(master, pg_data)
         print_evening(tally, seconds, len(tables))
         print_fault(faults)
         print_demand(tally, seconds, rows, args.workers)
@@ -402,7 +405,11 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
             f"a deal every {sum(RECORD_SECONDS) / 2:.0f} s, 3 phones polling every "
             f"{POLL_SECONDS:.0f} s"
         )
-        per_table_hour = print_workers(before, after, seconds, len(tables), pace)
+        deals = sum(len(t.acknowledged) for t in tables)
+        per_table_hour = print_workers(
+            before, after, seconds, len(tables), pace, deals, sum(RECORD_SECONDS) / 2
+        )
+        print_split(split, split_after, seconds)
         print_sizing(per_table_hour, args.workers)
         stats = cache_stats(port, args.workers)
         print_cache(stats, env.get("CACHE_URL", "locmem"), env.get("CACHE_SECONDS", "3600"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,8 @@ def print_workers(
     seconds: float,
     tables: int,
     pace: str,
+    deals: int = 0,
+    deal_seconds: float = 3.0,
 ) -> float:
     """The workers' measured CPU in the evening, per table-hour, and their memory after;
     returns the worker-seconds per table-hour."""
@@ -137,11 +140,76 @@ def print_workers(
     rss = ", ".join(f"{kib / 1024:.0f}" for _cpu, kib in after.values())
     print(
         f"workers: {spent:.1f} CPU seconds in {seconds:.0f} s for {tables} tables = "
-        f"{per_table_hour:.1f} worker-seconds per table-hour at this pace ({pace}); "
+        f"{per_table_hour:.1f} worker-seconds per table-hour as the tables went; "
         f"{spent / seconds:.2f} cores busy on average; resident memory after the "
         f"evening, MiB: {rss}"
     )
+    if deals:
+        # Tables that wait for slow answers record fewer deals than the pace asks: the
+        # cost of a deal with its polls, times the pace's deals, is the table-hour then.
+        per_deal = spent / deals
+        per_table_hour = per_deal * 3600 / deal_seconds
+        print(
+            f"per deal (with the polls around it): {per_deal * 1000:.0f} worker-ms; at the "
+            f"pace ({pace}) {per_table_hour:.1f} worker-seconds per table-hour"
+        )
     return per_table_hour
+
+
+def machine_busy() -> tuple[float, float]:
+    """CPU seconds every core of the machine spent busy and in all, since boot (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+def postgres_pids(data: Path | None) -> list[int]:
+    """The throwaway PostgreSQL's postmaster and its backends ([] with DATABASE_URL)."""
+    try:
+        master = int((data / "postmaster.pid").read_text().split()[0]) if data else 0
+    except (OSError, ValueError, IndexError):
+        return []
+    return [master, *workers_of(master)] if master else []
+
+
+@dataclass
+class Split:
+    """Who used the CPU in the evening: the workers, PostgreSQL, this load generator
+    (every thread of it), and everything else the machine ran meanwhile."""
+
+    workers: float
+    postgres: float
+    generator: float
+    busy: float
+    total: float
+
+    @classmethod
+    def now(cls, master: int, pg_data: Path | None) -> Split:
+        own = os.times()
+        busy, total = machine_busy()
+        return cls(
+            sum(cpu for cpu, _rss in usage(workers_of(master)).values()),
+            sum(cpu for cpu, _rss in usage(postgres_pids(pg_data)).values()),
+            own.user + own.system,
+            busy,
+            total,
+        )
+
+
+def print_split(before: Split, after: Split, seconds: float) -> None:
+    """The evening's CPU by who used it, in cores (CPU seconds per second)."""
+    cores = os.cpu_count() or 1
+    workers = (after.workers - before.workers) / seconds
+    postgres = (after.postgres - before.postgres) / seconds
+    generator = (after.generator - before.generator) / seconds
+    busy = (after.busy - before.busy) / seconds
+    others = max(0.0, busy - workers - postgres - generator)
+    print(
+        f"CPU in the evening, cores: workers {workers:.2f}, PostgreSQL {postgres:.2f}, "
+        f"load generator {generator:.2f}, the rest of the machine {others:.2f}; busy "
+        f"{busy:.2f} of {cores} (idle {max(0.0, cores - busy):.2f})"
+    )
 
 
 def print_sizing(per_table_hour: float, workers: int) -> None:
@@ -196,6 +264,8 @@ __all__ = [
     "print_evening",
     "print_fault",
     "print_sizing",
+    "print_split",
+    "Split",
     "print_workers",
     "usage",
     "workers_of",
