@@ -74,7 +74,9 @@ def record(pulka: Pulka, log: Log, facts: Mapping[str, Any], user: Any, number: 
     first elsewhere is ``services.Conflict``; a pulka that is over ``NotAllowed``.
     ``pulka`` is left at the version the deal made.
     """
-    if number != len(log.deals) + 1:
+    if number != len(log.deals) + 1 or any(c.after_deal >= number for c in log.corrections):
+        # A correction made after a deal that was undone since stands after the new
+        # deal in the log (``services.engine_pulka_of``): not the fold's next step.
         return _under_the_lock(pulka, facts, user, number)
     scored = with_next_deal(log.scored, parse_deal(facts))  # DealError: the form says why
     proposal, abandonment = _pending(pulka)
@@ -96,7 +98,9 @@ def _under_the_lock(pulka: Pulka, facts: Mapping[str, Any], user: Any, number: i
     now = Pulka.objects.select_related("club").get(pk=pulka.pk)
     if hasattr(pulka, "viewer_role"):  # what access.pulka_for read with it
         now.viewer_role = pulka.viewer_role  # type: ignore[attr-defined]
-    return Done(recorded.deal, log_of(now), now)
+    log = log_of(now)
+    cache.set_many(_log_entries(now, log), timeout=render_cache.seconds())
+    return Done(recorded.deal, log, now)
 
 
 def _pending(pulka: Pulka) -> tuple[ForgottenDeal | None, bool]:
@@ -122,17 +126,22 @@ def _slim(row: Deal, user: Any) -> Deal:
     return slim
 
 
+def _log_entries(pulka: Pulka, log: Log) -> dict[str, Any]:
+    """The cache entries of the version's log and of what the screens read of it."""
+    return {
+        render_cache.key(pulka, "log", language=False): log,
+        render_cache.key(pulka, "state", language=False): log.scored.state,
+        render_cache.key(pulka, "last-deal", language=False): (log.deals[-1],),
+    }
+
+
 def _prime(
     pulka: Pulka, log: Log, proposal: tuple[ForgottenDeal | None] | None, *, abandonment: bool
 ) -> None:
     """The new version's log, and what the screens read of it, into the cache: the
     next request at this version (the poll of every phone here) reads none of it.
     ``proposal`` is the latest forgotten deal when the deal left it as it was."""
-    entries: dict[str, Any] = {
-        render_cache.key(pulka, "log", language=False): log,
-        render_cache.key(pulka, "state", language=False): log.scored.state,
-        render_cache.key(pulka, "last-deal", language=False): (log.deals[-1],),
-    }
+    entries = _log_entries(pulka, log)
     if not abandonment:  # none waited, so none waits now
         entries[render_cache.key(pulka, "abandonment", language=False)] = (None,)
     if proposal is not None:  # none was pending: the deal changed none

@@ -138,6 +138,24 @@ def test_the_log_a_record_leaves_in_the_cache_is_the_one_folded_from_the_databas
         STEPS[name](pulka, clients, k)
 
 
+def test_a_correction_made_after_a_deal_undone_since_is_folded_as_the_database_has_it(table):
+    """Deal 3 is corrected-after, then undone under the pencil: the correction, made
+    after deal 3, stands after the deal recorded in its place (services.engine_pulka_of),
+    so that deal is not the fold's next step and goes the full way."""
+    pulka, clients = table
+    for _ in range(3):
+        _record(pulka, clients, 0)
+    _correct(pulka, clients, 0)  # deal 1, made after deal 3
+    _undo(pulka, clients, 0)  # Anna still holds the pencil on deal 3
+    assert pulka.deals.current().count() == 2
+    _view(pulka, clients, 0)  # the version's log in the cache
+
+    _record(pulka, clients, 0)  # compares the cached log with the database's
+
+    log = recording.read_log(fresh(pulka.pk))
+    assert [type(item).__name__ for item in log.scored.pulka.log][-2:] == ["Deal", "Correction"]
+
+
 def test_the_cached_log_holds_no_private_field_of_an_account(table, seated_world):
     pulka, clients = table
     for n in (1, 2):
