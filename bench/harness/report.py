@@ -144,7 +144,9 @@ def print_workers(
         f"{spent / seconds:.2f} cores busy on average; resident memory after the "
         f"evening, MiB: {rss}"
     )
-    if deals:
+    if deals < tables:
+        print("per deal: too few deals acknowledged (fewer than the tables) to price one")
+    else:
         # Tables that wait for slow answers record fewer deals than the pace asks: the
         # cost of a deal with its polls, times the pace's deals, is the table-hour then.
         per_deal = spent / deals
