@@ -62,6 +62,7 @@ def throwaway_postgres(workdir: Path) -> Iterator[str]:
     )
     # bench/load.py --fault restart-db restarts it (pg_ctl reuses the options above).
     RUNNING["pg_ctl"] = [*pg_ctl, "-l", str(root / "server.log")]
+    RUNNING["pg_data"] = root / "data"  # its postmaster.pid: bench/load.py's CPU split
     try:
         password = secrets.token_hex(16)
         subprocess.run(

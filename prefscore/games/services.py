@@ -32,6 +32,10 @@ class NotAllowed(Exception):
     """The rules of the table do not allow this (frozen pulka, pencil window…)."""
 
 
+class Moved(Exception):
+    """The pulka is no longer at the version the caller read: nothing was written."""
+
+
 def engine_pulka_of(
     pulka: Pulka, deals: Iterable[Deal], corrections: Iterable[Correction] = ()
 ) -> engine_pulka.Pulka:
@@ -157,6 +161,53 @@ def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int)
     return Recorded(deal, scored)
 
 
+def record_next(
+    pulka: Pulka,
+    facts: Mapping[str, Any],
+    user: Any,
+    number: int,
+    scored: engine_pulka.ScoredPulka,
+    *,
+    forgotten: bool,
+    abandonment: bool,
+) -> Deal:
+    """Record deal ``number``, scored by the caller on the log at ``pulka.version``
+    (``recording.record``; docs/design.md, "How a deal flows").
+
+    The pulka's row is held for the version bump and the inserts only: the bump is
+    guarded by the version read, so :class:`Moved` (nothing written) says that
+    something changed the pulka since, and the caller goes the full way
+    (:func:`record_deal`). ``forgotten`` and ``abandonment`` say that a proposal waited
+    at that version: it lapses now. ``pulka`` is left at the new version.
+    """
+    status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
+    try:
+        with transaction.atomic():
+            rows = Pulka.objects.filter(
+                pk=pulka.pk, version=pulka.version, status=Pulka.Status.RUNNING
+            )
+            if not rows.update(version=pulka.version + 1, status=status):
+                raise Moved
+            deal = Deal.objects.create(
+                pulka=pulka, number=number, facts=dict(facts), entered_by=user
+            )
+            audit(pulka, AuditEvent.Action.RECORDED, user, number, {"facts": dict(facts)})
+            if forgotten:
+                _lapse_forgotten(pulka, user)
+            if abandonment:
+                _lapse_abandonment(pulka, user)
+            if status == Pulka.Status.FINISHED:
+                audit(pulka, AuditEvent.Action.FINISHED, user)
+                events.settled(pulka.pk)
+    except IntegrityError:
+        raise Conflict(
+            _("Deal %(number)s was already recorded on another device.") % {"number": number}
+        ) from None
+    pulka.version += 1
+    pulka.status = status.value  # as the database gives it back: the cache keys read it
+    return deal
+
+
 def audit(
     pulka: Pulka,
     action: str,
@@ -243,6 +294,7 @@ def pencil_change(
 __all__ = [
     "Conflict",
     "DealError",
+    "Moved",
     "NotAllowed",
     "Recorded",
     "engine_pulka_of",
@@ -254,6 +306,7 @@ __all__ = [
     "pencil_holder",
     "pencil_until",
     "record_deal",
+    "record_next",
     "score",
     "standing_deals",
 ]

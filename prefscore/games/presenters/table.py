@@ -26,7 +26,7 @@ from scoring.engine.sheet import SheetState
 from scoring.engine.stats import balance_after_each_deal
 
 from .. import pencil as pencil_rule
-from .. import render_cache, services, tickets, trail
+from .. import recording, render_cache, services, tickets, trail
 from ..corrections import may_arbitrate
 from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
@@ -108,8 +108,8 @@ class StandingDeals(Sequence[Deal]):
         return (rows.only(*fields).first(),)
 
     def all(self) -> list[Deal]:
-        if self._all is None:
-            self._all = services.load_deals(self.pulka)
+        if self._all is None:  # the version's log (``recording``), read once
+            self._all = list(recording.log_of(self.pulka).deals)
         return self._all
 
     def __len__(self) -> int:
@@ -145,13 +145,19 @@ class _Shared:
     @property
     def corrections(self) -> list[Correction]:
         if self._corrections is None:
-            self._corrections = services.load_corrections(self.pulka)
+            if isinstance(self._deals, StandingDeals):
+                self._corrections = list(recording.log_of(self.pulka).corrections)
+            else:
+                self._corrections = services.load_corrections(self.pulka)
         return self._corrections
 
     @property
     def scored(self) -> ScoredPulka:
         if self._scored is None:
-            self._scored = services.score(self.pulka, self.deals, self.corrections)
+            if isinstance(self._deals, StandingDeals) and self._corrections is None:
+                self._scored = recording.log_of(self.pulka).scored
+            else:
+                self._scored = services.score(self.pulka, self.deals, self.corrections)
         return self._scored
 
     @property

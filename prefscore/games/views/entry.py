@@ -20,83 +20,106 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from prefscore.web import HtmxHttpRequest, invalid_status, request_int
+from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, request_int
 from scoring.engine.errors import DealError
 
-from .. import services
+from .. import recording, services
 from ..access import pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
 from ..pencil import pencil_deal
-from ..presenters import current_state, entry_form, table_context
+from ..presenters import entry_form, table_context
 from ..replay import score_before_last
-from ..services import load_corrections, load_deals
 from .sheet import changed, refuse, render_table, reread
 
 
 @login_required
 @require_POST
 def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Record the next deal from the entry form (docs/design.md, "How a deal flows")."""
+    """Record the next deal from the entry form (docs/design.md, "How a deal flows").
+
+    The log at the version read comes from the cache (``recording``): a deal on a
+    table whose phones have seen the version reads no deal and folds nothing again.
+    """
     pulka = pulka_for(request, pk, change=True)
-    deals, corrections = load_deals(pulka), load_corrections(pulka)
+    log = recording.log_of(pulka)
+    deals, corrections = list(log.deals), list(log.corrections)
     number = request_int(request.POST.get("number", ""), max_digits=7)
     if number is not None and 1 <= number <= len(deals):
-        return _already_recorded(request, pulka, deals, corrections, number)
+        return _already_recorded(request, pulka, log, number)
     if pulka.is_frozen:
-        return refuse(request, pulka, 409, _("This pulka is over: it takes no more deals."))
-    form = DealForm(current_state(pulka, deals, corrections), request.POST)
+        return refuse(
+            request,
+            pulka,
+            409,
+            _("This pulka is over: it takes no more deals."),
+            deals=deals,
+            corrections=corrections,
+            scored=log.scored,
+        )
+    form = DealForm(log.scored.state, request.POST)
     if form.is_valid():
         try:
-            recorded = services.record_deal(
-                pulka.pk, form.facts, request.user, form.cleaned_data["number"]
+            done = recording.record(
+                pulka, log, form.facts, request.user, form.cleaned_data["number"]
             )
         except DealError as error:
             form.add_engine_error(error)
         except services.Conflict:
             # Recorded meanwhile, here or on another device: judged as a repeat.
             pulka = reread(pk)
-            deals, corrections = load_deals(pulka), load_corrections(pulka)
-            return _already_recorded(
-                request, pulka, deals, corrections, form.cleaned_data["number"]
-            )
+            number = form.cleaned_data["number"]
+            return _already_recorded(request, pulka, recording.log_of(pulka), number)
         except services.NotAllowed as error:
             return refuse(request, reread(pk), 409, str(error))
         else:
-            return changed(
-                request,
-                pk,
-                version=pulka.version + 1,
-                deals=[*deals, recorded.deal],
-                corrections=corrections,
-                scored=recorded.scored,
-            )
-    context = table_context(request, pulka, deals=deals, corrections=corrections, form=form)
+            return _recorded(request, done)
+    context = table_context(
+        request, pulka, deals=deals, corrections=corrections, scored=log.scored, form=form
+    )
     return render_table(request, context, invalid_status(request), regions=("entry",))
 
 
+def _recorded(request: HtmxHttpRequest, done: recording.Done) -> HttpResponse:
+    """The sheet page again, or with htmx the regions of the version the deal made: as
+    it stood when the deal was saved, which the next poll brings up to date."""
+    if not request.htmx:
+        return redirect_to(request, reverse("games:sheet", args=[done.pulka.pk]))
+    log = done.log
+    context = table_context(
+        request,
+        done.pulka,
+        deals=list(log.deals),
+        corrections=list(log.corrections),
+        scored=log.scored,
+    )
+    return render_table(request, context)
+
+
 def _already_recorded(
-    request: HtmxHttpRequest,
-    pulka: Pulka,
-    deals: list[Deal],
-    corrections: list[Correction],
-    number: int,
+    request: HtmxHttpRequest, pulka: Pulka, log: recording.Log, number: int
 ) -> HttpResponse:
-    """A form for a deal that stands already: a repeat of this user's own record is
-    answered as its success; anything else is the 409 that offers the entry again."""
+    """A form for a deal that stands already (or one beyond the next): a repeat of this
+    user's own record is answered as its success; anything else is the 409 that offers
+    the entry again. ``log`` is the log at ``pulka.version``."""
+    deals, corrections = list(log.deals), list(log.corrections)
     if _is_repeat(request, pulka, deals, corrections, number):
         return changed(request, pulka.pk)
-    if deals[number - 1].entered_by_id == request.user.pk:  # an earlier try of other facts
+    if number > len(deals):  # a form from a future that never came: out of date
+        conflict = _("This form is out of date: reload the page.")
+    elif deals[number - 1].entered_by_id == request.user.pk:  # an earlier try, other facts
         conflict = _("You recorded deal %(number)s already, as the protocol shows.")
     else:
         conflict = _("Deal %(number)s was already recorded on another device.")
     conflict %= {"number": number}
     if pulka.is_frozen:
-        return refuse(request, pulka, 409, conflict, deals=deals, corrections=corrections)
-    scored = services.score(pulka, deals, corrections)
-    again = DealForm(scored.state, request.POST)  # the seats' fields of the next deal
+        return refuse(
+            request, pulka, 409, conflict, deals=deals, corrections=corrections, scored=log.scored
+        )
+    state = log.scored.state
+    again = DealForm(state, request.POST)  # the seats' fields of the next deal
     offered = entry_form(
-        scored.state, reverse("games:record", args=[pulka.pk]), len(deals) + 1, again.typed()
+        state, reverse("games:record", args=[pulka.pk]), len(deals) + 1, again.typed()
     )
     kept = _("Your entry is kept below: check it and record it as deal %(number)s.") % {
         "number": offered.number
@@ -108,7 +131,7 @@ def _already_recorded(
         f"{conflict} {kept}",
         deals=deals,
         corrections=corrections,
-        scored=scored,
+        scored=log.scored,
         entry=offered,
     )
 
@@ -141,7 +164,8 @@ def pencil(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     ``action`` is ``undo`` or ``change``; a change carries the whole form again.
     """
     pulka = pulka_for(request, pk, change=True)
-    deals, corrections = load_deals(pulka), load_corrections(pulka)
+    log = recording.log_of(pulka)
+    deals, corrections = list(log.deals), list(log.corrections)
     holder = pencil_deal(pulka, request.user, deals)
     if holder is None or holder.number != number:
         message = _(

@@ -1,0 +1,152 @@
+"""Recording a deal cheaply: the log folded once per version, a short write (issue 16).
+
+A deal is recorded on top of the log as it stood at the version the request read: the
+standing deals, the corrections and the engine's fold over them (``Log``), kept in the
+cache per (pulka, version) like the screens' regions (``render_cache``), so that the
+next request at that version, on any device of this worker, reads no deal and folds
+nothing. The new deal is the fold's next step (``scoring.engine.pulka.with_next_deal``,
+the same as folding the longer log from the start, docs/rules.md §3), and the log of
+the new version is put in the cache at once, with the parts of it the screens ask for
+(the sheet's state, the last deal).
+
+The write holds the pulka's row only for the version bump and the inserts: the version
+moves from the one read to the next in one guarded ``UPDATE`` (nothing else changed
+meanwhile, or nothing is written), the deal and its audit line follow. Whatever moved
+the version in between (another phone's deal, a correction) sends the request down the
+full path, which reads and refolds the log under the lock (``services.record_deal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+
+from scoring.engine.deals import parse_deal
+from scoring.engine.pulka import ScoredPulka, with_next_deal
+
+from . import render_cache, services, trail
+from .models import Abandonment, Correction, Deal, ForgottenDeal, Pulka
+from .presenters.abandon import pending_with_answers
+
+# What a cached deal row holds: what the screens read of it (services.load_deals).
+DEAL_FIELDS = ("id", "pulka_id", "number", "facts", "entered_by_id", "entered_at")
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """The log at one version: the standing deals in order, the corrections, the fold."""
+
+    deals: tuple[Deal, ...]
+    corrections: tuple[Correction, ...]
+    scored: ScoredPulka
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """A deal recorded: its row, and the log (and pulka) of the version it made."""
+
+    deal: Deal
+    log: Log
+    pulka: Pulka
+
+
+def read_log(pulka: Pulka) -> Log:
+    """The log as the database holds it, folded by the engine (docs/rules.md §3–§5)."""
+    deals = services.load_deals(pulka)
+    rows = pulka.corrections.select_related("asked_by")
+    corrections = list(rows.defer(*(f"asked_by__{f}" for f in render_cache.PRIVATE_USER_FIELDS)))
+    return Log(tuple(deals), tuple(corrections), services.score(pulka, deals, corrections))
+
+
+def log_of(pulka: Pulka) -> Log:
+    """The log at ``pulka.version``: from the cache, else read and folded once now."""
+    return render_cache.shared(pulka, "log", lambda: read_log(pulka), language=False)
+
+
+def record(pulka: Pulka, log: Log, facts: Mapping[str, Any], user: Any, number: int) -> Done:
+    """Record deal ``number`` on top of ``log``, the log at ``pulka.version``.
+
+    The rules' refusal is the engine's ``DealError`` (nothing written); a deal recorded
+    first elsewhere is ``services.Conflict``; a pulka that is over ``NotAllowed``.
+    ``pulka`` is left at the version the deal made.
+    """
+    if number != len(log.deals) + 1 or any(c.after_deal >= number for c in log.corrections):
+        # A correction made after a deal that was undone since stands after the new
+        # deal in the log (``services.engine_pulka_of``): not the fold's next step.
+        return _under_the_lock(pulka, facts, user, number)
+    scored = with_next_deal(log.scored, parse_deal(facts))  # DealError: the form says why
+    proposal, abandonment = _pending(pulka)
+    forgotten = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
+    try:
+        row = services.record_next(
+            pulka, facts, user, number, scored, forgotten=forgotten, abandonment=abandonment
+        )
+    except services.Moved:
+        return _under_the_lock(pulka, facts, user, number)
+    after = Log((*log.deals, _slim(row, user)), log.corrections, scored)
+    _prime(pulka, after, None if forgotten else (proposal,), abandonment=abandonment)
+    return Done(row, after, pulka)
+
+
+def _under_the_lock(pulka: Pulka, facts: Mapping[str, Any], user: Any, number: int) -> Done:
+    """The full path: the log read and folded again under the pulka's lock."""
+    recorded = services.record_deal(pulka.pk, facts, user, number)
+    now = Pulka.objects.select_related("club").get(pk=pulka.pk)
+    if hasattr(pulka, "viewer_role"):  # what access.pulka_for read with it
+        now.viewer_role = pulka.viewer_role  # type: ignore[attr-defined]
+    log = log_of(now)
+    cache.set_many(_log_entries(now, log), timeout=render_cache.seconds())
+    return Done(recorded.deal, log, now)
+
+
+def _pending(pulka: Pulka) -> tuple[ForgottenDeal | None, bool]:
+    """The latest forgotten deal proposed, and whether a proposal to abandon waits for
+    answers, at this version: a pending one of each lapses with the next deal (Кодекс
+    4.2.10, ``abandon``). Each is read once per version, in the entries the table screen
+    reads them from; a new proposal or answer moves the version, which the write's guard
+    then sees."""
+    proposal = render_cache.versioned(pulka, "proposal", lambda: trail.latest_proposal(pulka))
+    abandoning = render_cache.versioned(pulka, "abandonment", lambda: pending_with_answers(pulka))
+    return proposal, abandoning is not None and abandoning.status == Abandonment.Status.PENDING
+
+
+def _slim(row: Deal, user: Any) -> Deal:
+    """The new row as the screens read rows (``services.load_deals``): the recorder by
+    his user name only, since a shared cache must hold no account's private fields."""
+    values = [getattr(row, name) for name in DEAL_FIELDS]
+    slim = Deal.from_db(row._state.db, list(DEAL_FIELDS), values)
+    if user is not None and getattr(user, "pk", None) is not None:
+        slim.entered_by = get_user_model().from_db(
+            row._state.db, ["id", "username"], [user.pk, user.get_username()]
+        )
+    return slim
+
+
+def _log_entries(pulka: Pulka, log: Log) -> dict[str, Any]:
+    """The cache entries of the version's log and of what the screens read of it."""
+    return {
+        render_cache.key(pulka, "log", language=False): log,
+        render_cache.key(pulka, "state", language=False): log.scored.state,
+        render_cache.key(pulka, "last-deal", language=False): (log.deals[-1],),
+    }
+
+
+def _prime(
+    pulka: Pulka, log: Log, proposal: tuple[ForgottenDeal | None] | None, *, abandonment: bool
+) -> None:
+    """The new version's log, and what the screens read of it, into the cache: the
+    next request at this version (the poll of every phone here) reads none of it.
+    ``proposal`` is the latest forgotten deal when the deal left it as it was."""
+    entries = _log_entries(pulka, log)
+    if not abandonment:  # none waited, so none waits now
+        entries[render_cache.key(pulka, "abandonment", language=False)] = (None,)
+    if proposal is not None:  # none was pending: the deal changed none
+        entries[render_cache.key(pulka, "proposal", language=False)] = proposal
+    cache.set_many(entries, timeout=render_cache.seconds())
+
+
+__all__ = ["DEAL_FIELDS", "Done", "Log", "log_of", "read_log", "record"]
