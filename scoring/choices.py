@@ -119,3 +119,8 @@ class ConcedeLevel(models.IntegerChoices):
     EIGHT = 8, _("eight")
     NINE = 9, _("nine")
     TEN = 10, _("ten")
+
+
+class MountainDivisor(models.TextChoices):
+    PLAYERS = "players", _("every player, its owner too (the mean mountain)")
+    OTHERS = "others", _("the other players only")

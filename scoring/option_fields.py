@@ -33,6 +33,7 @@ from .choices import (
     ZeroBonus,
 )
 from .option_fields_facts import FactOptions
+from .option_fields_rs import RsOptions
 
 # The engine's defaults are Sochi's (docs/protocol.md, "Preset defaults"): a new convention
 # starts as a copy of Sochi, and a field the form rejected keeps a valid value.
@@ -62,6 +63,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "concede_levels",
             "half_whist_first",
             "returned_whist_alone",
+            "half_whist_played",
             "dealer_whist",
             "totus_bonus",
             "talon_shown_penalty",
@@ -99,7 +101,13 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
     ),
     (
         _("Settlement"),
-        ("pulya_to_gora", "rounding", "rounding_compensation_4", "indivisible_mountain"),
+        (
+            "pulya_to_gora",
+            "mountain_divisor",
+            "rounding",
+            "rounding_compensation_4",
+            "indivisible_mountain",
+        ),
     ),
 )
 
@@ -146,7 +154,7 @@ def sochi_exit_ladder() -> list[int]:
     return list(SOCHI_OPTIONS["exit_ladder"])
 
 
-class ConventionOptions(FactOptions):
+class ConventionOptions(FactOptions, RsOptions):
     """Every scoring option, Sochi's by default, and the bridge to the engine."""
 
     # Prices (docs/rules.md §2)

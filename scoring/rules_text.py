@@ -19,6 +19,7 @@ from scoring.engine.conventions import Convention
 from .models import OPTION_TOPICS
 from .rules_text_defence import DEFENCE_SENTENCES
 from .rules_text_facts import FACT_SENTENCES
+from .rules_text_rs import RS_SENTENCES
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,4 +451,5 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     "indivisible_mountain": _indivisible_mountain,
     **DEFENCE_SENTENCES,
     **FACT_SENTENCES,  # docs/rules.md §3.10
+    **RS_SENTENCES,  # docs/rules.md §3.7, §3.10.7
 }

@@ -58,7 +58,7 @@ def test_each_preset_passes_the_models_own_validation(slug):
 MIGRATIONS = Path(__file__).resolve().parent.parent / "scoring/migrations"
 
 
-@pytest.mark.parametrize("name", ["0002_presets", "0006_presets_peers"])
+@pytest.mark.parametrize("name", ["0002_presets", "0006_presets_peers", "0007_rs_options"])
 def test_the_presets_migrations_import_nothing_but_django(name):
     tree = ast.parse((MIGRATIONS / f"{name}.py").read_text(encoding="utf-8"))
     imported = {

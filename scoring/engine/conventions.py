@@ -38,6 +38,7 @@ CheckedTenConsolation = Literal["defenders", "none"]
 HelpWriteoff = Literal["points", "pulya_rate"]
 DealerWhist = Literal["none", "unliable", "liable"]
 TalonShownPenalty = Literal["none", "whists", "gora"]
+MountainDivisor = Literal["players", "others"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
@@ -62,6 +63,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "help_writeoff": ("points", "pulya_rate"),
     "dealer_whist": ("none", "unliable", "liable"),
     "talon_shown_penalty": ("none", "whists", "gora"),
+    "mountain_divisor": ("players", "others"),
 }
 _BOOLS = (
     "misere_consolation",
@@ -81,6 +83,7 @@ _BOOLS = (
     "help_writeoff_stops_at_zero",
     "half_whist_first",
     "returned_whist_alone",
+    "half_whist_played",
 )
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
@@ -143,6 +146,10 @@ class Convention:
     dealer_whist: DealerWhist = "none"
     totus_bonus: int = 0
     talon_shown_penalty: TalonShownPenalty = "none"
+    # RS's two rules (docs/rules.md §3.7, §3.10.7): the gora shared by the others only,
+    # and a half-whist played out.
+    mountain_divisor: MountainDivisor = "players"
+    half_whist_played: bool = False
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -284,6 +291,8 @@ def _check_consistency(conv: Convention) -> None:
         raise ConventionError("allpass_dealer_talon", "option.dealer_talon_in_whists")
     if conv.allpass_zero_bonus_dealer and not conv.allpass_dealer_talon:
         raise ConventionError("allpass_zero_bonus_dealer", "option.needs_dealer_talon")
+    if conv.half_whist_played and not conv.half_whist_levels:
+        raise ConventionError("half_whist_played", "option.needs_half_whist")
 
 
 _LIST_OPTIONS = (

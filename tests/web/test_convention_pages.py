@@ -236,6 +236,8 @@ CHANGES: list[tuple[str, dict[str, object]]] = [
     ("sochi", {"ten": "checked", "checked_ten_consolation": "none"}),
     ("sochi", {"help_writeoff": "pulya_rate"}),
     ("sochi", {"help_writeoff_stops_at_zero": True}),
+    ("sochi", {"mountain_divisor": "others"}),
+    ("sochi", {"half_whist_played": True}),
 ]
 
 
