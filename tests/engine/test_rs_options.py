@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from scoring.engine.conventions import Convention, from_options, preset
+from scoring.engine.conventions import (
+    ADDED_OPTIONS,
+    FIRST_VERSION_OPTIONS,
+    Convention,
+    from_options,
+    from_spec,
+    preset,
+)
 from scoring.engine.errors import ConventionError, ScoringError
 from scoring.engine.settlement import (
     Totals,
@@ -82,6 +89,24 @@ def test_a_bad_value_is_refused_naming_the_option(
 def test_the_refusal_says_what_to_change() -> None:
     with pytest.raises(ConventionError, match="half_whist_levels is empty"):
         from_options({"half_whist_played": True, "half_whist_levels": []})
+
+
+def test_a_file_of_the_first_version_reads_as_before() -> None:
+    """An older file spells out only the first options: these two take their defaults."""
+    assert {"mountain_divisor", "half_whist_played"} <= ADDED_OPTIONS
+    old = {k: v for k, v in preset("rs-sochi").to_options().items() if k in FIRST_VERSION_OPTIONS}
+    conv = from_spec(old)
+    assert (conv.mountain_divisor, conv.half_whist_played) == ("players", False)
+
+
+def test_an_exported_rs_pulka_spells_both_out_and_scores_the_same() -> None:
+    """An export writes every option (docs/protocol.md): the file scores as the preset."""
+    deals = [played("6S", "A", HALF, {"A": 9, "B": 0, "C": 1})]
+    spelled = preset("rs-sochi").to_options()
+    assert (spelled["mountain_divisor"], spelled["half_whist_played"]) == ("others", True)
+    by_name, by_options = score(deals, convention="rs-sochi"), score(deals, convention=spelled)
+    assert by_name["sheet"] == by_options["sheet"]
+    assert by_name["result"] == by_options["result"]
 
 
 # --- mountain_divisor: the gora shared by the others (docs/rules.md §3.7) ----------------

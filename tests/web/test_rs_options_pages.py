@@ -131,3 +131,30 @@ def test_tricks_that_do_not_add_up_are_refused_in_russian(make_table_pulka, tabl
     errors = region(response.content.decode(), "entry-tricks-errors")
     assert "Взяток в сумме 12, а должно быть 10." in errors
     assert not Deal.objects.filter(pulka=pulka).exists()
+
+
+# --- the compare page and the rules in words ------------------------------------------------
+
+
+def test_the_compare_page_marks_both_options_where_rs_differs(
+    conventions_client, conventions_world
+):
+    from tests.web.test_convention_peer_presets import cells, compare
+
+    html = conventions_client("mila").get(compare("sochi", "rs-sochi")).content.decode()
+
+    for key in ("mountain_divisor", "half_whist_played"):
+        opening = re.search(rf'<tr role="row" data-key="{key}"[^>]*>', html)
+        assert opening is not None and "is-different" in opening.group(0), key
+    assert cells(html, "mountain_divisor") == [
+        "every player, its owner too (the mean mountain)",
+        "the other players only",
+    ]
+
+
+def test_rs_sochis_page_says_both_rules_in_russian(conventions_client, conventions_world):
+    url = reverse("conventions:detail", args=["rs-sochi"])
+    html = conventions_client("mila", language="ru").get(url).content.decode()
+
+    assert "которые делят остальные игроки" in html
+    assert "Игру при полвисте можно разыграть" in html
