@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.engine.conventions import (
     ADDED_OPTIONS,
@@ -301,3 +302,21 @@ def test_shared_by_the_others_the_mountain_grows_by_n_over_n_minus_one(
             assert others_part == [factor * m for m in mean_part]
 
     check()
+
+
+@PROPERTY
+@given(st.sampled_from([6, 7]), st.integers(0, 10), st.integers(0, 10))
+def test_the_half_whister_answers_for_exactly_his_quota(level: int, taken: int, first: int) -> None:
+    """Whatever the tricks, he writes in whists what the defence took of his quota and in
+    his gora what it did not: together the quota × price (docs/rules.md §3.10.7; under
+    RS, which consoles nobody, nothing else is his)."""
+    first = min(first, 10 - taken)
+    tricks = {"A": taken, "B": first, "C": 10 - taken - first}
+    out = score([played(f"{level}S", "A", HALF, tricks)], convention="rs-sochi")
+
+    price, quota = (2, 2) if level == 6 else (4, 1)
+    mine = [e for e in out["deals"][0]["entries"] if e["player"] == "C"]
+    gora = sum(e["points"] for e in mine if e["section"] == "gora")
+    assert sum(e["points"] for e in mine) == price * quota
+    assert gora == price * max(0, quota - (10 - taken))
+    assert not [e for e in out["deals"][0]["entries"] if e["player"] == "B"]
