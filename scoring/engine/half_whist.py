@@ -44,7 +44,8 @@ def played_half_whist(
     console: Console,
     resets: Resets,
 ) -> DealOutcome:
-    """The played half-whist (docs/rules.md §3.10.7; RS engine.ts, manual.ts §10).
+    """The played half-whist (docs/rules.md §3.10.7), as RS plays it (engine.ts; manual.ts
+    section 10, «Polvist giocato»).
 
     ``defenders`` and their ``words`` are the half-whister's ``half`` and the passer's
     ``pass`` (with two players, the half-whister's alone, §4). The declarer's contract
