@@ -131,3 +131,9 @@ class ConcedeLevel(models.IntegerChoices):
 class HelpOrder(models.TextChoices):
     LARGEST = "largest", _("the largest unclosed pulya")
     CLOCKWISE = "clockwise", _("the next unclosed pulya clockwise")
+
+
+# docs/rules.md §3.7 (RS, option mountain_divisor).
+class MountainDivisor(models.TextChoices):
+    PLAYERS = "players", _("every player, its owner too (the mean mountain)")
+    OTHERS = "others", _("the other players only")

@@ -223,6 +223,10 @@ MESSAGES: dict[str, Promise] = {
     "option.zero_bonus_dealer_both": _(
         "This contradicts the bonus for the 4-player dealer on the talon: untick one of them."
     ),
+    "option.needs_half_whist": _(
+        "A half-whist is played out only where one is allowed: choose a level to "
+        "half-whist on, or untick this."
+    ),
     "option.not_list": _("Enter a list of values separated by commas."),
     "option.prices_not_map": _("Give the prices as a map of 6 to 10 and misere to whole numbers."),
     "option.prices_unknown_key": _("Unknown price %(key)s: prices are for 6 to 10 and misere."),

@@ -35,6 +35,7 @@ from .choices import (
 from .option_fields_facts import FactOptions
 from .option_fields_gchet import GchetOptions
 from .option_fields_pu import PuOptions
+from .option_fields_rs import RsOptions
 
 # The engine's defaults are Sochi's (docs/protocol.md, "Preset defaults"): a new convention
 # starts as a copy of Sochi, and a field the form rejected keeps a valid value.
@@ -66,6 +67,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "half_whist_first",
             "returned_whist_alone",
             "returned_whist_consolation",
+            "half_whist_played",
             "dealer_whist",
             "totus_bonus",
             "talon_shown_penalty",
@@ -105,7 +107,13 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
     ),
     (
         _("Settlement"),
-        ("pulya_to_gora", "rounding", "rounding_compensation_4", "indivisible_mountain"),
+        (
+            "pulya_to_gora",
+            "mountain_divisor",
+            "rounding",
+            "rounding_compensation_4",
+            "indivisible_mountain",
+        ),
     ),
 )
 
@@ -152,7 +160,7 @@ def sochi_exit_ladder() -> list[int]:
     return list(SOCHI_OPTIONS["exit_ladder"])
 
 
-class ConventionOptions(PuOptions, FactOptions, GchetOptions):
+class ConventionOptions(PuOptions, FactOptions, GchetOptions, RsOptions):
     """Every scoring option, Sochi's by default, and the bridge to the engine."""
 
     # Prices (docs/rules.md §2)

@@ -21,6 +21,7 @@ from .rules_text_defence import DEFENCE_SENTENCES
 from .rules_text_facts import FACT_SENTENCES
 from .rules_text_gchet import GCHET_SENTENCES, zero_bonus_scaled
 from .rules_text_pu import PU_SENTENCES, help_clockwise
+from .rules_text_rs import RS_SENTENCES
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,4 +459,5 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     **FACT_SENTENCES,  # docs/rules.md §3.10
     **GCHET_SENTENCES,
     **PU_SENTENCES,
+    **RS_SENTENCES,  # docs/rules.md §3.7, §3.10.7
 }

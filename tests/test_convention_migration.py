@@ -65,6 +65,7 @@ MIGRATIONS = Path(__file__).resolve().parent.parent / "scoring/migrations"
         "0006_presets_peers",
         "0007_gchet_zero_bonus_returned_whist",
         "0008_pu_options",
+        "0009_rs_options",
     ],
 )
 def test_the_presets_migrations_import_nothing_but_django(name):

@@ -40,6 +40,7 @@ DealerWhist = Literal["none", "unliable", "liable"]
 TalonShownPenalty = Literal["none", "whists", "gora"]
 ReturnedWhistConsolation = Literal["whister", "both"]
 HelpOrder = Literal["largest", "clockwise"]
+MountainDivisor = Literal["players", "others"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "whist_style": ("greedy", "gentleman"),
@@ -66,6 +67,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "talon_shown_penalty": ("none", "whists", "gora"),
     "returned_whist_consolation": ("whister", "both"),
     "help_order": ("largest", "clockwise"),
+    "mountain_divisor": ("players", "others"),
 }
 _BOOLS = (
     "misere_consolation",
@@ -87,6 +89,7 @@ _BOOLS = (
     "returned_whist_alone",
     "checked_ten_trick_whists",
     "allpass_zero_bonus_excludes_dealer",
+    "half_whist_played",
 )
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
@@ -155,6 +158,10 @@ class Convention:
     help_order: HelpOrder = "largest"
     checked_ten_trick_whists: bool = False
     allpass_zero_bonus_excludes_dealer: bool = False
+    # RS's two rules (docs/rules.md §3.7, §3.10.7): the gora shared by the others only,
+    # and a half-whist played out.
+    mountain_divisor: MountainDivisor = "players"
+    half_whist_played: bool = False
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -306,6 +313,8 @@ def _check_consistency(conv: Convention) -> None:
         raise ConventionError("checked_ten_trick_whists", "option.needs_checked_ten")
     if conv.allpass_zero_bonus_excludes_dealer and conv.allpass_zero_bonus_dealer:
         raise ConventionError("allpass_zero_bonus_excludes_dealer", "option.zero_bonus_dealer_both")
+    if conv.half_whist_played and not conv.half_whist_levels:
+        raise ConventionError("half_whist_played", "option.needs_half_whist")
 
 
 _LIST_OPTIONS = (

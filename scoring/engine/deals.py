@@ -9,8 +9,9 @@ are named here too, where the rest of the project imports them from.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
-from . import house_deals
+from . import half_whist, house_deals
 from .allpass import allpass_in_gora, allpass_in_whists
 from .allpass_runs import (
     MISERE_FAILED,
@@ -245,6 +246,12 @@ def _half_whist(
         raise DealError("deal.half_not_allowed", "whists", level=level)
     if len(defence.defenders) == 2 and not house_deals.half_order_allowed(ctx, defence.words):
         raise DealError(_half_order_code(ctx), "whists")
+    if half_whist.is_played(ctx, deal):  # docs/rules.md §3.10.7
+        console = partial(_consolation, ctx)
+        return half_whist.played_half_whist(
+            ctx, deal, defence.declarer, defence.defenders, defence.words, price, talon,
+            console, _resets,
+        )  # fmt: skip
     refuse(deal.tricks is not None, "deal.half_tricks", "tricks")
     half_whister = defence.defenders[defence.words.index("half")]
     amount = exact_div(conv.whist_scale * price * obligation(level), 2)

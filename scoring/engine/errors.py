@@ -183,6 +183,9 @@ TEMPLATES: dict[str, str] = {
         "option allpass_zero_bonus_excludes_dealer contradicts allpass_zero_bonus_dealer: "
         "turn one of them off"
     ),
+    "option.needs_half_whist": (
+        "option half_whist_played needs a level to half-whist on: half_whist_levels is empty"
+    ),
     "option.not_list": "option {option} must be a list, got {value:q}",
     "option.prices_not_map": "option prices must be a map of 6..10 and misere to prices",
     "option.prices_unknown_key": "option prices has unknown key {key:q}",

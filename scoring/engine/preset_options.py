@@ -101,6 +101,8 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "rounding": "exact",
         "personal_quota": True,
         "help_writeoff_stops_at_zero": True,
+        "mountain_divisor": "others",
+        "half_whist_played": True,
     },
     "gchet": {  # gchet/Preferans, internal/game/rules.go DefaultRules and score.go
         "whist_scale": 2,

@@ -2,7 +2,8 @@
 
 All figures are exact rationals. Both Кодекс methods are given as steps a person can
 follow, and both equal the closed formula
-``R[i] = 10·(Ḡ − G'[i]) + Σ_j (W[i][j] − W[j][i])``.
+``R[i] = 10·(Ḡ − G'[i]) + Σ_j (W[i][j] − W[j][i])``, or with ``mountain_divisor: others``
+``R[i] = 10·n/(n − 1)·(Ḡ − G'[i]) + …`` (``mountain.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from .conventions import Convention
+from .mountain import mountain_divisor, rounding_divisor
 from .numbers import Points, exact_div, is_whole, normalise
 
 
@@ -45,8 +47,9 @@ def _indivisible(totals: Totals, convention: Convention) -> bool:
 
 
 def _mountain_divisor(totals: Totals, convention: Convention) -> int:
-    """n, or 1 for two players with an indivisible mountain (docs/rules.md §3.7, S002)."""
-    return 1 if _indivisible(totals, convention) else totals.size
+    """n, n − 1 (``mountain_divisor: others``), or 1 for two players with an indivisible
+    mountain (docs/rules.md §3.7, S002)."""
+    return mountain_divisor(totals.size, convention)
 
 
 def exact_result(totals: Totals, convention: Convention) -> tuple[Points, ...]:
@@ -56,8 +59,8 @@ def exact_result(totals: Totals, convention: Convention) -> tuple[Points, ...]:
     if _indivisible(totals, convention):
         mountain = [10 * (converted[1 - i] - converted[i]) for i in range(2)]
     else:
-        total = sum(converted)
-        mountain = [exact_div(10 * (total - size * g), size) for g in converted]
+        total, divisor = sum(converted), _mountain_divisor(totals, convention)
+        mountain = [exact_div(10 * (total - size * g), divisor) for g in converted]
     return tuple(
         normalise(mountain[i] + sum(whists[i][j] - whists[j][i] for j in range(size) if j != i))
         for i in range(size)
@@ -131,6 +134,9 @@ def average_mountain_method(totals: Totals, convention: Convention) -> AverageMo
     else:
         mean = exact_div(sum(amnestied), size)
         circle = tuple(normalise(10 * (mean - g)) for g in amnestied)
+        divisor = _mountain_divisor(totals, convention)
+        if divisor != size:  # each point is 10 whists to the others: n/(n − 1) of the circle
+            circle = tuple(exact_div(c * size, divisor) for c in circle)
     whists = totals.whists
     circles = tuple(
         tuple(normalise(whists[i][j] - whists[j][i]) if i != j else 0 for j in range(size))
@@ -158,16 +164,21 @@ class WholeResult:
 
 
 def compensation(size: int, convention: Convention) -> int:
-    """Whists per adjusted gora point: ``floor(10/n)``, or the 4-player option (§3.7)."""
-    return convention.rounding_compensation_4 if size == 4 else 10 // size
+    """Whists per adjusted gora point: ``floor(10/n)``, or the 4-player option (§3.7).
+
+    With ``mountain_divisor: others`` the ``n`` is the n − 1 who share the gora.
+    """
+    divisor = rounding_divisor(size, convention)
+    return convention.rounding_compensation_4 if divisor == 4 == size else 10 // divisor
 
 
 def rounding_bound(size: int, convention: Convention, adjustments: int) -> Fraction:
     """How far rule 4.2.12 may move a result from the exact one (docs/rules.md §3.7.5).
 
-    Each ±1 adjustment moves the adjusted player by ``(n−1)·|10/n − q|``.
+    Each ±1 adjustment moves the adjusted player by ``(n−1)·|10/d − q|``, where ``d``
+    shares each gora point (n, or n − 1 with ``mountain_divisor: others``).
     """
-    step = abs(Fraction(10, size) - compensation(size, convention))
+    step = abs(Fraction(10, rounding_divisor(size, convention)) - compensation(size, convention))
     return max(Fraction(1), adjustments * (size - 1) * step)
 
 

@@ -101,8 +101,12 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
         options["rounding"] = draw(st.sampled_from(["exact", "codex"]))
         options["rounding_compensation_4"] = draw(st.sampled_from([2, 3]))
         options["half_whist_levels"] = draw(st.sampled_from([[6, 7], [6], []]))
+        if not options["half_whist_levels"]:  # rs-sochi's played half-whist needs a level
+            options["half_whist_played"] = False
+        options["mountain_divisor"] = draw(st.sampled_from(["players", "others"]))
     if draw(st.integers(0, 2)) == 0:
-        options.update(draw(legal_facts.fact_options()))  # docs/rules.md §3.10
+        half_levels = options.get("half_whist_levels") != []
+        options.update(draw(legal_facts.fact_options(half_levels)))  # docs/rules.md §3.10
     if size == 2 and draw(st.booleans()):
         options["indivisible_mountain"] = True
     if draw(st.booleans()):
@@ -230,7 +234,7 @@ def legal_deal(draw: st.DrawFn, state: SheetState) -> dict[str, Any]:
     if legal_facts.dealer_may_whist(conv, size, words) and draw(st.booleans()):
         deal["whists"][names[seats.dealer]] = "whist"  # docs/rules.md §3.10.4
         words = (*words, "whist")
-    if "whist" in words:
+    if "whist" in words or legal_facts.half_whist_played_out(conv, words, draw(st.booleans())):
         taken = draw(st.integers(max(0, level - 3), 10) | st.integers(0, 10))
         rest = draw(split(10 - taken, [10] * len(defenders)))
         deal["tricks"] = _named(names, hands, [taken, *rest])

@@ -16,10 +16,11 @@ from scoring.engine.conventions import Convention
 
 
 @st.composite
-def fact_options(draw: st.DrawFn) -> dict[str, Any]:
-    """Options of §3.10, each drawn on or off."""
+def fact_options(draw: st.DrawFn, half_levels: bool = True) -> dict[str, Any]:
+    """Options of §3.10, each drawn on or off (a half-whist played out needs a level)."""
     alone = draw(st.booleans())
     return {
+        "half_whist_played": half_levels and draw(st.booleans()),
         "concede_levels": draw(st.sets(st.integers(6, 10)).map(sorted)),
         "half_whist_first": draw(st.booleans()),
         "returned_whist_alone": alone,
@@ -67,3 +68,11 @@ def flags(draw: st.DrawFn, conv: Convention, size: int, level: int) -> dict[str,
     if conv.talon_shown_penalty != "none" and size >= 4 and draw(st.integers(0, 3)) == 0:
         drawn["talon_shown"] = True
     return drawn
+
+
+def half_whist_played_out(conv: Convention, words: tuple[str, ...], drawn: bool) -> bool:
+    """Whether a half-whist (§3.10.7) is given with tricks: played out, where allowed.
+
+    The dealer's whist (§3.10.4) is played anyway; a returned whist has a ``whist``.
+    """
+    return conv.half_whist_played and "half" in words and drawn

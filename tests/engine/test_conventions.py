@@ -71,6 +71,9 @@ SOCHI: dict[str, Any] = {
     "help_order": "largest",
     "checked_ten_trick_whists": False,
     "allpass_zero_bonus_excludes_dealer": False,
+    # RS's settlement and played half-whist (docs/rules.md §3.7, §3.10.7).
+    "mountain_divisor": "players",
+    "half_whist_played": False,
 }
 # docs/protocol.md's preset table: what differs from Sochi.
 PRESETS: dict[str, dict[str, Any]] = {
@@ -162,6 +165,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "rounding": "exact",
         "personal_quota": True,
         "help_writeoff_stops_at_zero": True,
+        "mountain_divisor": "others",
+        "half_whist_played": True,
     },
     "gchet": {
         "whist_scale": 2,

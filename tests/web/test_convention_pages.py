@@ -244,6 +244,8 @@ CHANGES: list[tuple[str, dict[str, object]]] = [
     ("sochi", {"help_order": "clockwise"}),
     ("pu-home", {"checked_ten_trick_whists": False}),
     ("sochi", {"allpass_zero_bonus_excludes_dealer": True}),
+    ("sochi", {"mountain_divisor": "others"}),
+    ("sochi", {"half_whist_played": True}),
 ]
 
 

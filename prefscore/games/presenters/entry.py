@@ -77,6 +77,7 @@ class EntryForm:
     allpass_chip: str = ""  # the all-pass price per trick in words, the scale applied
     specials: tuple[Option, ...] = ()  # facts of docs/rules.md §3.10 the convention allows
     half_first: bool = False  # either defender may half-whist (docs/rules.md §3.10.2)
+    half_played: bool = False  # a half-whist may be played out (docs/rules.md §3.10.7)
 
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
@@ -167,6 +168,7 @@ def entry_form(
         allpass_chip=_allpass_chip(state),
         specials=specials,
         half_first=conv.half_whist_first,
+        half_played=conv.half_whist_played,
     )
 
 

@@ -17,6 +17,7 @@ from scoring.engine import protocol
 from scoring.engine import settlement as engine_settlement
 from scoring.engine.conventions import Convention
 from scoring.engine.errors import ScoringError
+from scoring.engine.mountain import mountain_divisor, splits_among_others
 from scoring.engine.numbers import Points
 from scoring.engine.pulka import ScoredPulka, score_pulka
 
@@ -74,6 +75,8 @@ class SettlementView:
     amnesty: str
     mean: str
     divisor: int
+    shared_by_others: bool  # each gora point goes to the n − 1 others (mountain_divisor)
+    player_count: int
     adjustments: tuple[str, ...]
     seat_choices: tuple[Option, ...]
     stake: str | None
@@ -154,7 +157,9 @@ def settlement_of(
         pulya_to_gora=conv.pulya_to_gora,
         amnesty=format_points(pairwise.amnesty),
         mean=format_result(average.mean),
-        divisor=1 if size == 2 and conv.indivisible_mountain else size,
+        divisor=mountain_divisor(size, conv),
+        shared_by_others=splits_among_others(size, conv),
+        player_count=size,
         adjustments=tuple(_adjustment(a, names) for a in whole.adjustments),
         seat_choices=tuple(Option(str(s), n, s == first_seat) for s, n in enumerate(names)),
         stake=format_money(stake) if stake is not None else None,
