@@ -19,13 +19,14 @@ from .models import Pulka
 from .viewer import remember_role, role_in_club, viewer_role_of
 
 
-def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
+def pulka_for(request: HttpRequest, pk: int, *, change: bool = False, links: bool = False) -> Pulka:
     """The pulka if the signed-in user belongs to its club, else 404/403.
 
     ``change`` asks for the right to record: any member may record in his club's
-    pulkas (issue 7: member "records and views the club's pulkas").
+    pulkas (issue 7: member "records and views the club's pulkas"). ``links`` reads
+    the table's links in the same query (the sheet page's join panel, issue 16).
     """
-    rows = Pulka.objects.select_related("club")
+    rows = Pulka.objects.select_related("club", *(("links",) if links else ()))
     if request.user.is_authenticated:  # the role in the same query (issue 16)
         rows = rows.annotate(viewer_role=viewer_role_of(request.user))
     pulka = get_object_or_404(rows, pk=pk)

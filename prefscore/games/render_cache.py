@@ -22,11 +22,16 @@ pencil's) is shared with a placeholder for the token, each request putting its o
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template.context import make_context
+from django.template.loader import get_template
+from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 
 from .models import Pulka
@@ -90,4 +95,49 @@ def shared(
     return found  # type: ignore[no-any-return]
 
 
-__all__ = ["PRIVATE_USER_FIELDS", "SCHEMA", "key", "pulka_key", "seconds", "shared", "versioned"]
+# Letters only, as shared_cache's CSRF placeholder: escaping leaves them as they are.
+CSRF_PLACEHOLDER = "prefscoreSharedCsrfTokenPlaceholder"
+POLL_PLACEHOLDER = "prefscoreSharedPollAddressPlaceholder"
+
+
+def shared_partials(
+    request: HttpRequest,
+    template: str,
+    names: Sequence[str],
+    context: Mapping[str, Any],
+    name: str,
+) -> str:
+    """The partials of ``template`` one after another, as out-of-band swaps, shared
+    under ``name`` (a viewer class's key, ``presenters.viewer_class``) by every viewer
+    who sees the same: rendered once with placeholders for the CSRF token and the poll's
+    address, which each request fills with its own (the bytes of a fresh render, but for
+    the token's mask, which differs on every render anyway)."""
+    found = cache.get(name)
+    if not isinstance(found, str):
+        values = {**context, "oob": True, "poll_url": POLL_PLACEHOLDER}
+        parts = []
+        for part in names:
+            partial = get_template(f"{template}#{part}")
+            made = make_context(values, request, autoescape=partial.backend.engine.autoescape)  # type: ignore[attr-defined]
+            made.push(csrf_token=CSRF_PLACEHOLDER)  # above the context processors' token
+            parts.append(partial.template.render(made))  # type: ignore[attr-defined]
+        found = "".join(parts)
+        cache.set(name, found)
+    html = found.replace(POLL_PLACEHOLDER, conditional_escape(context["poll_url"]))
+    if CSRF_PLACEHOLDER in html:  # a fresh render asks for the token only when it shows one
+        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+    return html
+
+
+__all__ = [
+    "CSRF_PLACEHOLDER",
+    "POLL_PLACEHOLDER",
+    "PRIVATE_USER_FIELDS",
+    "SCHEMA",
+    "key",
+    "pulka_key",
+    "seconds",
+    "shared",
+    "shared_partials",
+    "versioned",
+]

@@ -330,7 +330,8 @@ def table_context(
         "cache_seconds": render_cache.seconds(),
         **_protocol(request, pulka, made, seats, pencil, newest),
         "forgotten": banner,
-        "may_propose": may_propose and (entry is None or entry.mode == "record"),
+        # The shared empty form (entry_key) is the next deal's: read only to be rendered.
+        "may_propose": may_propose and (entry is None or bool(entry_key) or entry.mode == "record"),
         "pencil": pencil,
         "pencil_until": pencil_until,
         "over": over_text(pulka, state, pencil_until, bool(seats)) if entry is None else "",
@@ -359,8 +360,10 @@ def _next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[Entry
         made = entry_form(state, reverse("games:record", args=[pulka.pk]), number, {}, {})
         return plain(made)  # lazy translations cost more to unpickle than the rest
 
-    entry = render_cache.shared(pulka, "entry-form", make, number)
-    return entry, render_cache.key(pulka, "entry-html", number)
+    # Lazy: a page or a rendering already shared (viewer_class, shared_cache) never reads
+    # it, and it is the dearest of the version's parts to take out of the cache.
+    entry = SimpleLazyObject(lambda: render_cache.shared(pulka, "entry-form", make, number))
+    return entry, render_cache.key(pulka, "entry-html", number)  # type: ignore[return-value]
 
 
 def plain(value: T) -> T:

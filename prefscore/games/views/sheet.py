@@ -22,11 +22,21 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page, render_partials, request_int
+from prefscore.web import (
+    HtmxHttpRequest,
+    redirect_to,
+    render_page,
+    render_partials,
+    request_int,
+    swaps_region,
+    vary,
+)
 
-from .. import presenters, tickets
+from .. import presenters, render_cache, tickets
 from ..access import pulka_for
 from ..models import Pulka
+from ..presenters import viewer_class
+from ..presenters.joining import join_panel, read_with_pulka
 
 # Every region of the screen, in page order; the poll element carries the version.
 REGIONS = ("status", "forgotten", "sheet", "entry", "protocol", "poll")
@@ -39,7 +49,13 @@ def render_regions(
     regions: Sequence[str] = REGIONS,
     status: int = 200,
 ) -> HttpResponse:
-    """The regions as out-of-band swaps: htmx puts each in place by its id."""
+    """The regions as out-of-band swaps: htmx puts each in place by its id; all of them,
+    from the cache when the context names its viewer class (``shared``)."""
+    if status == 200 and tuple(regions) == REGIONS and context.get("regions_key"):
+        html = render_cache.shared_partials(
+            request, TEMPLATE, regions, context, context["regions_key"]
+        )
+        return vary(HttpResponse(html))
     return render_partials(request, TEMPLATE, regions, context, status=status, oob=True)
 
 
@@ -50,7 +66,19 @@ def render_table(
     regions: Sequence[str] = REGIONS,
 ) -> HttpResponse:
     """The regions for htmx, or the whole page without it."""
+    if swaps_region(request):
+        return render_regions(request, context, regions, status)
     return render_page(request, TEMPLATE, context, regions, status=status, oob=True)
+
+
+def shared(request: HtmxHttpRequest, pulka: Pulka, context: dict[str, Any]) -> dict[str, Any]:
+    """The context with the key of what this viewer's class shares (issue 16): the
+    regions for htmx, the page's body (its join panel made here, which keys it) without."""
+    if swaps_region(request):
+        return {**context, "regions_key": viewer_class.key(pulka, "regions", context)}
+    links = read_with_pulka(pulka)  # pulka_for(links=True) read them
+    context = {**context, "join_panel": join_panel(request, pulka, context["seating"], links)}
+    return {**context, "page_key": viewer_class.page_key(request, pulka, context)}
 
 
 def refuse(
@@ -106,7 +134,7 @@ def _change_param(request: HtmxHttpRequest) -> int | None:
 def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table screen of one pulka; ``?change=N`` puts deal N back in the form,
     ``?propose=1`` turns the form into a forgotten deal's proposal (Кодекс 4.2.10)."""
-    pulka = pulka_for(request, pk)
+    pulka = pulka_for(request, pk, links=not swaps_region(request))  # the join panel's
     context = presenters.table_context(
         request,
         pulka,
@@ -114,7 +142,7 @@ def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         propose=request.GET.get("propose") == "1",
         whole_protocol=request.GET.get("protocol") == "all",
     )
-    return render_table(request, context)
+    return render_table(request, shared(request, pulka, context))
 
 
 def _version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
@@ -157,7 +185,8 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             return signed_out(request)
         pulka = pulka_for(request, pk)  # 404 for an unknown pulka, 403 for an outsider's
         if request.htmx:
-            response = render_regions(request, presenters.table_context(request, pulka))
+            context = shared(request, pulka, presenters.table_context(request, pulka))
+            response = render_regions(request, context)
         else:
             response = redirect_to(request, reverse("games:sheet", args=[pk]))
     add_never_cache_headers(response)
