@@ -53,7 +53,7 @@ def qr_code(url: str, label: str) -> joining.QrCode:
 
 
 def read_with_pulka(pulka: Pulka) -> TableLinks:
-    """The links a query read with the pulka just now (``pulka_for(links=True)``); made
+    """The links a query read with the pulka just now (``access.pulka_and_seats_for``); made
     if the table has none yet. Only right after that query: a change of the links made
     since (``joining.rotate_join_code``…) is not in the pulka's copy."""
     try:

@@ -261,6 +261,7 @@ def table_context(
     entry: EntryForm | None = None,
     notice: str = "",
     whole_protocol: bool = False,
+    seating: trail.Seating | None = None,
 ) -> dict[str, Any]:
     """Everything the table screen shows, from the pulka and its standing deals.
 
@@ -270,7 +271,8 @@ def table_context(
     form made by the caller (a correction). ``form`` is a bound form to show again with
     its errors. ``deals``, ``corrections`` and ``scored`` spare the queries and the
     scoring when the caller has them already. ``whole_protocol`` shows every deal's
-    line, not the last ``PROTOCOL_DEALS``.
+    line, not the last ``PROTOCOL_DEALS``. ``seating`` spares its query when the caller
+    read the seats with the pulka (``access.pulka_and_seats_for``).
 
     The shared regions (drawn sheet, protocol, status) are made lazily: the template
     takes them from the cache by the ``*_key`` values, and only a miss makes them.
@@ -278,7 +280,7 @@ def table_context(
     standing: Sequence[Deal] = StandingDeals(pulka) if deals is None else deals
     made = _Shared(pulka, standing, corrections, scored)
     state = made.state()
-    seating = trail.Seating.of(pulka)
+    seating = seating if seating is not None else trail.Seating.of(pulka)
     seats = seating.of_user(request.user)
     # Proposals and their answers move the version (corrections.py, abandon.py).
     proposal = render_cache.versioned(pulka, "proposal", lambda: trail.latest_proposal(pulka))

@@ -33,10 +33,11 @@ from prefscore.web import (
 )
 
 from .. import presenters, render_cache, tickets
-from ..access import pulka_for
+from ..access import pulka_and_seats_for
 from ..models import Pulka
 from ..presenters import viewer_class
 from ..presenters.joining import join_panel, read_with_pulka
+from ..trail import Seating
 
 # Every region of the screen, in page order; the poll element carries the version.
 REGIONS = ("status", "forgotten", "sheet", "entry", "protocol", "poll")
@@ -76,7 +77,7 @@ def shared(request: HtmxHttpRequest, pulka: Pulka, context: dict[str, Any]) -> d
     regions for htmx, the page's body (its join panel made here, which keys it) without."""
     if swaps_region(request):
         return {**context, "regions_key": viewer_class.key(pulka, "regions", context)}
-    links = read_with_pulka(pulka)  # pulka_for(links=True) read them
+    links = read_with_pulka(pulka)  # pulka_and_seats_for read them
     context = {**context, "join_panel": join_panel(request, pulka, context["seating"], links)}
     return {**context, "page_key": viewer_class.page_key(request, pulka, context)}
 
@@ -134,10 +135,11 @@ def _change_param(request: HtmxHttpRequest) -> int | None:
 def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table screen of one pulka; ``?change=N`` puts deal N back in the form,
     ``?propose=1`` turns the form into a forgotten deal's proposal (Кодекс 4.2.10)."""
-    pulka = pulka_for(request, pk, links=not swaps_region(request))  # the join panel's
+    pulka, seats = pulka_and_seats_for(request, pk)  # one query, the join panel's links too
     context = presenters.table_context(
         request,
         pulka,
+        seating=Seating(seats),
         change=_change_param(request),
         propose=request.GET.get("propose") == "1",
         whole_protocol=request.GET.get("protocol") == "all",
@@ -168,7 +170,7 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     with the live session and the password it was sealed to (``tickets``); a stale one
     gets the full check below, which also hands the device a fresh ticket. A 304 tells nothing the
     device did not claim itself; any other answer goes through ``request.user`` and
-    :func:`pulka_for`, which check the session fully (a changed password, an inactive
+    :func:`pulka_and_seats_for`, which check the session fully (a changed password, an inactive
     account) before a figure leaves. Anonymous devices get 403, not a sign-in page.
     """
     version = _version_for_ticket(request, pk)
@@ -183,9 +185,11 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         if not request.user.is_authenticated:
             return signed_out(request)
-        pulka = pulka_for(request, pk)  # 404 for an unknown pulka, 403 for an outsider's
+        # 404 for an unknown pulka, 403 for an outsider's
+        pulka, seats = pulka_and_seats_for(request, pk)
         if request.htmx:
-            context = shared(request, pulka, presenters.table_context(request, pulka))
+            made = presenters.table_context(request, pulka, seating=Seating(seats))
+            context = shared(request, pulka, made)
             response = render_regions(request, context)
         else:
             response = redirect_to(request, reverse("games:sheet", args=[pk]))
