@@ -40,4 +40,4 @@ class SessionStore(db.SessionStore):
         if row is None:
             self._session_key = None
             return None
-        return model(session_key=self.session_key, session_data=row[0])
+        return model(session_key=self.session_key or "", session_data=row[0])
