@@ -48,13 +48,31 @@ PRIVATE_USER_FIELDS = ("password", "email", "first_name", "last_name", "last_log
 
 
 def pulka_key(pulka: Pulka) -> str:
-    """The pulka as it stands: id, creation, version and the fields shown beside them."""
+    """The pulka as it stands: id, creation, version and the fields shown beside them.
+
+    A screen asks it for each of its parts: it is made once per state of the instance
+    (kept on it with what it was made from, so a change of a field makes it again)."""
+    fields = (
+        pulka.pk,
+        pulka.created_at,
+        pulka.version,
+        pulka.status,
+        tuple(pulka.player_names),
+        pulka.target,
+        pulka.convention_name,
+        pulka.title,
+    )
+    made = pulka.__dict__.get("_prefscore_key")
+    if made is not None and made[0] == fields:
+        return made[1]  # type: ignore[no-any-return]
     shown = repr(
         (pulka.status, pulka.player_names, pulka.target, pulka.convention_name, pulka.title)
     )
     digest = hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
     created = pulka.created_at.timestamp() if pulka.created_at else 0
-    return f"{pulka.pk}.{created:.6f}.{pulka.version}.{digest}"
+    found = f"{pulka.pk}.{created:.6f}.{pulka.version}.{digest}"
+    pulka.__dict__["_prefscore_key"] = (fields, found)
+    return found
 
 
 def key(pulka: Pulka, part: str, *variant: object, language: bool = True) -> str:
