@@ -118,6 +118,53 @@ CSRF_PLACEHOLDER = "prefscoreSharedCsrfTokenPlaceholder"
 POLL_PLACEHOLDER = "prefscoreSharedPollAddressPlaceholder"
 
 
+NAME_PLACEHOLDER = "prefscoreSharedViewerNamePlaceholder"
+
+
+class _Viewer:
+    """Who the shared page names in its head: a placeholder, each request's own name put
+    in its place. The page's templates ask nothing else of ``user``."""
+
+    is_authenticated = True
+
+    def get_username(self) -> str:
+        return NAME_PLACEHOLDER
+
+
+def shared_page(request: HttpRequest, template: str, context: Mapping[str, Any], name: str) -> str:
+    """The whole page, shared under ``name`` (a viewer class's key, with the page's
+    address) by every viewer who sees the same: rendered once with placeholders for
+    the CSRF token, the poll's address and the user's name, which each request fills
+    with its own (``shared_partials``)."""
+    name = f"{name}.{hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()}"
+    found = cache.get(name)
+    if not isinstance(found, str):
+        found = _render(request, template, {**context, "poll_url": POLL_PLACEHOLDER}, True)
+        cache.set(name, found)
+    return _fill(request, found, context["poll_url"], request.user.get_username())
+
+
+def _render(
+    request: HttpRequest, template: str, values: Mapping[str, Any], viewer: bool = False
+) -> str:
+    """``template`` with the CSRF token's placeholder above the context processors' token
+    (and the viewer's, above their user)."""
+    made_template: Any = get_template(template)
+    made = make_context(dict(values), request, autoescape=made_template.backend.engine.autoescape)
+    made.push(csrf_token=CSRF_PLACEHOLDER, **({"user": _Viewer()} if viewer else {}))
+    return str(made_template.template.render(made))
+
+
+def _fill(request: HttpRequest, html: str, poll_url: str, user_name: str = "") -> str:
+    """A shared rendering with this request's own poll address, CSRF token and name."""
+    html = html.replace(POLL_PLACEHOLDER, conditional_escape(poll_url))
+    if CSRF_PLACEHOLDER in html:  # a fresh render asks for the token only when it shows one
+        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+    if NAME_PLACEHOLDER in html:
+        html = html.replace(NAME_PLACEHOLDER, conditional_escape(user_name))
+    return html
+
+
 def shared_partials(
     request: HttpRequest,
     template: str,
@@ -133,22 +180,14 @@ def shared_partials(
     found = cache.get(name)
     if not isinstance(found, str):
         values = {**context, "oob": True, "poll_url": POLL_PLACEHOLDER}
-        parts = []
-        for part in names:
-            partial = get_template(f"{template}#{part}")
-            made = make_context(values, request, autoescape=partial.backend.engine.autoescape)  # type: ignore[attr-defined]
-            made.push(csrf_token=CSRF_PLACEHOLDER)  # above the context processors' token
-            parts.append(partial.template.render(made))  # type: ignore[attr-defined]
-        found = "".join(parts)
+        found = "".join(_render(request, f"{template}#{part}", values) for part in names)
         cache.set(name, found)
-    html = found.replace(POLL_PLACEHOLDER, conditional_escape(context["poll_url"]))
-    if CSRF_PLACEHOLDER in html:  # a fresh render asks for the token only when it shows one
-        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
-    return html
+    return _fill(request, found, context["poll_url"])
 
 
 __all__ = [
     "CSRF_PLACEHOLDER",
+    "NAME_PLACEHOLDER",
     "POLL_PLACEHOLDER",
     "PRIVATE_USER_FIELDS",
     "SCHEMA",
@@ -156,6 +195,7 @@ __all__ = [
     "pulka_key",
     "seconds",
     "shared",
+    "shared_page",
     "shared_partials",
     "versioned",
 ]

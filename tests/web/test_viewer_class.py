@@ -88,6 +88,14 @@ def test_two_members_away_from_the_table_share_one_rendering_each_with_his_own_n
         assert found and {_unmask_cipher_token(t) for t in found} == {
             client.cookies["csrftoken"].value
         }
+    header = re.compile(r"X-CSRFToken&quot;: &quot;([^&]+)&quot;|\"X-CSRFToken\": \"([^\"]+)\"")
+    for client, html in ((gleb, first), (dasha, second)):
+        assert render_cache.NAME_PLACEHOLDER not in html
+        assert render_cache.CSRF_PLACEHOLDER not in html
+        found = header.search(html)
+        assert found is not None
+        token = found.group(1) or found.group(2)
+        assert _unmask_cipher_token(token) == client.cookies["csrftoken"].value
     ticket = re.compile(r'id="poll" hidden hx-get="([^"]+)"')
     assert ticket.search(first)[1] != ticket.search(second)[1]
 

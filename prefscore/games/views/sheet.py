@@ -69,6 +69,9 @@ def render_table(
     """The regions for htmx, or the whole page without it."""
     if swaps_region(request):
         return render_regions(request, context, regions, status)
+    if status == 200 and context.get("page_key"):
+        html = render_cache.shared_page(request, TEMPLATE, context, context["page_key"])
+        return vary(HttpResponse(html))
     return render_page(request, TEMPLATE, context, regions, status=status, oob=True)
 
 
