@@ -1,6 +1,7 @@
 """CPU time of one request of each of bench/web.py's scenarios, in this process (issue 16).
 
     .venv/bin/python bench/cpu.py [--repeat 40] [--profile SCENARIO] [--top 35]
+                                  [--queries] [--middleware SCENARIO]
 
 The same data as bench/web.py (a club, a member signed in, a pulka of 100 deals and
 tables of 10) in a temporary SQLite database, with the bench settings (DEBUG off, the
@@ -11,7 +12,8 @@ median CPU time of this process per request is printed with the queries it made,
 its ratio to the bare view's. CPU time is what a request costs a core, whatever else
 the machine runs, so these figures vary less than bench/web.py's throughput on a
 shared machine. ``--profile`` prints where one scenario spends its time (cProfile,
-sorted by own time, then by cumulative time).
+sorted by own time, then by cumulative time); ``--middleware`` each middleware's own
+CPU time in one scenario; ``--queries`` each scenario's SQL.
 
 Scenarios: ``bare`` (a view that does nothing), ``poll304`` (nothing new), ``sheet``
 (the 100-deal sheet page), ``poll200`` (the poll one version behind: the regions every
@@ -170,12 +172,55 @@ def profile(call: Callable[[], Any], top: int) -> None:
     stats.sort_stats("cumulative").print_stats(top)
 
 
+def middleware_costs(call: Callable[[], Any], repeat: int) -> None:
+    """Each middleware's own CPU time per request: the time inside its ``__call__`` less
+    the time inside the next one's (the last one's includes the view)."""
+    from collections import defaultdict
+
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    names = list(settings.MIDDLEWARE)
+    inside: dict[str, float] = defaultdict(float)
+    patched = []
+    for name in names:
+        cls = import_string(name)
+        original = cls.__dict__.get("__call__")
+
+        def timed(self: Any, request: Any, _call: Any = cls.__call__, _name: str = name) -> Any:
+            started = time.process_time()
+            try:
+                return _call(self, request)
+            finally:
+                inside[_name] += time.process_time() - started
+
+        cls.__call__ = timed
+        patched.append((cls, original))
+    try:
+        for _ in range(repeat):
+            call()
+    finally:
+        for cls, original in patched:
+            if original is None:
+                del cls.__call__
+            else:
+                cls.__call__ = original
+    print(f"{'middleware':58} {'own CPU ms':>10}")
+    for position, name in enumerate(names):
+        after = inside[names[position + 1]] if position + 1 < len(names) else 0.0
+        label = name if position + 1 < len(names) else f"{name} (and the view)"
+        print(f"{label:58} {(inside[name] - after) / repeat * 1000:10.3f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--profile", choices=sorted(EXPECTED), help="cProfile one scenario")
     parser.add_argument("--top", type=int, default=35)
     parser.add_argument("--queries", action="store_true", help="print each scenario's SQL")
+    parser.add_argument(
+        "--middleware", choices=sorted(EXPECTED), help="each middleware's own CPU in a scenario"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="prefscore-cpu-") as folder:
         setup(folder)
@@ -185,6 +230,9 @@ def main() -> int:
             call()  # warm: imports, templates, the version's regions in the cache
         if args.profile:
             profile(calls[args.profile], args.top)
+            return 0
+        if args.middleware:
+            middleware_costs(calls[args.middleware], args.repeat)
             return 0
         one, five, _ = os.getloadavg()
         print(f"load average {one:.2f}, {five:.2f} on {os.cpu_count()} cores; "

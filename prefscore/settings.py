@@ -310,6 +310,8 @@ CSRF_COOKIE_HTTPONLY = True
 # A styled, translated page instead of Django's English one (prefscore/errors.py).
 CSRF_FAILURE_VIEW = "prefscore.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
+# Database sessions, read in one plain statement (issue 16; why not cached: prefscore/sessions.py).
+SESSION_ENGINE = "prefscore.sessions"
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 
 from prefscore.clubs.permissions import club_and_role_for, club_for
 
-from .models import Pulka
-from .viewer import remember_role, role_in_club, viewer_role_of
+from .models import Pulka, PulkaSeat
+from .viewer import read_sheet, remember_role, role_in_club, viewer_role_of
 
 
 def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
@@ -31,6 +31,24 @@ def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
     pulka = get_object_or_404(rows, pk=pk)
     if request.user.is_authenticated:
         remember_role(request, pulka.club, pulka.viewer_role)  # type: ignore[attr-defined]
+    return _checked(request, pulka, change)
+
+
+def pulka_and_seats_for(request: HttpRequest, pk: int) -> tuple[Pulka, tuple[PulkaSeat, ...]]:
+    """:func:`pulka_for`'s pulka and checks, with its links and its seats: one query for
+    the sheet's every request (``viewer.read_sheet``)."""
+    if not request.user.is_authenticated:
+        pulka = pulka_for(request, pk)
+        return pulka, tuple(PulkaSeat.objects.filter(pulka=pulka).select_related("player"))
+    found = read_sheet(request.user.pk, pk)
+    if found is None:
+        raise Http404
+    pulka, seats, role = found
+    remember_role(request, pulka.club, role)
+    return _checked(request, pulka, False), seats
+
+
+def _checked(request: HttpRequest, pulka: Pulka, change: bool) -> Pulka:
     role = role_in_club(request, pulka.club)  # asked once per request
     if role is None:
         raise PermissionDenied(_("This pulka belongs to a club you are not a member of."))
@@ -39,4 +57,4 @@ def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
     return pulka
 
 
-__all__ = ["Http404", "club_and_role_for", "club_for", "pulka_for"]
+__all__ = ["Http404", "club_and_role_for", "club_for", "pulka_and_seats_for", "pulka_for"]

@@ -22,11 +22,16 @@ pencil's) is shared with a placeholder for the token, each request putting its o
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template.context import make_context
+from django.template.loader import get_template
+from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 
 from .models import Pulka
@@ -45,13 +50,31 @@ PRIVATE_USER_FIELDS = ("password", "email", "first_name", "last_name", "last_log
 
 
 def pulka_key(pulka: Pulka) -> str:
-    """The pulka as it stands: id, creation, version and the fields shown beside them."""
+    """The pulka as it stands: id, creation, version and the fields shown beside them.
+
+    A screen asks it for each of its parts: it is made once per state of the instance
+    (kept on it with what it was made from, so a change of a field makes it again)."""
+    fields = (
+        pulka.pk,
+        pulka.created_at,
+        pulka.version,
+        pulka.status,
+        tuple(pulka.player_names),
+        pulka.target,
+        pulka.convention_name,
+        pulka.title,
+    )
+    made = pulka.__dict__.get("_prefscore_key")
+    if made is not None and made[0] == fields:
+        return made[1]  # type: ignore[no-any-return]
     shown = repr(
         (pulka.status, pulka.player_names, pulka.target, pulka.convention_name, pulka.title)
     )
     digest = hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
     created = pulka.created_at.timestamp() if pulka.created_at else 0
-    return f"{pulka.pk}.{created:.6f}.{pulka.version}.{digest}"
+    found = f"{pulka.pk}.{created:.6f}.{pulka.version}.{digest}"
+    pulka.__dict__["_prefscore_key"] = (fields, found)
+    return found
 
 
 def key(pulka: Pulka, part: str, *variant: object, language: bool = True) -> str:
@@ -92,4 +115,89 @@ def shared(
     return found  # type: ignore[no-any-return]
 
 
-__all__ = ["PRIVATE_USER_FIELDS", "SCHEMA", "key", "pulka_key", "seconds", "shared", "versioned"]
+# Letters only, as shared_cache's CSRF placeholder: escaping leaves them as they are.
+CSRF_PLACEHOLDER = "prefscoreSharedCsrfTokenPlaceholder"
+POLL_PLACEHOLDER = "prefscoreSharedPollAddressPlaceholder"
+
+
+NAME_PLACEHOLDER = "prefscoreSharedViewerNamePlaceholder"
+
+
+class _Viewer:
+    """Who the shared page names in its head: a placeholder, each request's own name put
+    in its place. The page's templates ask nothing else of ``user``."""
+
+    is_authenticated = True
+
+    def get_username(self) -> str:
+        return NAME_PLACEHOLDER
+
+
+def shared_page(request: HttpRequest, template: str, context: Mapping[str, Any], name: str) -> str:
+    """The whole page, shared under ``name`` (a viewer class's key, with the page's
+    address) by every viewer who sees the same: rendered once with placeholders for
+    the CSRF token, the poll's address and the user's name, which each request fills
+    with its own (``shared_partials``)."""
+    name = f"{name}.{hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()}"
+    found = cache.get(name)
+    if not isinstance(found, str):
+        found = _render(request, template, {**context, "poll_url": POLL_PLACEHOLDER}, True)
+        cache.set(name, found)
+    return _fill(request, found, context["poll_url"], request.user.get_username())
+
+
+def _render(
+    request: HttpRequest, template: str, values: Mapping[str, Any], viewer: bool = False
+) -> str:
+    """``template`` with the CSRF token's placeholder above the context processors' token
+    (and the viewer's, above their user)."""
+    made_template: Any = get_template(template)
+    made = make_context(dict(values), request, autoescape=made_template.backend.engine.autoescape)
+    made.push(csrf_token=CSRF_PLACEHOLDER, **({"user": _Viewer()} if viewer else {}))
+    return str(made_template.template.render(made))
+
+
+def _fill(request: HttpRequest, html: str, poll_url: str, user_name: str = "") -> str:
+    """A shared rendering with this request's own poll address, CSRF token and name."""
+    html = html.replace(POLL_PLACEHOLDER, conditional_escape(poll_url))
+    if CSRF_PLACEHOLDER in html:  # a fresh render asks for the token only when it shows one
+        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+    if NAME_PLACEHOLDER in html:
+        html = html.replace(NAME_PLACEHOLDER, conditional_escape(user_name))
+    return html
+
+
+def shared_partials(
+    request: HttpRequest,
+    template: str,
+    names: Sequence[str],
+    context: Mapping[str, Any],
+    name: str,
+) -> str:
+    """The partials of ``template`` one after another, as out-of-band swaps, shared
+    under ``name`` (a viewer class's key, ``presenters.viewer_class``) by every viewer
+    who sees the same: rendered once with placeholders for the CSRF token and the poll's
+    address, which each request fills with its own (the bytes of a fresh render, but for
+    the token's mask, which differs on every render anyway)."""
+    found = cache.get(name)
+    if not isinstance(found, str):
+        values = {**context, "oob": True, "poll_url": POLL_PLACEHOLDER}
+        found = "".join(_render(request, f"{template}#{part}", values) for part in names)
+        cache.set(name, found)
+    return _fill(request, found, context["poll_url"])
+
+
+__all__ = [
+    "CSRF_PLACEHOLDER",
+    "NAME_PLACEHOLDER",
+    "POLL_PLACEHOLDER",
+    "PRIVATE_USER_FIELDS",
+    "SCHEMA",
+    "key",
+    "pulka_key",
+    "seconds",
+    "shared",
+    "shared_page",
+    "shared_partials",
+    "versioned",
+]

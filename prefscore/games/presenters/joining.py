@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from .. import joining, render_cache
-from ..models import Pulka
+from ..models import Pulka, TableLinks
 from ..trail import Seating
 from ..viewer import role_in_club
 
@@ -52,10 +52,25 @@ def qr_code(url: str, label: str) -> joining.QrCode:
     return found
 
 
-def join_panel(request: HttpRequest, pulka: Pulka, seating: Seating | None = None) -> JoinPanel:
-    """The panel for a member looking at the sheet of ``pulka``; ``seating`` spares its
-    query when the sheet's context has it already."""
-    links = joining.links_of(pulka)
+def read_with_pulka(pulka: Pulka) -> TableLinks:
+    """The links a query read with the pulka just now (``access.pulka_and_seats_for``); made
+    if the table has none yet. Only right after that query: a change of the links made
+    since (``joining.rotate_join_code``…) is not in the pulka's copy."""
+    try:
+        return pulka.links
+    except TableLinks.DoesNotExist:
+        return joining.links_of(pulka)
+
+
+def join_panel(
+    request: HttpRequest,
+    pulka: Pulka,
+    seating: Seating | None = None,
+    links: TableLinks | None = None,
+) -> JoinPanel:
+    """The panel for a member looking at the sheet of ``pulka``; ``seating`` and
+    ``links`` spare their queries when the sheet's view has them already."""
+    links = links if links is not None else joining.links_of(pulka)
     role = role_in_club(request, pulka.club)
     allowed = pulka.club.allow_spectators
     token = joining.spectator_token(links) if allowed else None

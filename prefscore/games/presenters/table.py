@@ -267,6 +267,7 @@ def table_context(
     entry: EntryForm | None = None,
     notice: str = "",
     whole_protocol: bool = False,
+    seating: trail.Seating | None = None,
 ) -> dict[str, Any]:
     """Everything the table screen shows, from the pulka and its standing deals.
 
@@ -276,7 +277,8 @@ def table_context(
     form made by the caller (a correction). ``form`` is a bound form to show again with
     its errors. ``deals``, ``corrections`` and ``scored`` spare the queries and the
     scoring when the caller has them already. ``whole_protocol`` shows every deal's
-    line, not the last ``PROTOCOL_DEALS``.
+    line, not the last ``PROTOCOL_DEALS``. ``seating`` spares its query when the caller
+    read the seats with the pulka (``access.pulka_and_seats_for``).
 
     The shared regions (drawn sheet, protocol, status) are made lazily: the template
     takes them from the cache by the ``*_key`` values, and only a miss makes them.
@@ -284,7 +286,7 @@ def table_context(
     standing: Sequence[Deal] = StandingDeals(pulka) if deals is None else deals
     made = _Shared(pulka, standing, corrections, scored)
     state = made.state()
-    seating = trail.Seating.of(pulka)
+    seating = seating if seating is not None else trail.Seating.of(pulka)
     seats = seating.of_user(request.user)
     # Proposals and their answers move the version (corrections.py, abandon.py).
     proposal = render_cache.versioned(pulka, "proposal", lambda: trail.latest_proposal(pulka))
@@ -336,7 +338,8 @@ def table_context(
         "cache_seconds": render_cache.seconds(),
         **_protocol(request, pulka, made, seats, pencil, newest),
         "forgotten": banner,
-        "may_propose": may_propose and (entry is None or entry.mode == "record"),
+        # The shared empty form (entry_key) is the next deal's: read only to be rendered.
+        "may_propose": may_propose and (entry is None or bool(entry_key) or entry.mode == "record"),
         "pencil": pencil,
         "pencil_until": pencil_until,
         "over": over_text(pulka, state, pencil_until, bool(seats)) if entry is None else "",
@@ -365,8 +368,10 @@ def _next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[Entry
         made = entry_form(state, reverse("games:record", args=[pulka.pk]), number, {}, {})
         return plain(made)  # lazy translations cost more to unpickle than the rest
 
-    entry = render_cache.shared(pulka, "entry-form", make, number)
-    return entry, render_cache.key(pulka, "entry-html", number)
+    # Lazy: a page or a rendering already shared (viewer_class, shared_cache) never reads
+    # it, and it is the dearest of the version's parts to take out of the cache.
+    entry = SimpleLazyObject(lambda: render_cache.shared(pulka, "entry-form", make, number))
+    return entry, render_cache.key(pulka, "entry-html", number)  # type: ignore[return-value]
 
 
 def plain(value: T) -> T:

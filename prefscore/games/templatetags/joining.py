@@ -18,6 +18,9 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True, name="join_panel")
 def join_panel_tag(context: dict[str, Any]) -> JoinPanel | None:
+    if context.get("join_panel") is not None:  # made by the view, which keys the page by it
+        panel: JoinPanel = context["join_panel"]
+        return panel
     request, pulka = context.get("request"), context.get("pulka")
     if request is None or pulka is None:
         return None

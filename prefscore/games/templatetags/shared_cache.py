@@ -19,11 +19,11 @@ from django.template.base import Node, NodeList, Parser, Token
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.safestring import SafeString, mark_safe
 
-register = template.Library()
-
 # Letters only: the token's <input> escapes its value, and a placeholder must come out
 # of it unchanged to be found again.
-PLACEHOLDER = "prefscoreSharedCsrfTokenPlaceholder"
+from ..render_cache import CSRF_PLACEHOLDER as PLACEHOLDER
+
+register = template.Library()
 
 
 class SharedCacheNode(Node):

@@ -22,11 +22,22 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page, render_partials, request_int
+from prefscore.web import (
+    HtmxHttpRequest,
+    redirect_to,
+    render_page,
+    render_partials,
+    request_int,
+    swaps_region,
+    vary,
+)
 
-from .. import presenters, tickets
-from ..access import pulka_for
+from .. import presenters, render_cache, tickets
+from ..access import pulka_and_seats_for
 from ..models import Pulka
+from ..presenters import viewer_class
+from ..presenters.joining import join_panel, read_with_pulka
+from ..trail import Seating
 
 # Every region of the screen, in page order; the poll element carries the version.
 REGIONS = ("status", "forgotten", "sheet", "entry", "protocol", "poll")
@@ -39,7 +50,13 @@ def render_regions(
     regions: Sequence[str] = REGIONS,
     status: int = 200,
 ) -> HttpResponse:
-    """The regions as out-of-band swaps: htmx puts each in place by its id."""
+    """The regions as out-of-band swaps: htmx puts each in place by its id; all of them,
+    from the cache when the context names its viewer class (``shared``)."""
+    if status == 200 and tuple(regions) == REGIONS and context.get("regions_key"):
+        html = render_cache.shared_partials(
+            request, TEMPLATE, regions, context, context["regions_key"]
+        )
+        return vary(HttpResponse(html))
     return render_partials(request, TEMPLATE, regions, context, status=status, oob=True)
 
 
@@ -50,7 +67,22 @@ def render_table(
     regions: Sequence[str] = REGIONS,
 ) -> HttpResponse:
     """The regions for htmx, or the whole page without it."""
+    if swaps_region(request):
+        return render_regions(request, context, regions, status)
+    if status == 200 and context.get("page_key"):
+        html = render_cache.shared_page(request, TEMPLATE, context, context["page_key"])
+        return vary(HttpResponse(html))
     return render_page(request, TEMPLATE, context, regions, status=status, oob=True)
+
+
+def shared(request: HtmxHttpRequest, pulka: Pulka, context: dict[str, Any]) -> dict[str, Any]:
+    """The context with the key of what this viewer's class shares (issue 16): the
+    regions for htmx, the page's body (its join panel made here, which keys it) without."""
+    if swaps_region(request):
+        return {**context, "regions_key": viewer_class.key(pulka, "regions", context)}
+    links = read_with_pulka(pulka)  # pulka_and_seats_for read them
+    context = {**context, "join_panel": join_panel(request, pulka, context["seating"], links)}
+    return {**context, "page_key": viewer_class.page_key(request, pulka, context)}
 
 
 def refuse(
@@ -106,15 +138,16 @@ def _change_param(request: HtmxHttpRequest) -> int | None:
 def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table screen of one pulka; ``?change=N`` puts deal N back in the form,
     ``?propose=1`` turns the form into a forgotten deal's proposal (Кодекс 4.2.10)."""
-    pulka = pulka_for(request, pk)
+    pulka, seats = pulka_and_seats_for(request, pk)  # one query, the join panel's links too
     context = presenters.table_context(
         request,
         pulka,
+        seating=Seating(seats),
         change=_change_param(request),
         propose=request.GET.get("propose") == "1",
         whole_protocol=request.GET.get("protocol") == "all",
     )
-    return render_table(request, context)
+    return render_table(request, shared(request, pulka, context))
 
 
 def _version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
@@ -140,7 +173,7 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     with the live session and the password it was sealed to (``tickets``); a stale one
     gets the full check below, which also hands the device a fresh ticket. A 304 tells nothing the
     device did not claim itself; any other answer goes through ``request.user`` and
-    :func:`pulka_for`, which check the session fully (a changed password, an inactive
+    :func:`pulka_and_seats_for`, which check the session fully (a changed password, an inactive
     account) before a figure leaves. Anonymous devices get 403, not a sign-in page.
     """
     version = _version_for_ticket(request, pk)
@@ -155,9 +188,12 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         if not request.user.is_authenticated:
             return signed_out(request)
-        pulka = pulka_for(request, pk)  # 404 for an unknown pulka, 403 for an outsider's
+        # 404 for an unknown pulka, 403 for an outsider's
+        pulka, seats = pulka_and_seats_for(request, pk)
         if request.htmx:
-            response = render_regions(request, presenters.table_context(request, pulka))
+            made = presenters.table_context(request, pulka, seating=Seating(seats))
+            context = shared(request, pulka, made)
+            response = render_regions(request, context)
         else:
             response = redirect_to(request, reverse("games:sheet", args=[pk]))
     add_never_cache_headers(response)
