@@ -88,7 +88,6 @@ CAPACITY_SECONDS = 5.0
 WATCHDOG_SECONDS = 300  # 200 tables on a loaded machine: preparing alone takes a minute
 SPARE_PULKAS = 16
 KINDS = ("bare view", "poll 304", "poll 200", "record", "record again (409)")
-ENTRIES_PER_TABLE = 15  # the cache's bound per table unless --cache-entries says
 RETRY_SECONDS = 30.0  # how long a table keeps sending a deal whose answer was lost
 
 
@@ -359,7 +358,7 @@ def main() -> int:
         "--cache-entries",
         type=int,
         default=None,
-        help="the cache's bound (CACHE_MAX_ENTRIES); by default 15 per table, 1000 at least",
+        help="the cache's bound in entries (CACHE_MAX_ENTRIES); by default prefscore's own",
     )
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
@@ -377,9 +376,10 @@ def main() -> int:
             env = server_env(database_url)
             if args.cache == "db":
                 env["CACHE_URL"] = "db://prefscore_cache"
-            # A worker's live set is about a dozen entries per table (README, "Load").
-            entries = args.cache_entries or max(1000, ENTRIES_PER_TABLE * args.tables)
-            env["CACHE_MAX_ENTRIES"] = str(max(1, entries))
+            # By default prefscore's own bounds (20,000 entries, 64 MiB), which hold a
+            # 200-table evening's live set of about a dozen entries a table (README, "Load").
+            if args.cache_entries:
+                env["CACHE_MAX_ENTRIES"] = str(max(1, args.cache_entries))
             return run(args, env, workdir)
 
 

@@ -121,10 +121,12 @@ def cache_config(env: Env) -> dict[str, Any]:
     Unset or ``locmem://``: each worker's own memory. ``db://TABLE``: a table of the
     database (``manage.py createcachetable``), shared by every worker and app server.
     ``redis://HOST:PORT/DB``: Django's Redis backend (needs the ``redis`` package).
-    Bounded either way: CACHE_MAX_ENTRIES entries, each kept at most CACHE_SECONDS.
+    Bounded either way: CACHE_MAX_ENTRIES entries, each kept at most CACHE_SECONDS; a
+    worker's own memory also by CACHE_MAX_BYTES (prefscore/cache.py), since one entry may
+    be a few hundred bytes or a 100-deal page of 120 KB.
     """
     url = env_str("CACHE_URL", env=env)
-    options = {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 1000, env)}
+    options = {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 20000, env)}
     config: dict[str, Any] = {"TIMEOUT": env_int("CACHE_SECONDS", 3600, env), "OPTIONS": options}
     if url.startswith("db://"):
         table = url.removeprefix("db://") or "prefscore_cache"
@@ -142,9 +144,13 @@ def cache_config(env: Env) -> dict[str, Any]:
         }
     if url and not url.startswith("locmem://"):
         raise ImproperlyConfigured(f"CACHE_URL must be locmem://, db://TABLE or redis://…: {url}")
+    # 64 MiB: a 200-table evening's working set (about 15 entries a table, mostly small)
+    # with room for the pages of long pulkas; README, "How to size a deployment".
+    max_bytes = env_int("CACHE_MAX_BYTES", 64 * 1024 * 1024, env)
     return {
         **config,
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {**options, "MAX_BYTES": max_bytes},
+        "BACKEND": "prefscore.cache.BoundedLocMemCache",
         "LOCATION": "prefscore",
     }
 

@@ -182,8 +182,10 @@ def test_the_cache_is_each_workers_memory_by_default_and_bounded() -> None:
     from prefscore.settings import cache_config
 
     config = cache_config({})
-    assert config["BACKEND"].endswith("LocMemCache")
-    assert config["OPTIONS"]["MAX_ENTRIES"] == 1000 and config["TIMEOUT"] == 3600
+    assert config["BACKEND"] == "prefscore.cache.BoundedLocMemCache"
+    assert config["OPTIONS"]["MAX_ENTRIES"] == 20000 and config["TIMEOUT"] == 3600
+    assert config["OPTIONS"]["MAX_BYTES"] == 64 * 1024 * 1024
+    assert cache_config({"CACHE_MAX_BYTES": "1000"})["OPTIONS"]["MAX_BYTES"] == 1000
 
 
 def test_the_cache_url_picks_the_database_or_redis_and_refuses_the_unknown() -> None:
