@@ -145,3 +145,14 @@ def form_errors(response: Any) -> dict[str, list[str]]:
     return {
         name: list(errors) for name, errors in response.context["adminform"].form.errors.items()
     }
+
+
+def assert_refused_beside(client: Client, data: dict[str, Any], field: str, message: str) -> None:
+    """The add form refuses ``data``: ``message`` shows next to ``field``, nothing is saved."""
+    response = client.post(ADD, data)
+
+    assert response.status_code == 200
+    errors = form_errors(response)
+    assert field in errors, errors
+    assert any(message in text for text in errors[field]), errors[field]
+    assert not Convention.objects.filter(slug=data["slug"]).exists()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Convention
-from tests.web.fixtures_conventions import ADD, form_errors, new_data
+from tests.web.fixtures_conventions import ADD, assert_refused_beside, form_errors, new_data
 
 pytestmark = pytest.mark.django_db
 
@@ -47,13 +47,7 @@ def test_each_objection_appears_next_to_its_field_and_nothing_is_saved(
 ):
     data = new_data(conventions_world, **changes)
 
-    response = conventions_client("ada").post(ADD, data)
-
-    assert response.status_code == 200
-    errors = form_errors(response)
-    assert field in errors, errors
-    assert any(message in text for text in errors[field]), errors[field]
-    assert not Convention.objects.filter(slug=data["slug"]).exists()
+    assert_refused_beside(conventions_client("ada"), data, field, message)
 
 
 def test_the_objection_is_in_russian_for_a_russian_reader(conventions_client, conventions_world):
