@@ -24,6 +24,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connections, router
 
 from scoring.engine.deals import parse_deal
 from scoring.engine.pulka import ScoredPulka, with_next_deal
@@ -74,6 +75,7 @@ def record(pulka: Pulka, log: Log, facts: Mapping[str, Any], user: Any, number: 
     first elsewhere is ``services.Conflict``; a pulka that is over ``NotAllowed``.
     ``pulka`` is left at the version the deal made.
     """
+    facts = as_stored(facts, connections[router.db_for_write(Deal)].vendor)
     if number != len(log.deals) + 1 or any(c.after_deal >= number for c in log.corrections):
         # A correction made after a deal that was undone since stands after the new
         # deal in the log (``services.engine_pulka_of``): not the fold's next step.
@@ -90,6 +92,24 @@ def record(pulka: Pulka, log: Log, facts: Mapping[str, Any], user: Any, number: 
     after = Log((*log.deals, _slim(row, user)), log.corrections, scored)
     _prime(pulka, after, None if forgotten else (proposal,), abandonment=abandonment)
     return Done(row, after, pulka)
+
+
+def as_stored(value: Any, vendor: str) -> Any:
+    """``value`` with its objects' keys in the order the database gives them back.
+
+    The fold of the new deal must be the fold of the row as it will be read: the
+    engine keeps the order of a deal's ``tricks`` and ``whists``. SQLite keeps a JSON
+    object's keys as written; PostgreSQL's ``jsonb`` gives them back shortest first,
+    then by their bytes, whatever order they were written in.
+    """
+    if isinstance(value, list):
+        return [as_stored(item, vendor) for item in value]
+    if not isinstance(value, Mapping):
+        return value
+    keys = list(value)
+    if vendor == "postgresql":
+        keys.sort(key=lambda key: (len(key.encode()), key.encode()))
+    return {key: as_stored(value[key], vendor) for key in keys}
 
 
 def _under_the_lock(pulka: Pulka, facts: Mapping[str, Any], user: Any, number: int) -> Done:

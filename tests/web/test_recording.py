@@ -321,3 +321,29 @@ def test_two_phones_recording_one_deal_at_once_save_it_once_and_the_other_is_tol
     assert "Deal 3 was already recorded on another device." in told
     assert Deal.objects.filter(pulka=pulka, number=3).count() == 1
     assert fresh(pulka.pk).version == pulka.version + 1
+
+
+def test_the_facts_are_folded_in_the_order_the_database_gives_them_back(table):
+    """A deal's facts are saved and folded with their keys as the database returns them
+    (PostgreSQL's jsonb reorders an object's keys; SQLite keeps them): the cached fold
+    of the new deal is then the fold of the row read again, on either database."""
+    pulka, _ = table
+    facts = {"contract": "6S", "whists": {"Vera": "whist", "Anna": "pass"}}
+    facts["tricks"] = {"Boris": 6, "Vera": 3, "Anna": 1}
+    stored = recording.as_stored(facts, connection.vendor)
+    row = Deal.objects.create(pulka=pulka, number=1, facts=facts)
+
+    read = Deal.objects.get(pk=row.pk).facts
+    assert list(read) == list(stored)
+    assert [list(read[k]) for k in ("whists", "tricks")] == [
+        list(stored[k]) for k in ("whists", "tricks")
+    ]
+
+
+def test_postgresqls_order_is_shortest_key_first_then_by_bytes_and_sqlites_as_written():
+    facts = {"tricks": {"Boris": 6, "Vera": 3, "Anna": 1}, "contract": "6S"}
+
+    assert recording.as_stored(facts, "postgresql") == facts
+    assert list(recording.as_stored(facts, "postgresql")) == ["tricks", "contract"]
+    assert list(recording.as_stored(facts, "postgresql")["tricks"]) == ["Anna", "Vera", "Boris"]
+    assert list(recording.as_stored(facts, "sqlite")["tricks"]) == ["Boris", "Vera", "Anna"]
