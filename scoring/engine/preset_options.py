@@ -9,6 +9,24 @@ from __future__ import annotations
 
 from typing import Any
 
+# ФСПР's tournament rules; "pu-fspr" below is these with PU's house rules on top.
+FSPR_OPTIONS: dict[str, Any] = {
+    "whist_scale": 2,
+    "gora_scale": 2,
+    "whist_style": "gentleman",
+    "whister_liability": "half",
+    "joint_liability": "both",
+    "prikup_whists": True,
+    "allpass_ladder": [1, 2, 3],
+    "allpass_amnesty": False,
+    "allpass_zero_bonus": "gora_double",
+    "allpass_reset": "whisted_game",
+    "exit_ladder": [6, 7, 7],
+    "help": False,
+    "end": "deals",
+    "pulya_to_gora": 2,
+}
+
 PRESET_OPTIONS: dict[str, dict[str, Any]] = {
     "sochi": {},
     "leningrad": {
@@ -30,22 +48,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "allpass_amnesty": False,
         "allpass_dealer_talon": False,
     },
-    "fspr": {
-        "whist_scale": 2,
-        "gora_scale": 2,
-        "whist_style": "gentleman",
-        "whister_liability": "half",
-        "joint_liability": "both",
-        "prikup_whists": True,
-        "allpass_ladder": [1, 2, 3],
-        "allpass_amnesty": False,
-        "allpass_zero_bonus": "gora_double",
-        "allpass_reset": "whisted_game",
-        "exit_ladder": [6, 7, 7],
-        "help": False,
-        "end": "deals",
-        "pulya_to_gora": 2,
-    },
+    "fspr": FSPR_OPTIONS,
     # The peers' own conventions (issue 17), so that a club moving from one of those apps
     # keeps its scores: each value read from the app's code, docs/rules.md §3.9, second
     # table. What they play that no option states yet is listed there too.
@@ -70,21 +73,10 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "help_order": "clockwise",
         "checked_ten_trick_whists": True,
     },
+    # FSPR as PU plays it: prefscore's FSPR, but for PU's house rules (issue 17).
     "pu-fspr": {  # refinishru-Andre/pulka, src/engine/conventions.ts FSPR_RULES
-        "whist_scale": 2,
-        "gora_scale": 2,
-        "whist_style": "gentleman",
-        "whister_liability": "half",
-        "joint_liability": "both",
-        "prikup_whists": True,
-        "allpass_ladder": [1, 2, 3],
-        "allpass_amnesty": False,
-        "allpass_zero_bonus": "gora_double",
+        **FSPR_OPTIONS,
         "allpass_reset": "made_whisted_game",
-        "exit_ladder": [6, 7, 7],
-        "help": False,
-        "end": "deals",
-        "pulya_to_gora": 2,
         "gentleman_on_made": True,
         "half_whist_first": True,
         "returned_whist_alone": True,
