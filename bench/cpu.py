@@ -1,6 +1,7 @@
 """CPU time of one request of each of bench/web.py's scenarios, in this process (issue 16).
 
     .venv/bin/python bench/cpu.py [--repeat 40] [--profile SCENARIO] [--top 35]
+                                  [--database-url URL]
                                   [--queries] [--middleware SCENARIO]
 
 The same data as bench/web.py (a club, a member signed in, a pulka of 100 deals and
@@ -44,14 +45,15 @@ BIG_DEALS = 100
 TABLE_DEALS = 10
 
 
-def setup(folder: str) -> None:
-    """The bench settings, as gunicorn runs them in bench/web.py, on a fresh database."""
+def setup(folder: str, database_url: str | None = None) -> None:
+    """The bench settings, as gunicorn runs them in bench/web.py, on a fresh database
+    (a temporary SQLite file, or ``database_url``: an empty database of its own)."""
     os.environ.update(
         DEBUG="0",
         SECRET_KEY="bench-" + secrets.token_hex(24),
         ALLOWED_HOSTS="testserver",
         SECURE_SSL_REDIRECT="0",
-        DATABASE_URL=f"sqlite:///{folder}/cpu.sqlite3",
+        DATABASE_URL=database_url or f"sqlite:///{folder}/cpu.sqlite3",
         DJANGO_SETTINGS_MODULE="bench.webapp.settings",
         LOG_LEVEL="WARNING",
         # Room for every table's regions: the scenarios measure a request's cost with
@@ -221,9 +223,13 @@ def main() -> int:
     parser.add_argument(
         "--middleware", choices=sorted(EXPECTED), help="each middleware's own CPU in a scenario"
     )
+    parser.add_argument(
+        "--database-url",
+        help="an empty database to use instead of SQLite (e.g. a throwaway PostgreSQL)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="prefscore-cpu-") as folder:
-        setup(folder)
+        setup(folder, args.database_url)
         data = world(args.repeat + 10)
         calls = scenarios(data)
         for call in calls.values():
