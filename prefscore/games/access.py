@@ -34,18 +34,21 @@ def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
     return _checked(request, pulka, change)
 
 
-def pulka_and_seats_for(request: HttpRequest, pk: int) -> tuple[Pulka, tuple[PulkaSeat, ...]]:
-    """:func:`pulka_for`'s pulka and checks, with its links and its seats: one query for
-    the sheet's every request (``viewer.read_sheet``)."""
+def pulka_and_seats_for(
+    request: HttpRequest, pk: int, *, change: bool = False
+) -> tuple[Pulka, tuple[PulkaSeat, ...]]:
+    """:func:`pulka_for`'s pulka and checks (``change`` too), with its links and its
+    seats: one query for the sheet's every request and for a record, which answers
+    with the screen (``viewer.read_sheet``)."""
     if not request.user.is_authenticated:
-        pulka = pulka_for(request, pk)
+        pulka = pulka_for(request, pk, change=change)
         return pulka, tuple(PulkaSeat.objects.filter(pulka=pulka).select_related("player"))
     found = read_sheet(request.user.pk, pk)
     if found is None:
         raise Http404
     pulka, seats, role = found
     remember_role(request, pulka.club, role)
-    return _checked(request, pulka, False), seats
+    return _checked(request, pulka, change), seats
 
 
 def _checked(request: HttpRequest, pulka: Pulka, change: bool) -> Pulka:

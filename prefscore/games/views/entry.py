@@ -14,6 +14,8 @@ never a second deal. A deal recorded first by someone else (or with other facts)
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.urls import reverse
@@ -24,13 +26,14 @@ from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, request_
 from scoring.engine.errors import DealError
 
 from .. import recording, services
-from ..access import pulka_for
+from ..access import pulka_and_seats_for, pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
 from ..pencil import pencil_deal
 from ..presenters import entry_form, table_context
 from ..replay import score_before_last
-from .sheet import changed, refuse, render_table, reread
+from ..trail import Seating
+from .sheet import changed, refuse, render_table, reread, shared_regions
 
 
 @login_required
@@ -41,12 +44,13 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     The log at the version read comes from the cache (``recording``): a deal on a
     table whose phones have seen the version reads no deal and folds nothing again.
     """
-    pulka = pulka_for(request, pk, change=True)
+    pulka, seats = pulka_and_seats_for(request, pk, change=True)  # one query
+    seating = Seating(seats)  # the seats the answer's screen shows, read with the pulka
     log = recording.log_of(pulka)
     deals, corrections = list(log.deals), list(log.corrections)
     number = request_int(request.POST.get("number", ""), max_digits=7)
     if number is not None and 1 <= number <= len(deals):
-        return _already_recorded(request, pulka, log, number)
+        return _already_recorded(request, pulka, log, number, seating)
     if pulka.is_frozen:
         return refuse(
             request,
@@ -56,6 +60,7 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             deals=deals,
             corrections=corrections,
             scored=log.scored,
+            seating=seating,
         )
     form = DealForm(log.scored.state, request.POST)
     if form.is_valid():
@@ -69,20 +74,28 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             # Recorded meanwhile, here or on another device: judged as a repeat.
             pulka = reread(pk)
             number = form.cleaned_data["number"]
-            return _already_recorded(request, pulka, recording.log_of(pulka), number)
+            return _already_recorded(request, pulka, recording.log_of(pulka), number, seating)
         except services.NotAllowed as error:
             return refuse(request, reread(pk), 409, str(error))
         else:
-            return _recorded(request, done)
+            return _recorded(request, done, seating)
     context = table_context(
-        request, pulka, deals=deals, corrections=corrections, scored=log.scored, form=form
+        request,
+        pulka,
+        deals=deals,
+        corrections=corrections,
+        scored=log.scored,
+        form=form,
+        seating=seating,
     )
     return render_table(request, context, invalid_status(request), regions=("entry",))
 
 
-def _recorded(request: HtmxHttpRequest, done: recording.Done) -> HttpResponse:
+def _recorded(request: HtmxHttpRequest, done: recording.Done, seating: Seating) -> HttpResponse:
     """The sheet page again, or with htmx the regions of the version the deal made: as
-    it stood when the deal was saved, which the next poll brings up to date."""
+    it stood when the deal was saved, which the next poll brings up to date. They are
+    the recorder's class's (``shared_regions``): his other devices' next poll, and every
+    viewer who may do what he may, take them from the cache."""
     if not request.htmx:
         return redirect_to(request, reverse("games:sheet", args=[done.pulka.pk]))
     log = done.log
@@ -92,16 +105,22 @@ def _recorded(request: HtmxHttpRequest, done: recording.Done) -> HttpResponse:
         deals=list(log.deals),
         corrections=list(log.corrections),
         scored=log.scored,
+        seating=seating,
     )
-    return render_table(request, context)
+    return render_table(request, shared_regions(request, done.pulka, context))
 
 
 def _already_recorded(
-    request: HtmxHttpRequest, pulka: Pulka, log: recording.Log, number: int
+    request: HtmxHttpRequest,
+    pulka: Pulka,
+    log: recording.Log,
+    number: int,
+    seating: Seating | None = None,
 ) -> HttpResponse:
     """A form for a deal that stands already (or one beyond the next): a repeat of this
     user's own record is answered as its success; anything else is the 409 that offers
-    the entry again. ``log`` is the log at ``pulka.version``."""
+    the entry again. ``log`` is the log at ``pulka.version``; ``seating`` its seats,
+    when the caller read them."""
     deals, corrections = list(log.deals), list(log.corrections)
     if _is_repeat(request, pulka, deals, corrections, number):
         return changed(request, pulka.pk)
@@ -112,10 +131,11 @@ def _already_recorded(
     else:
         conflict = _("Deal %(number)s was already recorded on another device.")
     conflict %= {"number": number}
+    known: dict[str, Any] = {"deals": deals, "corrections": corrections, "scored": log.scored}
+    if seating is not None:
+        known["seating"] = seating
     if pulka.is_frozen:
-        return refuse(
-            request, pulka, 409, conflict, deals=deals, corrections=corrections, scored=log.scored
-        )
+        return refuse(request, pulka, 409, conflict, **known)
     state = log.scored.state
     again = DealForm(state, request.POST)  # the seats' fields of the next deal
     offered = entry_form(
@@ -124,16 +144,7 @@ def _already_recorded(
     kept = _("Your entry is kept below: check it and record it as deal %(number)s.") % {
         "number": offered.number
     }
-    return refuse(
-        request,
-        pulka,
-        409,
-        f"{conflict} {kept}",
-        deals=deals,
-        corrections=corrections,
-        scored=log.scored,
-        entry=offered,
-    )
+    return refuse(request, pulka, 409, f"{conflict} {kept}", entry=offered, **known)
 
 
 def _is_repeat(

@@ -79,10 +79,24 @@ def shared(request: HtmxHttpRequest, pulka: Pulka, context: dict[str, Any]) -> d
     """The context with the key of what this viewer's class shares (issue 16): the
     regions for htmx, the page's body (its join panel made here, which keys it) without."""
     if swaps_region(request):
-        return {**context, "regions_key": viewer_class.key(pulka, "regions", context)}
+        return shared_regions(request, pulka, context)
     links = read_with_pulka(pulka)  # pulka_and_seats_for read them
     context = {**context, "join_panel": join_panel(request, pulka, context["seating"], links)}
     return {**context, "page_key": viewer_class.page_key(request, pulka, context)}
+
+
+def shared_regions(
+    request: HtmxHttpRequest, pulka: Pulka, context: dict[str, Any]
+) -> dict[str, Any]:
+    """The context with its regions' class key when htmx swaps them (``viewer_class``).
+
+    A change's answer (a record, the pencil, a correction, a consent) is the body of the
+    new version that the viewer's other devices, and every viewer of his class, ask for
+    on their next poll: rendered once, here, it is theirs from the cache.
+    """
+    if not swaps_region(request):
+        return context
+    return {**context, "regions_key": viewer_class.key(pulka, "regions", context)}
 
 
 def refuse(
@@ -108,7 +122,8 @@ def changed(request: HtmxHttpRequest, pk: int, **known: Any) -> HttpResponse:
     pulka = reread(pk)
     if known.pop("version", None) != pulka.version:
         known = {}
-    return render_table(request, presenters.table_context(request, pulka, **known))
+    context = presenters.table_context(request, pulka, **known)
+    return render_table(request, shared_regions(request, pulka, context))
 
 
 def reread(pk: int) -> Pulka:
