@@ -6,6 +6,7 @@ legal deal is the engine's call, and its :class:`DealError` lands beside the fie
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import forms
@@ -29,8 +30,8 @@ SPECIAL_FACTS = ("conceded", "totus", "talon_shown")
 NON_FIELD = "__all__"
 
 
-class DealForm(forms.Form):
-    """One deal's facts for a table whose next deal is dealt in ``state``."""
+class _DealFields(forms.Form):
+    """The deal form's fields that every table has, made once (never instantiated)."""
 
     number = forms.IntegerField(
         min_value=1,
@@ -60,21 +61,37 @@ class DealForm(forms.Form):
     totus = forms.BooleanField(required=False)
     talon_shown = forms.BooleanField(required=False)
 
+
+@functools.cache
+def _seat_fields(size: int) -> dict[str, forms.Field]:
+    """Each seat's word and tricks, for a table of ``size``: made once per size."""
+    fields: dict[str, forms.Field] = {}
+    for seat in range(size):
+        fields[f"word_{seat}"] = forms.ChoiceField(
+            choices=[(w, w) for w in WORDS],
+            required=False,
+            error_messages={"invalid_choice": gettext_lazy("Each word is whist, pass or half.")},
+        )
+        fields[f"tricks_{seat}"] = forms.CharField(required=False, strip=True)
+    return fields
+
+
+class DealForm(forms.Form):
+    """One deal's facts for a table whose next deal is dealt in ``state``.
+
+    Its fields are shared by every form of a table's size, not deep-copied for each one
+    as Django copies declared fields (a third of a record's form work, issue 16): this
+    form never changes a field, it only reads the post through them. A subclass's own
+    declared fields (``ArbiterForm``'s) are still copied, and come after the deal's.
+    """
+
     def __init__(self, state: SheetState, data: Any = None, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
+        self.fields = {**_DealFields.base_fields, **self.fields, **_seat_fields(state.size)}
         self.state = state
         self.facts: dict[str, Any] = {}
         # Errors by form area beyond Django's per-field ones (GROUPS, or __all__).
         self._extra: dict[str, list[str]] = {}
-        for seat in range(state.size):
-            self.fields[f"word_{seat}"] = forms.ChoiceField(
-                choices=[(w, w) for w in WORDS],
-                required=False,
-                error_messages={
-                    "invalid_choice": gettext_lazy("Each word is whist, pass or half.")
-                },
-            )
-            self.fields[f"tricks_{seat}"] = forms.CharField(required=False, strip=True)
 
     # --- reading the facts -----------------------------------------------------------
 
