@@ -172,6 +172,25 @@ def test_the_cached_log_holds_no_private_field_of_an_account(table, seated_world
         assert user.password.encode() not in stored
 
 
+def test_a_pickled_log_is_the_log_read_with_its_rows_as_values(table):
+    pulka, clients = table
+    for n in (1, 2, 3):
+        clients["anna" if n != 2 else "boris"].post(
+            record_url(pulka), correction_form(_facts(n), n), headers=HTMX
+        )
+    log = recording.read_log(fresh(pulka.pk))
+    stored = pickle.dumps(log)
+
+    again = pickle.loads(stored)
+
+    assert rows(again) == rows(log) and repr(again.scored) == repr(log.scored)
+    assert [d._state.db for d in again.deals] == [d._state.db for d in log.deals]
+    assert not any(d._state.adding for d in again.deals)
+    assert again.deals[0].entered_by is again.deals[2].entered_by  # one instance per user
+    assert b"model_unpickle" not in stored  # no correction here: no model pickled
+    assert pickle.loads(pickle.dumps(recording.Log((), (), log.scored))).deals == ()
+
+
 # --- the write --------------------------------------------------------------------------
 
 
