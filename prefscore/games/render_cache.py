@@ -182,9 +182,27 @@ def shared_partials(
     found = cache.get(name)
     if not isinstance(found, str):
         values = {**context, "oob": True, "poll_url": POLL_PLACEHOLDER}
-        found = "".join(_render(request, f"{template}#{part}", values) for part in names)
+        found = _render_partials(request, template, names, values)
         cache.set(name, found)
     return _fill(request, found, context["poll_url"])
+
+
+def _render_partials(
+    request: HttpRequest, template: str, names: Sequence[str], values: Mapping[str, Any]
+) -> str:
+    """The partials one after another in one context, bound once: the context processors
+    run once for all of them, not once per partial (a sixth of a small region's cost).
+    Each partial renders in a level of its own, so nothing one of them sets (``{% ... as
+    name %}``) reaches the next, as with a context of its own."""
+    parts = [get_template(f"{template}#{part}").template for part in names]  # type: ignore[attr-defined]
+    made = make_context(dict(values), request, autoescape=parts[0].engine.autoescape)
+    made.push(csrf_token=CSRF_PLACEHOLDER)
+    rendered = []
+    with made.bind_template(parts[0]):
+        for part in parts:
+            with made.push():
+                rendered.append(str(part.render(made)))
+    return "".join(rendered)
 
 
 __all__ = [
