@@ -135,3 +135,32 @@ def test_after_an_undo_the_undoers_other_device_takes_his_regions_from_the_cache
     assert made.call_count == 0
     assert f'value="{number}"' in region(warm, "entry")  # the undone deal's number is next
     assert normal(warm) == normal(answer) == normal(fresh_poll(second, pulka, shown))
+
+
+def test_a_poll_answered_from_the_cache_reads_nothing_its_body_does_not_need(
+    seated_world, seated_client
+):
+    pulka = played(seated_world)
+    anna, boris = phone(seated_client, "anna", pulka), phone(seated_client, "boris", pulka)
+    shown = pulka.version
+    record_next(anna, pulka)
+    poll(boris, pulka, shown)  # his class's body into the cache
+    other = phone(seated_client, "boris", pulka)
+
+    read: list[str] = []
+    real_get = cache.get
+
+    def get(name: str, *args: Any, **kwargs: Any) -> Any:
+        read.append(name)
+        return real_get(name, *args, **kwargs)
+
+    with (
+        mock.patch.object(cache, "get", get),
+        mock.patch.object(render_cache, "_render", wraps=render_cache._render) as made,
+    ):
+        again = poll(other, pulka, shown)
+
+    assert made.call_count == 0 and "holds the pencil" in again
+    parts = {name.split(".")[2] for name in read}
+    assert "regions" in parts
+    assert not parts & {"state", "log", "entry-form", "entry-html", "sheet", "status"}, parts

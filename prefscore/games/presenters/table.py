@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.http import HttpRequest
@@ -134,6 +134,7 @@ class _Shared:
     ) -> None:
         self.pulka, self._deals, self._corrections = pulka, deals, corrections
         self._scored = scored
+        self._state: SheetState | None = None
         self._paper: Paper | None = None
         self._lines: dict[int | None, tuple[ProtocolLine | ProtocolEvent, ...]] = {}
 
@@ -167,10 +168,14 @@ class _Shared:
         return self._paper
 
     def state(self) -> SheetState:
-        """The sheet's state now: the engine's fold, once per version."""
+        """The sheet's state now: the engine's fold, once per version (and per request)."""
         if self._scored is not None:
             return self._scored.state
-        return render_cache.shared(self.pulka, "state", lambda: self.scored.state, language=False)
+        if self._state is None:
+            self._state = render_cache.shared(
+                self.pulka, "state", lambda: self.scored.state, language=False
+            )
+        return self._state
 
     def lines(self, newest: int | None) -> tuple[ProtocolLine | ProtocolEvent, ...]:
         """The protocol's lines as anyone sees them, before what the viewer may do."""
@@ -285,7 +290,8 @@ def table_context(
     """
     standing: Sequence[Deal] = StandingDeals(pulka) if deals is None else deals
     made = _Shared(pulka, standing, corrections, scored)
-    state = made.state()
+    # Asked only by the parts that read the state: a body shared from the cache needs none.
+    state = made.state
     seating = seating if seating is not None else trail.Seating.of(pulka)
     seats = seating.of_user(request.user)
     # Proposals and their answers move the version (corrections.py, abandon.py).
@@ -303,20 +309,21 @@ def table_context(
         before = score_before_last(pulka, made.deals, made.corrections)
         entry = _change_form(pulka, before, pencil, form)
     elif propose and may_propose:
-        entry = _propose_form(pulka, state, len(standing) + 1, form)
+        entry = _propose_form(pulka, state(), len(standing) + 1, form)
     elif not pulka.is_frozen and form is None:
         entry, entry_key = _next_deal_form(pulka, state, len(standing) + 1)
     elif form is not None and not pulka.is_frozen:
         entry = entry_form(
-            state,
+            state(),
             reverse("games:record", args=[pulka.pk]),
             len(standing) + 1,
             form.typed(),
             form.grouped_errors(),
         )
-    banner = trail.forgotten_banner(
-        pulka, proposal, seating, request.user, state, standing[-1] if standing else None
-    )
+    banner = None  # without a proposal (trail.forgotten_banner), no state is read
+    if proposal is not None:
+        last = standing[-1] if standing else None
+        banner = trail.forgotten_banner(pulka, proposal, seating, request.user, state(), last)
     pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
     newest = None if whole_protocol else PROTOCOL_DEALS
     role = role_in_club(request, pulka.club)
@@ -325,7 +332,6 @@ def table_context(
         "convention": convention_label(pulka.convention_name),
         "names": tuple(pulka.player_names),
         "finished": pulka.status == Pulka.Status.FINISHED,
-        "closed": state.closed,
         "deal_count": len(standing),
         "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
         "rows": SimpleLazyObject(lambda: sheet_rows(made.scored, made.paper)),
@@ -342,7 +348,7 @@ def table_context(
         "may_propose": may_propose and (entry is None or bool(entry_key) or entry.mode == "record"),
         "pencil": pencil,
         "pencil_until": pencil_until,
-        "over": over_text(pulka, state, pencil_until, bool(seats)) if entry is None else "",
+        "over": over_text(pulka, state(), pencil_until, bool(seats)) if entry is None else "",
         "abandon": abandon_panel(
             pulka,
             request.user,
@@ -360,12 +366,14 @@ def table_context(
     }
 
 
-def _next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[EntryForm, str]:
+def _next_deal_form(
+    pulka: Pulka, state: Callable[[], SheetState], number: int
+) -> tuple[EntryForm, str]:
     """The empty form of the next deal and the key of its rendering: the same for every
     viewer of the version, so made and rendered once (``templatetags/shared_cache``)."""
 
     def make() -> EntryForm:
-        made = entry_form(state, reverse("games:record", args=[pulka.pk]), number, {}, {})
+        made = entry_form(state(), reverse("games:record", args=[pulka.pk]), number, {}, {})
         return plain(made)  # lazy translations cost more to unpickle than the rest
 
     # Lazy: a page or a rendering already shared (viewer_class, shared_cache) never reads

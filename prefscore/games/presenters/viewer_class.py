@@ -43,7 +43,6 @@ SETTLED = frozenset(
         "convention",
         "names",
         "finished",
-        "closed",
         "deal_count",
         "drawn",
         "rows",
