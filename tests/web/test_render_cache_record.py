@@ -164,3 +164,33 @@ def test_a_poll_answered_from_the_cache_reads_nothing_its_body_does_not_need(
     parts = {name.split(".")[2] for name in read}
     assert "regions" in parts
     assert not parts & {"state", "log", "entry-form", "entry-html", "sheet", "status"}, parts
+
+
+def test_a_shared_rendering_is_filled_as_each_placeholder_replaced_in_turn(rf):
+    from django.middleware.csrf import get_token
+
+    request = rf.get("/")
+    html = (
+        f"<a href='{render_cache.POLL_PLACEHOLDER}'>{render_cache.NAME_PLACEHOLDER}</a>"
+        f"{render_cache.CSRF_PLACEHOLDER}|{render_cache.CSRF_PLACEHOLDER}|prefscoreShared|"
+        f"{render_cache.POLL_PLACEHOLDER}"
+    )
+    assert all(p.startswith(render_cache._PREFIX) for p in PLACEHOLDERS)
+
+    filled = render_cache._fill(request, html, "/poll/?v=1&t=x", "<anna>")
+
+    token = filled.split("</a>")[1].split("|")[0]  # one token for every form, as a render
+    assert filled.split("|")[1] == token
+    assert _unmask_cipher_token(token) == _unmask_cipher_token(get_token(request))
+    assert filled == (
+        f"<a href='/poll/?v=1&amp;t=x'>&lt;anna&gt;</a>{token}|{token}|prefscoreShared|"
+        "/poll/?v=1&amp;t=x"
+    )
+    assert render_cache._fill(request, "no placeholder", "/p") == "no placeholder"
+
+
+PLACEHOLDERS = (
+    render_cache.CSRF_PLACEHOLDER,
+    render_cache.POLL_PLACEHOLDER,
+    render_cache.NAME_PLACEHOLDER,
+)
