@@ -109,8 +109,15 @@ def line_chart(
     def x_of(index: int) -> float:
         return PAD_LEFT + (inner_w * index / (count - 1) if count > 1 else inner_w / 2)
 
+    # (high - value) / (high - low) as one quotient of integers: the float Fraction's
+    # arithmetic gives (both are the correctly rounded quotient), without a Fraction
+    # made and reduced per operation: the balance chart has a point per deal and player.
+    a, b = high.numerator, high.denominator
+    span = a * low.denominator - low.numerator * b  # (high - low) * b * low's denominator
+
     def y_of(value: Fraction) -> float:
-        return PAD_TOP + float((high - value) / (high - low)) * inner_h
+        p, q = value.numerator, value.denominator
+        return PAD_TOP + (a * q - p * b) * low.denominator / (q * span) * inner_h
 
     lines = []
     for number, (name, points) in enumerate(series):

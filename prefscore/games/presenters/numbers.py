@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
+from typing import Any
 
+from django.core.signals import setting_changed
 from django.utils.formats import number_format
+from django.utils.translation import get_language
 
 from scoring.engine.numbers import Points
 
@@ -72,3 +76,24 @@ def signed(value: Points | Decimal | float, places: int | None = 2) -> str:
         number = number.quantize(Decimal(1).scaleb(-places))
     text = format_money(number)
     return f"+{text}" if number > 0 else text
+
+
+@lru_cache(maxsize=8192)
+def _signed_in(language: str, value: Fraction) -> str:
+    return signed(value)
+
+
+def signed_remembered(value: Fraction) -> str:
+    """``signed(value)``, remembered per language: the balance chart writes every deal's
+    balances again on each version, nearly all of them as the version before did, and
+    ``number_format`` is the dearest part of the chart (issue 16)."""
+    return _signed_in(get_language() or "", value)
+
+
+def _forget_formats(**_: Any) -> None:
+    # A test that changes the number formats (USE_THOUSAND_SEPARATOR…) must not read
+    # figures written under the old ones.
+    _signed_in.cache_clear()
+
+
+setting_changed.connect(_forget_formats)

@@ -48,8 +48,8 @@ class NameText:
     x: str
     y: str
     transform: str
-    text: str
-    full: str
+    text: str  # the name as it fits its edge
+    title: str  # the whole name, "… deals next" on the dealer's, for the tooltip
     deals: bool
 
 
@@ -97,13 +97,39 @@ Series = tuple[Figure, ...]
 
 
 @dataclass(frozen=True, slots=True)
+class SeriesCell:
+    """A series in the plain table: as text (``2.6.10``, ``—`` when empty) unless a
+    correction struck or inserted one of its figures, then figure by figure."""
+
+    text: str
+    figures: Series = ()  # only when a figure is struck or inserted
+
+    @classmethod
+    def of(cls, series: Series) -> SeriesCell:
+        if any(figure.struck or figure.inserted for figure in series):
+            return cls("", series)
+        return cls(".".join(figure.text for figure in series) if series else "—")
+
+
+NO_CELL = SeriesCell("")  # the player's own column of whists
+
+
+@dataclass(frozen=True, slots=True)
 class SheetRow:
     """One player's figures for the plain table beside the drawing."""
 
     name: str
-    pulya: Series
-    gora: Series
-    whists: tuple[Series | None, ...]  # one per seat; None on the player's own column
+    pulya: SeriesCell
+    gora: SeriesCell
+    whists: tuple[SeriesCell, ...]  # one per seat; NO_CELL on the player's own column
+
+
+@dataclass(frozen=True, slots=True)
+class SheetTable:
+    """The plain table of the sheet's figures: a column of whists on each player."""
+
+    whist_headers: tuple[str, ...]
+    rows: tuple[SheetRow, ...]
 
 
 LABEL_FONT = 19.0
@@ -291,26 +317,33 @@ def _names(names: Sequence[str], geometry: drawing.Layout, state: SheetState) ->
         spot = area.name
         transform = f"rotate({spot.rotate} {num(spot.x)} {num(spot.y)})" if spot.rotate else ""
         deals = not state.closed and state.dealer == seat
+        title = _("%(name)s deals next") % {"name": names[seat]} if deals else names[seat]
         found.append(
             NameText(
                 num(spot.x),
                 num(spot.y),
                 transform,
                 drawing.fit_name(names[seat], spot),
-                names[seat],
+                title,
                 deals,
             )
         )
     return found
 
 
-def sheet_rows(scored: ScoredPulka, paper: Paper | None = None) -> tuple[SheetRow, ...]:
+def sheet_table(scored: ScoredPulka, paper: Paper | None = None) -> SheetTable:
     """The same figures as the drawing, as running totals in a plain table."""
     names = scored.pulka.names
     if paper is None:
         paper = paper_of(scored)
     rows = []
     for seat, own in enumerate(paper.players):
-        whists = tuple(None if other == seat else own.whists[other] for other in range(len(names)))
-        rows.append(SheetRow(names[seat], own.pulya, own.gora, whists))
-    return tuple(rows)
+        whists = tuple(
+            NO_CELL if other == seat else SeriesCell.of(own.whists[other])
+            for other in range(len(names))
+        )
+        rows.append(
+            SheetRow(names[seat], SeriesCell.of(own.pulya), SeriesCell.of(own.gora), whists)
+        )
+    headers = tuple(_("Whists → %(name)s") % {"name": name} for name in names)
+    return SheetTable(headers, tuple(rows))

@@ -37,7 +37,7 @@ from .abandon import abandon_panel, pending_with_answers
 from .charts import BalanceChart, balance_chart
 from .entry import EntryForm, entry_form, values_from_facts
 from .manual import manual_notes
-from .numbers import signed
+from .numbers import signed_remembered
 from .protocol import (
     LineActions,
     ProtocolEvent,
@@ -46,7 +46,7 @@ from .protocol import (
     protocol_lines,
     split_newest,
 )
-from .sheet import Paper, draw_sheet, paper_of, sheet_rows
+from .sheet import Paper, draw_sheet, paper_of, sheet_table
 
 # The table screen's protocol shows the last so many deals, newest first; a link shows
 # them all. A real evening's pulka (under a hundred deals) is always shown whole; a
@@ -328,7 +328,7 @@ def table_context(
         "closed": state.closed,
         "deal_count": len(standing),
         "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
-        "rows": SimpleLazyObject(lambda: sheet_rows(made.scored, made.paper)),
+        "sheet_figures": SimpleLazyObject(lambda: sheet_table(made.scored, made.paper)),
         # Each player's balance after every deal, drawn with the sheet (issue 15).
         "balance": SimpleLazyObject(lambda: balance_of(made.scored)),
         # The manual lines' reasons under the drawn sheet (docs/rules.md §3.11).
@@ -395,7 +395,7 @@ def plain(value: T) -> T:
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:
     """The chart of each player's balance, settled as if the pulka stopped after each deal."""
     balances = balance_after_each_deal(scored)
-    return balance_chart(scored.pulka.names, balances, signed, _("deals"))
+    return balance_chart(scored.pulka.names, balances, signed_remembered, _("deals"))
 
 
 def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) -> str:

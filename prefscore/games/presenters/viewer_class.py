@@ -46,7 +46,7 @@ SETTLED = frozenset(
         "closed",
         "deal_count",
         "drawn",
-        "rows",
+        "sheet_figures",
         "balance",
         "manual_notes",
         "cache_seconds",
