@@ -17,6 +17,7 @@ of the 100-deal render.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import statistics
 import sys
@@ -58,24 +59,32 @@ def contexts(sizes: tuple[int, ...]) -> dict[int, tuple[Any, dict[str, Any], Any
     return found
 
 
-def timed(call: Callable[[], Any], repeat: int) -> float:
-    """Median CPU milliseconds of ``call``."""
+Part = Callable[[], Any] | tuple[Callable[[], Any], Callable[[], Any]]
+
+
+def timed(part: Part, repeat: int) -> float:
+    """Median CPU milliseconds of a call, or of ``(before, call)``'s call after ``before``."""
+    before, call = part if isinstance(part, tuple) else (None, part)
     spent = []
     for _ in range(repeat):
+        if before is not None:
+            before()
         started = time.process_time()
         call()
         spent.append(time.process_time() - started)
     return statistics.median(spent) * 1000
 
 
-def parts(request: Any, context: dict[str, Any], pulka: Any) -> dict[str, Callable[[], Any]]:
+def parts(request: Any, context: dict[str, Any], pulka: Any) -> dict[str, Part]:
     """Each piece of a fresh render: the presenters apart, the templates apart (from
-    view models made once), then the two partials whole, their ``{% cache %}`` missed."""
+    view models made once), then the two partials whole, their ``{% cache %}`` missed:
+    in a worker that has kept nothing, in one that rendered the version before (the
+    record's own answer at a table whose phones poll), and the same version again."""
     from itertools import count
 
     from django.template.loader import get_template
 
-    from prefscore.games import recording
+    from prefscore.games import recording, services
     from prefscore.games.presenters import numbers
     from prefscore.games.presenters import sheet as presenter
     from prefscore.games.presenters.manual import manual_notes
@@ -96,7 +105,21 @@ def parts(request: Any, context: dict[str, Any], pulka: Any) -> dict[str, Callab
         return balance_of(scored)
 
     scored = recording.log_of(pulka).scored
+    deals = services.load_deals(pulka)
+    previous = services.score(pulka, deals[:-1], [])
     paper = paper_of(scored)
+    try:  # the sheet's pieces kept by their content (not in the code before them)
+        kept: Any = importlib.import_module("prefscore.games.fragments").store
+    except ImportError:
+        kept = None
+
+    fitted = getattr(presenter, "_fitted", None)
+
+    def forget() -> None:  # a worker that has rendered nothing yet
+        for memo in (kept, remembered, fitted):
+            if memo is not None:
+                memo.clear() if memo is kept else memo.cache_clear()
+
     made = {
         **context,
         "drawn": draw_sheet(scored, paper),
@@ -110,21 +133,25 @@ def parts(request: Any, context: dict[str, Any], pulka: Any) -> dict[str, Callab
         found = get_template(name)
         return lambda: found.render(made, request)
 
-    def region(partial: str) -> Callable[[], str]:
+    def region(partial: str, of: Any = scored) -> Callable[[], str]:
         found = get_template(f"games/sheet.html#{partial}")
 
         def render() -> str:
             fresh = dict(context)
             if partial == "sheet":  # every presenter again, as a new version's first render
-                own = paper_of(scored)
-                fresh["drawn"] = draw_sheet(scored, own)
-                fresh[table_key] = sheet_table(scored, own)
-                fresh["balance"] = balance_of(scored)
-                fresh["manual_notes"] = manual_notes(scored)
+                own = paper_of(of)
+                fresh["drawn"] = draw_sheet(of, own)
+                fresh[table_key] = sheet_table(of, own)
+                fresh["balance"] = balance_of(of)
+                fresh["manual_notes"] = manual_notes(of)
             fresh[f"{partial}_key"] = f"bench-{pulka.pk}-{next(keys)}"  # a miss every time
             return found.render(fresh, request)
 
         return render
+
+    def after_the_version_before() -> None:
+        forget()
+        region("sheet", previous)()
 
     return {
         "paper_of": lambda: paper_of(scored),
@@ -135,8 +162,10 @@ def parts(request: Any, context: dict[str, Any], pulka: Any) -> dict[str, Callab
         "_sheet_svg.html": template("games/_sheet_svg.html"),
         "_sheet_table.html": template("games/_sheet_table.html"),
         "_balance_chart.html": template("games/_balance_chart.html"),
-        "sheet region, whole": region("sheet"),
-        "status line, whole": region("status"),
+        "sheet region, cold": (forget, region("sheet")),
+        "sheet region, next": (after_the_version_before, region("sheet")),
+        "sheet region, again": region("sheet"),
+        "status line": region("status"),
     }
 
 

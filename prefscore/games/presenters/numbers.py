@@ -6,9 +6,10 @@ protocol and the settlement spell the same figure the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from django.core.signals import setting_changed
@@ -83,11 +84,11 @@ def _signed_in(language: str, value: Fraction) -> str:
     return signed(value)
 
 
-def signed_remembered(value: Fraction) -> str:
-    """``signed(value)``, remembered per language: the balance chart writes every deal's
-    balances again on each version, nearly all of them as the version before did, and
-    ``number_format`` is the dearest part of the chart (issue 16)."""
-    return _signed_in(get_language() or "", value)
+def signed_remembered() -> Callable[[Fraction], str]:
+    """``signed`` in the page's language, each figure remembered: the balance chart
+    writes every deal's balances again on each version, nearly all of them as the
+    version before did, and ``number_format`` is the dearest part of the chart (issue 16)."""
+    return partial(_signed_in, get_language() or "")
 
 
 def _forget_formats(**_: Any) -> None:

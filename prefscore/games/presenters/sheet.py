@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -62,8 +63,8 @@ class Line:
 
 
 @dataclass(frozen=True, slots=True)
-class DrawnSheet:
-    """Everything the SVG template places, coordinates already as text."""
+class SheetFrame:
+    """The sheet without its figures and names: the same all evening, coordinates as text."""
 
     view_box: str
     width: str
@@ -73,11 +74,20 @@ class DrawnSheet:
     r: str
     target: str
     lines: tuple[Line, ...]
-    fields: tuple[FieldText, ...]
     labels: tuple[FieldLabel, ...]
-    names: tuple[NameText, ...]
     title: str
     description: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnSheet:
+    """Everything the SVG template places. The frame, each field and the names are
+    plain values compared by their content: each one's rendering is kept by it
+    (games/fragments.py), so a new version renders only what a deal changed."""
+
+    frame: SheetFrame
+    fields: tuple[FieldText, ...]
+    names: tuple[NameText, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +271,7 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
             fields += _field("whists", title, own.whists[on], room)
             labels.append(_label(names[on], box))
     cx, cy = geometry.centre
-    return DrawnSheet(
+    frame = SheetFrame(
         view_box=geometry.view_box,
         width=num(geometry.width),
         height=num(geometry.height),
@@ -270,9 +280,7 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
         r=num(geometry.radius),
         target=str(scored.pulka.target),
         lines=tuple(Line(num(s.x1), num(s.y1), num(s.x2), num(s.y2)) for s in geometry.lines),
-        fields=tuple(fields),
         labels=tuple(labels),
-        names=tuple(_names(names, geometry, scored.state)),
         title=_("Score sheet to %(target)s: %(players)s")
         % {"target": scored.pulka.target, "players": ", ".join(names)},
         description=_(
@@ -280,11 +288,21 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
             "whists on each opponent. The table below gives the same figures."
         ),
     )
+    return DrawnSheet(frame, tuple(fields), tuple(_names(names, geometry, scored.state)))
+
+
+@lru_cache(maxsize=4096)
+def _fitted(
+    texts: tuple[str, ...], box: drawing.Box, struck: tuple[int, ...]
+) -> drawing.FittedText | None:
+    # A deal changes a few fields of the sheet; the others fit as in the version before,
+    # and fitting a long series (wrapping it at every size) is most of drawing it.
+    return drawing.fit_totals(list(texts), box, struck)
 
 
 def _field(kind: str, title: str, series: Series, box: drawing.Box) -> list[FieldText]:
-    struck = [i for i, figure in enumerate(series) if figure.struck]
-    fitted = drawing.fit_totals([figure.text for figure in series], box, struck)
+    struck = tuple(i for i, figure in enumerate(series) if figure.struck)
+    fitted = _fitted(tuple(figure.text for figure in series), box, struck)
     if fitted is None:
         return []
     num = drawing.num

@@ -25,8 +25,8 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 from scoring.engine.stats import balance_after_each_deal
 
+from .. import fragments, recording, render_cache, services, tickets, trail
 from .. import pencil as pencil_rule
-from .. import recording, render_cache, services, tickets, trail
 from ..corrections import may_arbitrate
 from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
@@ -334,6 +334,7 @@ def table_context(
         # The manual lines' reasons under the drawn sheet (docs/rules.md §3.11).
         "manual_notes": SimpleLazyObject(lambda: manual_notes(made.scored)),
         "sheet_key": render_cache.key(pulka, "sheet"),
+        "sheet_scope": fragments.scope(pulka),  # the drawn sheet's pieces (by_content)
         "status_key": render_cache.key(pulka, "status"),
         "cache_seconds": render_cache.seconds(),
         **_protocol(request, pulka, made, seats, pencil, newest),
@@ -395,7 +396,7 @@ def plain(value: T) -> T:
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:
     """The chart of each player's balance, settled as if the pulka stopped after each deal."""
     balances = balance_after_each_deal(scored)
-    return balance_chart(scored.pulka.names, balances, signed_remembered, _("deals"))
+    return balance_chart(scored.pulka.names, balances, signed_remembered(), _("deals"))
 
 
 def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) -> str:

@@ -47,6 +47,7 @@ SETTLED = frozenset(
         "deal_count",
         "drawn",
         "sheet_figures",
+        "sheet_scope",
         "balance",
         "manual_notes",
         "cache_seconds",
