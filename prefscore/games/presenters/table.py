@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import time_format
+from django.utils.formats import localize, time_format
 from django.utils.functional import Promise, SimpleLazyObject
 from django.utils.translation import gettext as _
 
@@ -327,6 +327,9 @@ def table_context(
         "finished": pulka.status == Pulka.Status.FINISHED,
         "closed": state.closed,
         "deal_count": len(standing),
+        # The status line's words, as its {% blocktranslate %} wrote them (localised numbers).
+        "status_target": _("to %(target)s") % {"target": localize(pulka.target)},
+        "status_deals": _("deals: %(deals)s") % {"deals": localize(len(standing))},
         "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
         "sheet_figures": SimpleLazyObject(lambda: sheet_table(made.scored, made.paper)),
         # Each player's balance after every deal, drawn with the sheet (issue 15).

@@ -45,6 +45,8 @@ SETTLED = frozenset(
         "finished",
         "closed",
         "deal_count",
+        "status_target",
+        "status_deals",
         "drawn",
         "sheet_figures",
         "sheet_scope",
