@@ -327,9 +327,14 @@ def table_context(
         "finished": pulka.status == Pulka.Status.FINISHED,
         "closed": state.closed,
         "deal_count": len(standing),
-        # The status line's words, as its {% blocktranslate %} wrote them (localised numbers).
-        "status_target": _("to %(target)s") % {"target": localize(pulka.target)},
-        "status_deals": _("deals: %(deals)s") % {"deals": localize(len(standing))},
+        # The status line's words, as its {% blocktranslate %} wrote them (localised
+        # numbers); lazy, as the line is rendered once per version.
+        "status_target": SimpleLazyObject(
+            lambda: _("to %(target)s") % {"target": localize(pulka.target)}
+        ),
+        "status_deals": SimpleLazyObject(
+            lambda: _("deals: %(deals)s") % {"deals": localize(len(standing))}
+        ),
         "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
         "sheet_figures": SimpleLazyObject(lambda: sheet_table(made.scored, made.paper)),
         # Each player's balance after every deal, drawn with the sheet (issue 15).
