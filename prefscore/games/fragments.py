@@ -26,10 +26,10 @@ from django.utils.translation import get_language
 from .models import Pulka
 from .render_cache import SCHEMA
 
-# A 100-deal sheet keeps about 25 pieces (20 fields, the frame, the names, 5 chunks of
-# balance rows) of 0.1-3 KB; 5,000 pieces are a busy evening's recent versions.
-MAX_ENTRIES = 5000
-MAX_CHARACTERS = 4 * 1024 * 1024
+# A sheet of three keeps 12 pieces (4 K characters) at 10 deals, 16 (14 K) at 100: these
+# bounds hold the current pieces of about 500 tables, whose keys take about as much again.
+MAX_ENTRIES = 10000
+MAX_CHARACTERS = 8 * 1024 * 1024
 
 
 class FragmentStore:
