@@ -113,12 +113,15 @@ def parts(request: Any, context: dict[str, Any], pulka: Any) -> dict[str, Part]:
     except ImportError:
         kept = None
 
-    fitted = getattr(presenter, "_fitted", None)
+    forget_fits = getattr(presenter, "forget_fits", None)
 
     def forget() -> None:  # a worker that has rendered nothing yet
-        for memo in (kept, remembered, fitted):
-            if memo is not None:
-                memo.clear() if memo is kept else memo.cache_clear()
+        if kept is not None:
+            kept.clear()
+        if remembered is not None:
+            remembered.cache_clear()
+        if forget_fits is not None:
+            forget_fits()
 
     made = {
         **context,

@@ -144,3 +144,20 @@ def test_the_tag_renders_as_usual_without_a_scope_or_with_a_value_that_is_no_key
     assert len(fragments.store) == 0
     kept = template.render(Context({"scope": "s", "value": ("x", 1)}))
     assert kept == "<b>(&#x27;x&#x27;, 1)</b>" and len(fragments.store) == 1
+
+
+def test_fitted_fields_are_remembered_by_their_figures_and_bounded(monkeypatch: Any) -> None:
+    from prefscore.games import drawing
+    from prefscore.games.presenters import sheet
+
+    sheet.forget_fits()
+    monkeypatch.setattr(sheet, "FITS_KEPT", 2)
+    box = drawing.Box(0.0, 0.0, 200.0, 60.0)
+    marathon = [str(n) for n in range(1, 2001)]
+    fitted = sheet._fit(marathon, box, ())
+    assert fitted == drawing.fit_totals(marathon, box, ())  # the same as fitting it now
+    assert sheet._fit(list(marathon), box, ()) is fitted  # remembered by its figures
+    assert sheet._fit(marathon, box, (3,)) is not fitted  # a struck figure fits anew
+    sheet._fit(["1", "2"], box, ())
+    assert len(sheet._FITS) == 2  # the least recently used went
+    sheet.forget_fits()

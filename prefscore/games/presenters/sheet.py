@@ -7,9 +7,11 @@ correction was made comes from the replayed log (``prefscore.games.replay``).
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from threading import Lock
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -291,18 +293,40 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
     return DrawnSheet(frame, tuple(fields), tuple(_names(names, geometry, scored.state)))
 
 
-@lru_cache(maxsize=4096)
-def _fitted(
-    texts: tuple[str, ...], box: drawing.Box, struck: tuple[int, ...]
-) -> drawing.FittedText | None:
+# Fitted fields by a digest of their figures and their box, the least recently used
+# going first (each entry is the few lines shown, whatever the length of the series).
+_FITS: OrderedDict[tuple[bytes, drawing.Box], drawing.FittedText | None] = OrderedDict()
+FITS_KEPT = 2048
+_fits_lock = Lock()
+
+
+def _fit(texts: list[str], box: drawing.Box, struck: tuple[int, ...]) -> drawing.FittedText | None:
     # A deal changes a few fields of the sheet; the others fit as in the version before,
-    # and fitting a long series (wrapping it at every size) is most of drawing it.
-    return drawing.fit_totals(list(texts), box, struck)
+    # and fitting a long series (wrapping it at every size) is most of drawing it. The
+    # figures are remembered by a digest: a marathon's field holds 2,000 of them.
+    written = f"{'.'.join(texts)}|{struck}".encode()
+    key = (hashlib.blake2b(written, digest_size=16).digest(), box)
+    with _fits_lock:
+        if key in _FITS:
+            _FITS.move_to_end(key)
+            return _FITS[key]
+    fitted = drawing.fit_totals(texts, box, struck)
+    with _fits_lock:
+        _FITS[key] = fitted
+        if len(_FITS) > FITS_KEPT:
+            _FITS.popitem(last=False)
+    return fitted
+
+
+def forget_fits() -> None:
+    """No field fitted before (a new worker's state: benches and tests)."""
+    with _fits_lock:
+        _FITS.clear()
 
 
 def _field(kind: str, title: str, series: Series, box: drawing.Box) -> list[FieldText]:
     struck = tuple(i for i, figure in enumerate(series) if figure.struck)
-    fitted = _fitted(tuple(figure.text for figure in series), box, struck)
+    fitted = _fit([figure.text for figure in series], box, struck)
     if fitted is None:
         return []
     num = drawing.num
