@@ -109,8 +109,15 @@ def line_chart(
     def x_of(index: int) -> float:
         return PAD_LEFT + (inner_w * index / (count - 1) if count > 1 else inner_w / 2)
 
+    # (high - value) / (high - low) as one quotient of integers: the float Fraction's
+    # arithmetic gives (both are the correctly rounded quotient), without a Fraction
+    # made and reduced per operation: the balance chart has a point per deal and player.
+    a, b = high.numerator, high.denominator
+    span = a * low.denominator - low.numerator * b  # (high - low) * b * low's denominator
+
     def y_of(value: Fraction) -> float:
-        return PAD_TOP + float((high - value) / (high - low)) * inner_h
+        p, q = value.numerator, value.denominator
+        return PAD_TOP + (a * q - p * b) * low.denominator / (q * span) * inner_h
 
     lines = []
     for number, (name, points) in enumerate(series):
@@ -169,6 +176,9 @@ def bar_chart(
 # --- the sheet screen: each player's balance after every deal ---------------------------
 
 MAX_POINTS = 120  # a line of at most this many points, whatever the number of deals
+# The table's rows are rendered and kept by their content this many at a time
+# (games.fragments): a new deal leaves the earlier rows as they were.
+CHUNK_ROWS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +194,8 @@ class BalanceChart:
     chart: LineChart
     names: tuple[str, ...]
     rows: tuple[BalanceRow, ...]
+    # The rows, CHUNK_ROWS at a time: each chunk's rendering is kept by its content.
+    chunks: tuple[tuple[BalanceRow, ...], ...] = ()
 
 
 def sampled(count: int, most: int = MAX_POINTS) -> list[int]:
@@ -208,4 +220,5 @@ def balance_chart(
     chart = line_chart(series, label_of=label_of, x_label=x_label)
     assert chart is not None
     rows = tuple(BalanceRow(i + 1, tuple(label_of(value) for value in balances[i])) for i in picked)
-    return BalanceChart(chart, tuple(names), rows)
+    chunks = tuple(rows[k : k + CHUNK_ROWS] for k in range(0, len(rows), CHUNK_ROWS))
+    return BalanceChart(chart, tuple(names), rows, chunks)

@@ -7,8 +7,11 @@ correction was made comes from the replayed log (``prefscore.games.replay``).
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -48,8 +51,8 @@ class NameText:
     x: str
     y: str
     transform: str
-    text: str
-    full: str
+    text: str  # the name as it fits its edge
+    title: str  # the whole name, "… deals next" on the dealer's, for the tooltip
     deals: bool
 
 
@@ -62,8 +65,8 @@ class Line:
 
 
 @dataclass(frozen=True, slots=True)
-class DrawnSheet:
-    """Everything the SVG template places, coordinates already as text."""
+class SheetFrame:
+    """The sheet without its figures and names: the same all evening, coordinates as text."""
 
     view_box: str
     width: str
@@ -73,11 +76,20 @@ class DrawnSheet:
     r: str
     target: str
     lines: tuple[Line, ...]
-    fields: tuple[FieldText, ...]
     labels: tuple[FieldLabel, ...]
-    names: tuple[NameText, ...]
     title: str
     description: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnSheet:
+    """Everything the SVG template places. The frame, each field and the names are
+    plain values compared by their content: each one's rendering is kept by it
+    (games/fragments.py), so a new version renders only what a deal changed."""
+
+    frame: SheetFrame
+    fields: tuple[FieldText, ...]
+    names: tuple[NameText, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +109,39 @@ Series = tuple[Figure, ...]
 
 
 @dataclass(frozen=True, slots=True)
+class SeriesCell:
+    """A series in the plain table: as text (``2.6.10``, ``—`` when empty) unless a
+    correction struck or inserted one of its figures, then figure by figure."""
+
+    text: str
+    figures: Series = ()  # only when a figure is struck or inserted
+
+    @classmethod
+    def of(cls, series: Series) -> SeriesCell:
+        if any(figure.struck or figure.inserted for figure in series):
+            return cls("", series)
+        return cls(".".join(figure.text for figure in series) if series else "—")
+
+
+NO_CELL = SeriesCell("")  # the player's own column of whists
+
+
+@dataclass(frozen=True, slots=True)
 class SheetRow:
     """One player's figures for the plain table beside the drawing."""
 
     name: str
-    pulya: Series
-    gora: Series
-    whists: tuple[Series | None, ...]  # one per seat; None on the player's own column
+    pulya: SeriesCell
+    gora: SeriesCell
+    whists: tuple[SeriesCell, ...]  # one per seat; NO_CELL on the player's own column
+
+
+@dataclass(frozen=True, slots=True)
+class SheetTable:
+    """The plain table of the sheet's figures: a column of whists on each player."""
+
+    whist_headers: tuple[str, ...]
+    rows: tuple[SheetRow, ...]
 
 
 LABEL_FONT = 19.0
@@ -235,7 +273,7 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
             fields += _field("whists", title, own.whists[on], room)
             labels.append(_label(names[on], box))
     cx, cy = geometry.centre
-    return DrawnSheet(
+    frame = SheetFrame(
         view_box=geometry.view_box,
         width=num(geometry.width),
         height=num(geometry.height),
@@ -244,9 +282,7 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
         r=num(geometry.radius),
         target=str(scored.pulka.target),
         lines=tuple(Line(num(s.x1), num(s.y1), num(s.x2), num(s.y2)) for s in geometry.lines),
-        fields=tuple(fields),
         labels=tuple(labels),
-        names=tuple(_names(names, geometry, scored.state)),
         title=_("Score sheet to %(target)s: %(players)s")
         % {"target": scored.pulka.target, "players": ", ".join(names)},
         description=_(
@@ -254,11 +290,43 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
             "whists on each opponent. The table below gives the same figures."
         ),
     )
+    return DrawnSheet(frame, tuple(fields), tuple(_names(names, geometry, scored.state)))
+
+
+# Fitted fields by a digest of their figures and their box, the least recently used
+# going first (each entry is the few lines shown, whatever the length of the series).
+_FITS: OrderedDict[tuple[bytes, drawing.Box], drawing.FittedText | None] = OrderedDict()
+FITS_KEPT = 2048
+_fits_lock = Lock()
+
+
+def _fit(texts: list[str], box: drawing.Box, struck: tuple[int, ...]) -> drawing.FittedText | None:
+    # A deal changes a few fields of the sheet; the others fit as in the version before,
+    # and fitting a long series (wrapping it at every size) is most of drawing it. The
+    # figures are remembered by a digest: a marathon's field holds 2,000 of them.
+    written = f"{'.'.join(texts)}|{struck}".encode()
+    key = (hashlib.blake2b(written, digest_size=16).digest(), box)
+    with _fits_lock:
+        if key in _FITS:
+            _FITS.move_to_end(key)
+            return _FITS[key]
+    fitted = drawing.fit_totals(texts, box, struck)
+    with _fits_lock:
+        _FITS[key] = fitted
+        if len(_FITS) > FITS_KEPT:
+            _FITS.popitem(last=False)
+    return fitted
+
+
+def forget_fits() -> None:
+    """No field fitted before (a new worker's state: benches and tests)."""
+    with _fits_lock:
+        _FITS.clear()
 
 
 def _field(kind: str, title: str, series: Series, box: drawing.Box) -> list[FieldText]:
-    struck = [i for i, figure in enumerate(series) if figure.struck]
-    fitted = drawing.fit_totals([figure.text for figure in series], box, struck)
+    struck = tuple(i for i, figure in enumerate(series) if figure.struck)
+    fitted = _fit([figure.text for figure in series], box, struck)
     if fitted is None:
         return []
     num = drawing.num
@@ -291,26 +359,33 @@ def _names(names: Sequence[str], geometry: drawing.Layout, state: SheetState) ->
         spot = area.name
         transform = f"rotate({spot.rotate} {num(spot.x)} {num(spot.y)})" if spot.rotate else ""
         deals = not state.closed and state.dealer == seat
+        title = _("%(name)s deals next") % {"name": names[seat]} if deals else names[seat]
         found.append(
             NameText(
                 num(spot.x),
                 num(spot.y),
                 transform,
                 drawing.fit_name(names[seat], spot),
-                names[seat],
+                title,
                 deals,
             )
         )
     return found
 
 
-def sheet_rows(scored: ScoredPulka, paper: Paper | None = None) -> tuple[SheetRow, ...]:
+def sheet_table(scored: ScoredPulka, paper: Paper | None = None) -> SheetTable:
     """The same figures as the drawing, as running totals in a plain table."""
     names = scored.pulka.names
     if paper is None:
         paper = paper_of(scored)
     rows = []
     for seat, own in enumerate(paper.players):
-        whists = tuple(None if other == seat else own.whists[other] for other in range(len(names)))
-        rows.append(SheetRow(names[seat], own.pulya, own.gora, whists))
-    return tuple(rows)
+        whists = tuple(
+            NO_CELL if other == seat else SeriesCell.of(own.whists[other])
+            for other in range(len(names))
+        )
+        rows.append(
+            SheetRow(names[seat], SeriesCell.of(own.pulya), SeriesCell.of(own.gora), whists)
+        )
+    headers = tuple(_("Whists → %(name)s") % {"name": name} for name in names)
+    return SheetTable(headers, tuple(rows))

@@ -16,10 +16,10 @@ from django.urls import reverse
 
 from scoring.conventions import convention_label
 
-from .. import services
+from .. import fragments, services
 from ..models import Pulka
 from .protocol import ProtocolEvent, ProtocolLine, protocol_lines
-from .sheet import draw_sheet, paper_of, sheet_rows
+from .sheet import draw_sheet, paper_of, sheet_table
 
 
 def spectator_poll_url(token: str, version: int) -> str:
@@ -50,7 +50,8 @@ def spectator_context(pulka: Pulka, token: str) -> dict[str, Any]:
         "archived": pulka.status == Pulka.Status.ARCHIVED,
         "deal_count": len(deals),
         "drawn": draw_sheet(scored, paper),
-        "rows": sheet_rows(scored, paper),
+        "sheet_figures": sheet_table(scored, paper),
+        "sheet_scope": fragments.scope(pulka),  # the drawn sheet's pieces (by_content)
         # games/_protocol.html's parts (presenters/table.py): every line, none cached.
         "protocol_head": tuple(_without_accounts(line) for line in protocol),
         "protocol_tail": (),

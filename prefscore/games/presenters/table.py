@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import time_format
+from django.utils.formats import localize, time_format
 from django.utils.functional import Promise, SimpleLazyObject
 from django.utils.translation import gettext as _
 
@@ -25,8 +25,8 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 from scoring.engine.stats import balance_after_each_deal
 
+from .. import fragments, recording, render_cache, services, tickets, trail
 from .. import pencil as pencil_rule
-from .. import recording, render_cache, services, tickets, trail
 from ..corrections import may_arbitrate
 from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
@@ -37,7 +37,7 @@ from .abandon import abandon_panel, pending_with_answers
 from .charts import BalanceChart, balance_chart
 from .entry import EntryForm, entry_form, values_from_facts
 from .manual import manual_notes
-from .numbers import signed
+from .numbers import signed_remembered
 from .protocol import (
     LineActions,
     ProtocolEvent,
@@ -46,7 +46,7 @@ from .protocol import (
     protocol_lines,
     split_newest,
 )
-from .sheet import Paper, draw_sheet, paper_of, sheet_rows
+from .sheet import Paper, draw_sheet, paper_of, sheet_table
 
 # The table screen's protocol shows the last so many deals, newest first; a link shows
 # them all. A real evening's pulka (under a hundred deals) is always shown whole; a
@@ -333,13 +333,22 @@ def table_context(
         "names": tuple(pulka.player_names),
         "finished": pulka.status == Pulka.Status.FINISHED,
         "deal_count": len(standing),
+        # The status line's words, as its {% blocktranslate %} wrote them (localised
+        # numbers); lazy, as the line is rendered once per version.
+        "status_target": SimpleLazyObject(
+            lambda: _("to %(target)s") % {"target": localize(pulka.target)}
+        ),
+        "status_deals": SimpleLazyObject(
+            lambda: _("deals: %(deals)s") % {"deals": localize(len(standing))}
+        ),
         "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
-        "rows": SimpleLazyObject(lambda: sheet_rows(made.scored, made.paper)),
+        "sheet_figures": SimpleLazyObject(lambda: sheet_table(made.scored, made.paper)),
         # Each player's balance after every deal, drawn with the sheet (issue 15).
         "balance": SimpleLazyObject(lambda: balance_of(made.scored)),
         # The manual lines' reasons under the drawn sheet (docs/rules.md §3.11).
         "manual_notes": SimpleLazyObject(lambda: manual_notes(made.scored)),
         "sheet_key": render_cache.key(pulka, "sheet"),
+        "sheet_scope": fragments.scope(pulka),  # the drawn sheet's pieces (by_content)
         "status_key": render_cache.key(pulka, "status"),
         "cache_seconds": render_cache.seconds(),
         **_protocol(request, pulka, made, seats, pencil, newest),
@@ -403,7 +412,7 @@ def plain(value: T) -> T:
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:
     """The chart of each player's balance, settled as if the pulka stopped after each deal."""
     balances = balance_after_each_deal(scored)
-    return balance_chart(scored.pulka.names, balances, signed, _("deals"))
+    return balance_chart(scored.pulka.names, balances, signed_remembered(), _("deals"))
 
 
 def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) -> str:
