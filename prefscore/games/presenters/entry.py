@@ -56,7 +56,7 @@ class EntryForm:
 
     action: str
     mode: str
-    number: int
+    number: int | str  # the shared empty form's is a placeholder (presenters/next_deal.py)
     dealer: str
     sitting_out: tuple[str, ...]
     allpass_price: int
