@@ -25,8 +25,8 @@ import dataclasses
 import hashlib
 import operator
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from datetime import date, datetime, time
+from functools import lru_cache
 from typing import Any
 
 from django.http import HttpRequest
@@ -115,10 +115,11 @@ def shown_digest(item: Any) -> str:
     A dataclass of flat values (a protocol line) is read field by field at C speed: the
     general ``plain`` took longer than rendering a line from the cache saves. The two
     paths are tagged, so that their tuples never meet."""
-    fields = _fields_of(type(item))
+    kind: type = type(item)
+    fields = _fields_of(kind)
     values = fields(item) if fields is not None else None
     if values is not None and _flat(values):
-        shown: Any = ("flat", type(item).__qualname__, values)
+        shown: Any = ("flat", kind.__qualname__, values)
     else:
         shown = ("plain", plain(item))
     return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
