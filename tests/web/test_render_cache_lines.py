@@ -23,9 +23,9 @@ from django.utils import translation
 from prefscore.games import recording, render_cache
 from prefscore.games.models import Pulka
 from prefscore.games.presenters import entry_form
-from prefscore.games.presenters.next_deal import next_deal_form, plain
+from prefscore.games.presenters.next_deal import next_deal_form
 from prefscore.games.presenters.protocol import ProtocolLine
-from prefscore.games.presenters.viewer_class import shown_digest
+from prefscore.games.presenters.viewer_class import Unshareable, shown_digest
 from prefscore.games.templatetags.shared_each import SharedEachNode
 from tests.web.test_render_cache import (
     arbiter,
@@ -147,6 +147,8 @@ def test_a_lines_digest_follows_every_value_it_shows():
     }
     assert len(digests) == 1 + len(changes)
     assert shown_digest(line) == shown_digest(dataclasses.replace(line))
+    with pytest.raises(Unshareable):  # an object whose repr is its address keys nothing
+        shown_digest(dataclasses.replace(line, entries=(object(),)))
 
 
 def test_a_loop_over_values_that_are_not_plain_data_shares_nothing():
@@ -222,7 +224,7 @@ def test_the_shared_form_of_another_number_is_the_fresh_render_byte_for_byte(pla
         fresh = {
             n: get_template("games/_entry_form.html").render(
                 {
-                    "entry": plain(entry_form(state, action, n, {}, {})),
+                    "entry": entry_form(state, action, n, {}, {}),
                     "pulka": pulka,
                     "csrf_token": "TOKEN",
                 }

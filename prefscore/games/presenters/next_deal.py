@@ -13,10 +13,9 @@ renders the form only when it shows something new.
 from __future__ import annotations
 
 import dataclasses
-from typing import TypeVar
 
 from django.urls import reverse
-from django.utils.functional import Promise, SimpleLazyObject
+from django.utils.functional import SimpleLazyObject
 
 from scoring.engine.sheet import SheetState
 
@@ -24,8 +23,6 @@ from .. import render_cache
 from ..models import Pulka
 from .entry import EntryForm, entry_form
 from .viewer_class import shown_digest
-
-T = TypeVar("T")
 
 
 def next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[EntryForm, str]:
@@ -37,7 +34,7 @@ def next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[EntryF
     def form() -> EntryForm:
         if not made:
             built = entry_form(state, reverse("games:record", args=[pulka.pk]), number, {}, {})
-            made.append(plain(dataclasses.replace(built, number=render_cache.NUMBER_PLACEHOLDER)))
+            made.append(dataclasses.replace(built, number=render_cache.NUMBER_PLACEHOLDER))
         return made[0]
 
     digest = render_cache.shared(pulka, "entry-digest", lambda: shown_digest(form()))
@@ -54,22 +51,4 @@ class _LazyForm(SimpleLazyObject):
         return True
 
 
-def plain(value: T) -> T:
-    """``value`` with every lazy translation in it made a string in the current language:
-    the same text in a template, and a digest of what it shows (a key names the
-    language)."""
-    if isinstance(value, Promise):
-        return str(value)  # type: ignore[return-value]
-    if isinstance(value, tuple):
-        return tuple(plain(item) for item in value)  # type: ignore[return-value]
-    if isinstance(value, list):
-        return [plain(item) for item in value]  # type: ignore[return-value]
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}  # type: ignore[return-value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return dataclasses.replace(value, **changes)  # type: ignore[return-value]
-    return value
-
-
-__all__ = ["next_deal_form", "plain"]
+__all__ = ["next_deal_form"]

@@ -92,6 +92,7 @@ _FLAT = (str, int, bool, type(None))
 
 @lru_cache(maxsize=64)
 def _fields_of(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    """A dataclass's values at C speed (``attrgetter``), or None for any other type."""
     if not dataclasses.is_dataclass(cls):
         return None
     names = [f.name for f in dataclasses.fields(cls)]
@@ -99,29 +100,28 @@ def _fields_of(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
     return (lambda item: (get(item),)) if len(names) == 1 else get
 
 
-def _flat(values: tuple[Any, ...]) -> bool:
-    """Strings, numbers, flags and tuples of strings only: their repr is their value."""
-    for value in values:
-        if type(value) in _FLAT:
-            continue
-        if type(value) is not tuple or any(type(part) is not str for part in value):
-            return False
-    return True
+def _flat(value: Any) -> bool:
+    """Strings, numbers, flags, and tuples, string-keyed dicts and dataclasses of them
+    only: their ``repr`` is their value, never an object's address."""
+    kind = type(value)
+    if kind in _FLAT:
+        return True
+    if kind is tuple:
+        return all(_flat(part) for part in value)
+    if kind is dict:
+        return all(type(k) is str and _flat(v) for k, v in value.items())
+    fields = _fields_of(kind)
+    return fields is not None and all(_flat(part) for part in fields(value))
 
 
 def shown_digest(item: Any) -> str:
     """What one item shows, as a digest of its plain values (``Unshareable`` if not plain).
 
-    A dataclass of flat values (a protocol line) is read field by field at C speed: the
-    general ``plain`` took longer than rendering a line from the cache saves. The two
-    paths are tagged, so that their tuples never meet."""
-    kind: type = type(item)
-    fields = _fields_of(kind)
-    values = fields(item) if fields is not None else None
-    if values is not None and _flat(values):
-        shown: Any = ("flat", kind.__qualname__, values)
-    else:
-        shown = ("plain", plain(item))
+    A dataclass of flat values (a protocol line, an entry form) is digested by its
+    ``repr``, the dataclasses' own, made at C speed: the general ``plain`` took longer
+    than rendering a line from the cache saves. The two paths are tagged, so that their
+    texts never meet."""
+    shown = ("flat", repr(item)) if _flat(item) else ("plain", plain(item))
     return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
 
