@@ -103,7 +103,7 @@ def _fields_of(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
 def _flat(value: Any) -> bool:
     """Strings, numbers, flags, and tuples, string-keyed dicts and dataclasses of them
     only: their ``repr`` is their value, never an object's address."""
-    kind = type(value)
+    kind: type = type(value)
     if kind in _FLAT:
         return True
     if kind is tuple:
