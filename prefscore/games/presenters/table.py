@@ -225,9 +225,9 @@ def _protocol(
         tail_key = ""
 
     def tail() -> tuple[ProtocolLine | ProtocolEvent, ...]:
-        return for_viewer(split_newest(made.lines(newest))[1], actions, held)
+        return for_viewer(split_newest(made.lines(newest))[1], actions, held, pulka.pk)
 
-    shown = for_viewer(head, actions, held)
+    shown = for_viewer(head, actions, held, pulka.pk)
     # What this viewer may do on the newest deal, and the pencil's time: every viewer who
     # may do the same shares their rendering, his own CSRF token put in. The key is made
     # of these plain values (for_viewer's only inputs), never of the lines' repr, which

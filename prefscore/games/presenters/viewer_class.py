@@ -107,11 +107,20 @@ def _flat(value: Any) -> bool:
     if kind in _FLAT:
         return True
     if kind is tuple:
-        return all(_flat(part) for part in value)
-    if kind is dict:
-        return all(type(k) is str and _flat(v) for k, v in value.items())
-    fields = _fields_of(kind)
-    return fields is not None and all(_flat(part) for part in fields(value))
+        parts: Any = value
+    elif kind is dict:
+        if not all(type(k) is str for k in value):
+            return False
+        parts = value.values()
+    else:
+        fields = _fields_of(kind)
+        if fields is None:
+            return False
+        parts = fields(value)
+    for part in parts:  # a loop, not all(): a line's fields are mostly strings
+        if type(part) not in _FLAT and not _flat(part):
+            return False
+    return True
 
 
 def shown_digest(item: Any) -> str:
