@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -94,6 +96,24 @@ def lasting_key(pulka: Pulka, part: str, *variant: object) -> str:
     created = pulka.created_at.timestamp() if pulka.created_at else 0
     tail = ".".join(str(v) for v in variant)
     return f"prefscore.{SCHEMA}.{part}.{pulka.pk}.{created:.6f}.{get_language() or ''}.{tail}"
+
+
+@lru_cache(maxsize=64)
+def source_digest(path: str) -> str:
+    """A template file's digest, for the keys that outlive a version: a deploy that
+    changes the markup never reads an earlier release's from a shared cache (Redis, a
+    table), where a version's key would have moved on by itself."""
+    try:
+        source = Path(path).read_bytes()
+    except OSError:
+        source = path.encode()
+    return hashlib.blake2b(source, digest_size=6).hexdigest()
+
+
+def template_digest(name: str) -> str:
+    """``source_digest`` of the template Django loads as ``name``."""
+    found: Any = get_template(name)  # the Django backend's, whose template has an origin
+    return source_digest(str(found.template.origin.name))
 
 
 def seconds() -> int | None:
@@ -215,5 +235,7 @@ __all__ = [
     "shared",
     "shared_page",
     "shared_partials",
+    "source_digest",
+    "template_digest",
     "versioned",
 ]

@@ -234,3 +234,13 @@ def test_the_shared_form_of_another_number_is_the_fresh_render_byte_for_byte(pla
     assert render_cache.NUMBER_PLACEHOLDER not in from_cache + first
     assert first == fresh[4] and from_cache == fresh[7] and fresh[4] != fresh[7]
     assert 'name="number" value="7"' in from_cache and 'value="TOKEN"' in from_cache
+
+
+def test_a_form_kept_across_versions_names_the_templates_markup(played):
+    pulka, _clients = played
+    state = recording.log_of(pulka).scored.state
+    with translation.override("en"):
+        _form, key = next_deal_form(pulka, state, 4)
+        with mock.patch.object(render_cache, "source_digest", return_value="another"):
+            _form, redeployed = next_deal_form(pulka, state, 4)
+    assert key != redeployed and redeployed.endswith(".another")

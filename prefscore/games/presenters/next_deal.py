@@ -40,7 +40,9 @@ def next_deal_form(pulka: Pulka, state: SheetState, number: int) -> tuple[EntryF
     digest = render_cache.shared(pulka, "entry-digest", lambda: shown_digest(form()))
     # Lazy: a page or a rendering already shared (viewer_class, shared_cache) never reads it.
     entry = _LazyForm(form)
-    return entry, render_cache.lasting_key(pulka, "entry-html", digest)  # type: ignore[return-value]
+    markup = render_cache.template_digest("games/_entry_form.html")
+    key = render_cache.lasting_key(pulka, "entry-html", digest, markup)
+    return entry, key  # type: ignore[return-value]
 
 
 class _LazyForm(SimpleLazyObject):

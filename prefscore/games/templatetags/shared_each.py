@@ -18,10 +18,7 @@ renders the loop as usual.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from django import template
@@ -30,19 +27,9 @@ from django.template.base import Node, NodeList, Origin, Parser, Token
 from django.utils.safestring import SafeString, mark_safe
 
 from ..presenters.viewer_class import Unshareable, shown_digest
+from ..render_cache import source_digest
 
 register = template.Library()
-
-
-@lru_cache(maxsize=64)
-def _source_digest(name: str) -> str:
-    """The template file's digest: a deploy that changes the markup never reads an
-    earlier release's lines from a shared cache (Redis, a table)."""
-    try:
-        source = Path(name).read_bytes()
-    except OSError:
-        source = name.encode()
-    return hashlib.blake2b(source, digest_size=6).hexdigest()
 
 
 class SharedEachNode(Node):
@@ -55,7 +42,7 @@ class SharedEachNode(Node):
         origin: Origin | None,
     ) -> None:
         self.name, self.items, self.key, self.nodelist = name, items, key, nodelist
-        self.source = _source_digest(str(origin.name)) if origin is not None else ""
+        self.source = source_digest(str(origin.name)) if origin is not None else ""
 
     def _one(self, context: template.Context, item: Any) -> str:
         with context.push({self.name: item}):
