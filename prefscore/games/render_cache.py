@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -41,8 +43,10 @@ T = TypeVar("T")
 # Bumped when what is cached changes shape, so a deploy never reads an older release's
 # entries from a shared cache.
 # 2: SheetState.led and the all-pass options; 3: the deal facts of issue 17; 4: PU's
-# three options (the Convention in a cached SheetState gains fields).
-SCHEMA = 4
+# three options (the Convention in a cached SheetState gains fields); 5: protocol lines
+# and the next deal's empty form kept by what they show (``lasting_key``), the form's
+# deal number a placeholder.
+SCHEMA = 5
 
 # An account's fields never read into a cached entry: the screens name a user by his
 # user name only, and a shared cache (Redis, a table) should hold no password hash.
@@ -84,6 +88,34 @@ def key(pulka: Pulka, part: str, *variant: object, language: bool = True) -> str
     return f"prefscore.{SCHEMA}.{part}.{pulka_key(pulka)}.{words}.{tail}"
 
 
+def lasting_key(pulka: Pulka, part: str, *variant: object) -> str:
+    """The key of a part that outlives a version: named by the pulka's identity (id and
+    creation) and the language, never its version, the caller adding a digest of what
+    the part shows (a protocol line, the next deal's empty form). A new version finds
+    every such part that looks as it did, and a changed one misses by itself."""
+    created = pulka.created_at.timestamp() if pulka.created_at else 0
+    tail = ".".join(str(v) for v in variant)
+    return f"prefscore.{SCHEMA}.{part}.{pulka.pk}.{created:.6f}.{get_language() or ''}.{tail}"
+
+
+@lru_cache(maxsize=64)
+def source_digest(path: str) -> str:
+    """A template file's digest, for the keys that outlive a version: a deploy that
+    changes the markup never reads an earlier release's from a shared cache (Redis, a
+    table), where a version's key would have moved on by itself."""
+    try:
+        source = Path(path).read_bytes()
+    except OSError:
+        source = path.encode()
+    return hashlib.blake2b(source, digest_size=6).hexdigest()
+
+
+def template_digest(name: str) -> str:
+    """``source_digest`` of the template Django loads as ``name``."""
+    found: Any = get_template(name)  # the Django backend's, whose template has an origin
+    return source_digest(str(found.template.origin.name))
+
+
 def seconds() -> int | None:
     """How long an entry is kept: the cache's own TIMEOUT (``CACHE_SECONDS``)."""
     timeout = settings.CACHES["default"].get("TIMEOUT", 300)
@@ -121,6 +153,8 @@ POLL_PLACEHOLDER = "prefscoreSharedPollAddressPlaceholder"
 
 
 NAME_PLACEHOLDER = "prefscoreSharedViewerNamePlaceholder"
+# The shared empty form's deal number (presenters/next_deal.py), put in by shared_cache.
+NUMBER_PLACEHOLDER = "prefscoreSharedDealNumberPlaceholder"
 
 
 class _Viewer:
@@ -229,14 +263,18 @@ def _render_partials(
 __all__ = [
     "CSRF_PLACEHOLDER",
     "NAME_PLACEHOLDER",
+    "NUMBER_PLACEHOLDER",
     "POLL_PLACEHOLDER",
     "PRIVATE_USER_FIELDS",
     "SCHEMA",
     "key",
+    "lasting_key",
     "pulka_key",
     "seconds",
     "shared",
     "shared_page",
     "shared_partials",
+    "source_digest",
+    "template_digest",
     "versioned",
 ]

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from prefscore.clubs.models import Club
-from prefscore.games.presenters import table
+from prefscore.games.presenters import next_deal
 from prefscore.games.templatetags.shared_cache import PLACEHOLDER
 from tests.web.fixtures_corrections import correction_form, seated_record
 from tests.web.fixtures_table import legal_deals
@@ -57,7 +57,7 @@ def test_the_entry_form_is_rendered_once_per_version_and_language(seated_world, 
     pulka = seated_world.pulka
     cache.clear()
     url = reverse("games:sheet", args=[pulka.pk])
-    with mock.patch.object(table, "entry_form", wraps=table.entry_form) as made:
+    with mock.patch.object(next_deal, "entry_form", wraps=next_deal.entry_form) as made:
         for name in ("anna", "boris", "gleb"):
             assert (
                 seated_client(name).get(url, headers={"accept-language": "en"}).status_code == 200

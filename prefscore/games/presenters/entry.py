@@ -24,6 +24,7 @@ class Option:
     label: str
     checked: bool
     extra: str = ""  # a CSS class the option's input carries
+    id: str = ""  # the input's id, made once here rather than by filters per option
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,9 @@ class PlayerTricks:
     maximum: int
     note: str
     extra: str = ""
+    # The stepper buttons' labels, translated once here rather than per player in the template.
+    fewer_label: str = ""
+    more_label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +60,7 @@ class EntryForm:
 
     action: str
     mode: str
-    number: int
+    number: int | str  # the shared empty form's is a placeholder (presenters/next_deal.py)
     dealer: str
     sitting_out: tuple[str, ...]
     allpass_price: int
@@ -107,37 +111,37 @@ def entry_form(
     chosen = values.get("contract", "")
     half_levels = {str(level) for level in conv.half_whist_levels}
     contracts = [
-        Option(level, level, chosen == level, "half-ok" if level in half_levels else "")
+        Option(
+            level,
+            level,
+            chosen == level,
+            "half-ok" if level in half_levels else "",
+            f"contract-{level}",
+        )
         for level in CONTRACT_LEVELS
         if int(level) >= state.min_contract
     ]
     if MISERE_RANK >= state.min_contract:
-        contracts.append(Option("misere", _("misère"), chosen == "misere", "misere"))
-    contracts.append(Option("allpass", _("all-pass"), chosen == "allpass", "allpass"))
+        contracts.append(
+            Option("misere", _("misère"), chosen == "misere", "misere", "contract-misere")
+        )
+    contracts.append(
+        Option("allpass", _("all-pass"), chosen == "allpass", "allpass", "contract-allpass")
+    )
     suit = values.get("suit", "")
-    suits = tuple(Option(v, label, suit == v) for v, label in SUITS)
+    suits = tuple(Option(v, label, suit == v, id=f"suit-{v or 'none'}") for v, label in SUITS)
     declarer = values.get("declarer", "")
-    declarers = tuple(Option(str(s), names[s], declarer == str(s)) for s in seats.active)
+    declarers = tuple(
+        Option(str(s), names[s], declarer == str(s), id=f"declarer-{s}") for s in seats.active
+    )
     words = tuple(_word(s, names[s], values, bool(half_levels)) for s in seats.active)
     if state.size == 4 and conv.dealer_whist != "none":
         words += (_dealer_word(seats.dealer, names[seats.dealer], values),)
-    tricks = [
-        PlayerTricks(s, names[s], f"tricks_{s}", values.get(f"tricks_{s}", ""), 10, "")
-        for s in seats.active
-    ]
+    tricks = [_tricks(s, names[s], values, 10) for s in seats.active]
     if state.size == 4 and conv.allpass_dealer_talon and conv.allpass_scoring == "gora":
         dealer = seats.dealer
-        tricks.append(
-            PlayerTricks(
-                dealer,
-                names[dealer],
-                f"tricks_{dealer}",
-                values.get(f"tricks_{dealer}", ""),
-                2,
-                _("dealer: talon tricks, all-pass only"),
-                "talon",
-            )
-        )
+        note = _("dealer: talon tricks, all-pass only")
+        tricks.append(_tricks(dealer, names[dealer], values, 2, note, "talon"))
     specials = _specials(state, values)
     errors = dict(errors or {})
     if not specials and "special" in errors:  # no area to show them beside: above the form
@@ -172,6 +176,24 @@ def entry_form(
     )
 
 
+def _tricks(
+    seat: int, name: str, values: dict[str, Any], maximum: int, note: str = "", extra: str = ""
+) -> PlayerTricks:
+    """One player's tricks stepper."""
+    field_name = f"tricks_{seat}"
+    return PlayerTricks(
+        seat,
+        name,
+        field_name,
+        values.get(field_name, ""),
+        maximum,
+        note,
+        extra,
+        _("One trick fewer for %(name)s") % {"name": name},
+        _("One trick more for %(name)s") % {"name": name},
+    )
+
+
 def _specials(state: SheetState, values: dict[str, Any]) -> tuple[Option, ...]:
     """The facts of docs/rules.md §3.10 this convention allows, as boxes to tick."""
     conv = state.convention
@@ -183,7 +205,9 @@ def _specials(state: SheetState, values: dict[str, Any]) -> tuple[Option, ...]:
     if conv.talon_shown_penalty != "none" and state.size >= 4:
         offered.append(("talon_shown", _("The talon was shown")))
     return tuple(
-        Option(name, label, values.get(name, "") in ("on", "true", "True", "1"))
+        Option(
+            name, label, values.get(name, "") in ("on", "true", "True", "1"), id=f"special-{name}"
+        )
         for name, label in offered
     )
 
@@ -193,7 +217,13 @@ def _dealer_word(seat: int, name: str, values: dict[str, Any]) -> PlayerWord:
     field_name = f"word_{seat}"
     word = values.get(field_name, "")
     options = tuple(
-        Option(value, label, word == value, "dealer" if value else "")
+        Option(
+            value,
+            label,
+            word == value,
+            "dealer" if value else "",
+            f"{field_name}-{value or 'none'}",
+        )
         for value, label in (("", "—"), ("whist", _("whist")))
     )
     label = _("%(name)s (dealer)") % {"name": name}
@@ -216,7 +246,13 @@ def _word(seat: int, name: str, values: dict[str, Any], half: bool) -> PlayerWor
     if half:
         choices.append(("half", _("half")))
     options = tuple(
-        Option(value, label, word == value, "half" if value == "half" else "")
+        Option(
+            value,
+            label,
+            word == value,
+            "half" if value == "half" else "",
+            f"{field_name}-{value or 'none'}",
+        )
         for value, label in choices
     )
     return PlayerWord(seat, name, field_name, options)

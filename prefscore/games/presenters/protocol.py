@@ -141,6 +141,10 @@ class ProtocolLine:
     arbiter_url: str = ""
     correct_label: str = ""
     arbiter_label: str = ""
+    # The pencil's own buttons (Кодекс 4.2.8), on the line whose pencil the viewer holds.
+    change_url: str = ""
+    undo_url: str = ""
+    undo_confirm: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +210,8 @@ def protocol_lines(
     for record, row in zip(scored.records[first:], deals[first:], strict=True):
         user = row.entered_by
         number = record.number
+        held_here = pencil is not None and row.pk == pencil.pk
+        change_url, undo_url, undo_confirm = _pencil_buttons(row.pulka_id, number, held_here)
         assert links is not None
         lines.append(
             ProtocolLine(
@@ -216,7 +222,7 @@ def protocol_lines(
                 (*reason_lines(record.deal), *(explain(e, names, words) for e in record.entries))
                 or nothing,
                 recorded_label % {"user": user.get_username()} if user is not None else "",
-                pencil is not None and row.pk == pencil.pk,
+                held_here,
                 tuple(struck.get(number, ())),
                 tuple(notes.get(number, ())),
                 number in actions.correctable,
@@ -227,6 +233,9 @@ def protocol_lines(
                 correct_label=links.correct_label % {"number": number},
                 arbiter_label=links.arbiter_label % {"number": number},
                 kind="manual" if is_manual(record.deal) else "deal",
+                change_url=change_url,
+                undo_url=undo_url,
+                undo_confirm=undo_confirm,
             )
         )
         lines.extend(events.get(number, ()))
@@ -263,21 +272,49 @@ def split_newest(
 
 
 def for_viewer(
-    lines: Sequence[ProtocolLine | ProtocolEvent], actions: LineActions, pencil: int | None
+    lines: Sequence[ProtocolLine | ProtocolEvent],
+    actions: LineActions,
+    pencil: int | None,
+    pulka_pk: int | None = None,
 ) -> tuple[ProtocolLine | ProtocolEvent, ...]:
     """The shared lines with what this viewer may do on them (``pencil``: the deal
-    number whose pencil he holds)."""
+    number whose pencil he holds, in pulka ``pulka_pk``)."""
     return tuple(
-        replace(
-            line,
-            pencil=line.number == pencil,
-            correct=line.number in actions.correctable,
-            arbiter=actions.arbiter,
-            held=actions.held_text if actions.held == line.number else "",
-        )
+        _line_for_viewer(line, actions, pencil, pulka_pk)
         if isinstance(line, ProtocolLine)
         else line
         for line in lines
+    )
+
+
+def _line_for_viewer(
+    line: ProtocolLine, actions: LineActions, pencil: int | None, pulka_pk: int | None
+) -> ProtocolLine:
+    change_url, undo_url, undo_confirm = _pencil_buttons(
+        pulka_pk, line.number, line.number == pencil
+    )
+    return replace(
+        line,
+        pencil=line.number == pencil,
+        correct=line.number in actions.correctable,
+        arbiter=actions.arbiter,
+        held=actions.held_text if actions.held == line.number else "",
+        change_url=change_url,
+        undo_url=undo_url,
+        undo_confirm=undo_confirm,
+    )
+
+
+def _pencil_buttons(pulka_pk: int | None, number: int, held: bool) -> tuple[str, str, str]:
+    """The pencil's "Change" and "Undo" addresses and the undo's question (Кодекс 4.2.8),
+    on the line whose pencil the viewer holds: made here once, not by four ``{% url %}``
+    tags and a ``{% blocktranslate %}`` in the line's markup."""
+    if pulka_pk is None or not held:
+        return "", "", ""
+    return (
+        f"{reverse('games:sheet', args=[pulka_pk])}?change={number}",
+        reverse("games:pencil", args=[pulka_pk, number]),
+        _("Undo deal %(number)s?") % {"number": number},
     )
 
 

@@ -8,16 +8,15 @@ the earlier states of the sheet) from ``services`` and ``replay``.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import localize, time_format
-from django.utils.functional import Promise, SimpleLazyObject
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from scoring.conventions import convention_label
@@ -37,6 +36,7 @@ from .abandon import abandon_panel, pending_with_answers
 from .charts import BalanceChart, balance_chart
 from .entry import EntryForm, entry_form, values_from_facts
 from .manual import manual_notes
+from .next_deal import next_deal_form
 from .numbers import signed_remembered
 from .protocol import (
     LineActions,
@@ -53,8 +53,6 @@ from .sheet import Paper, draw_sheet, paper_of, sheet_table
 # marathon log at the limits (2,000 deals) would otherwise send every phone megabytes
 # after each deal.
 PROTOCOL_DEALS = 100
-
-T = TypeVar("T")
 
 
 def line_actions(
@@ -232,9 +230,9 @@ def _protocol(
         tail_key = ""
 
     def tail() -> tuple[ProtocolLine | ProtocolEvent, ...]:
-        return for_viewer(split_newest(made.lines(newest))[1], actions, held)
+        return for_viewer(split_newest(made.lines(newest))[1], actions, held, pulka.pk)
 
-    shown = for_viewer(head, actions, held)
+    shown = for_viewer(head, actions, held, pulka.pk)
     # What this viewer may do on the newest deal, and the pencil's time: every viewer who
     # may do the same shares their rendering, his own CSRF token put in. The key is made
     # of these plain values (for_viewer's only inputs), never of the lines' repr, which
@@ -255,6 +253,8 @@ def _protocol(
         "protocol_head_key": render_cache.key(pulka, "protocol-head-html", newest, seen),
         "protocol_tail": SimpleLazyObject(tail),
         "protocol_tail_key": tail_key,
+        # Each older line kept by what it shows, across versions (templatetags/shared_each).
+        "protocol_line_key": render_cache.lasting_key(pulka, "protocol-line"),
         "protocol_hidden": max(0, last - newest) if newest is not None else 0,
     }
 
@@ -311,7 +311,7 @@ def table_context(
     elif propose and may_propose:
         entry = _propose_form(pulka, state(), len(standing) + 1, form)
     elif not pulka.is_frozen and form is None:
-        entry, entry_key = _next_deal_form(pulka, state, len(standing) + 1)
+        entry, entry_key = next_deal_form(pulka, state, len(standing) + 1)
     elif form is not None and not pulka.is_frozen:
         entry = entry_form(
             state(),
@@ -370,43 +370,11 @@ def table_context(
         "seating": seating,  # the join panel's too (templatetags/joining.py)
         "entry": entry,
         "entry_key": entry_key,
+        # Put in the shared form's place for its number on each request (shared_cache).
+        "entry_number": len(standing) + 1,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
     }
-
-
-def _next_deal_form(
-    pulka: Pulka, state: Callable[[], SheetState], number: int
-) -> tuple[EntryForm, str]:
-    """The empty form of the next deal and the key of its rendering: the same for every
-    viewer of the version, so made and rendered once (``templatetags/shared_cache``)."""
-
-    def make() -> EntryForm:
-        made = entry_form(state(), reverse("games:record", args=[pulka.pk]), number, {}, {})
-        return plain(made)  # lazy translations cost more to unpickle than the rest
-
-    # Lazy: a page or a rendering already shared (viewer_class, shared_cache) never reads
-    # it, and it is the dearest of the version's parts to take out of the cache.
-    entry = SimpleLazyObject(lambda: render_cache.shared(pulka, "entry-form", make, number))
-    return entry, render_cache.key(pulka, "entry-html", number)  # type: ignore[return-value]
-
-
-def plain(value: T) -> T:
-    """``value`` with every lazy translation in it made a string in the current language:
-    the same text in a template, and far cheaper out of the cache (an entry's key names
-    the language)."""
-    if isinstance(value, Promise):
-        return str(value)  # type: ignore[return-value]
-    if isinstance(value, tuple):
-        return tuple(plain(item) for item in value)  # type: ignore[return-value]
-    if isinstance(value, list):
-        return [plain(item) for item in value]  # type: ignore[return-value]
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}  # type: ignore[return-value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return dataclasses.replace(value, **changes)  # type: ignore[return-value]
-    return value
 
 
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:

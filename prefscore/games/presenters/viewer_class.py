@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from datetime import date, datetime, time
+from functools import lru_cache
 from typing import Any
 
 from django.http import HttpRequest
@@ -54,6 +56,8 @@ SETTLED = frozenset(
         "cache_seconds",
         "protocol_head",
         "protocol_hidden",
+        "protocol_line_key",
+        "entry_number",
         "seating",
     }
 )
@@ -83,6 +87,53 @@ def plain(value: Any) -> Any:
         fields = tuple((f.name, plain(getattr(value, f.name))) for f in dataclasses.fields(value))
         return (type(value).__qualname__, fields)
     raise Unshareable(type(value).__qualname__)
+
+
+_FLAT = (str, int, bool, type(None))
+
+
+@lru_cache(maxsize=64)
+def _fields_of(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    """A dataclass's values at C speed (``attrgetter``), or None for any other type."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    names = [f.name for f in dataclasses.fields(cls)]
+    get = operator.attrgetter(*names)
+    return (lambda item: (get(item),)) if len(names) == 1 else get
+
+
+def _flat(value: Any) -> bool:
+    """Strings, numbers, flags, and tuples, string-keyed dicts and dataclasses of them
+    only: their ``repr`` is their value, never an object's address."""
+    kind: type = type(value)
+    if kind in _FLAT:
+        return True
+    if kind is tuple:
+        parts: Any = value
+    elif kind is dict:
+        if not all(type(k) is str for k in value):
+            return False
+        parts = value.values()
+    else:
+        fields = _fields_of(kind)
+        if fields is None:
+            return False
+        parts = fields(value)
+    for part in parts:  # a loop, not all(): a line's fields are mostly strings
+        if type(part) not in _FLAT and not _flat(part):
+            return False
+    return True
+
+
+def shown_digest(item: Any) -> str:
+    """What one item shows, as a digest of its plain values (``Unshareable`` if not plain).
+
+    A dataclass of flat values (a protocol line, an entry form) is digested by its
+    ``repr``, the dataclasses' own, made at C speed: the general ``plain`` took longer
+    than rendering a line from the cache saves. The two paths are tagged, so that their
+    texts never meet."""
+    shown = ("flat", repr(item)) if _flat(item) else ("plain", plain(item))
+    return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
 
 def _shown(context: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -132,4 +183,4 @@ def page_key(request: HttpRequest, pulka: Pulka, context: Mapping[str, Any]) -> 
     return key(pulka, "page", context)
 
 
-__all__ = ["PER_REQUEST", "SETTLED", "Unshareable", "key", "page_key", "plain"]
+__all__ = ["PER_REQUEST", "SETTLED", "Unshareable", "key", "page_key", "plain", "shown_digest"]
