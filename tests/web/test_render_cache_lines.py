@@ -201,7 +201,7 @@ def test_consecutive_versions_with_the_same_form_share_one_rendering(played):
 def key_of_entry(pulka: Pulka) -> str:
     state = recording.log_of(pulka).scored.state
     with translation.override("en"):
-        return next_deal_form(pulka, state, pulka.deals.current().count() + 1)[1]
+        return next_deal_form(pulka, lambda: state, pulka.deals.current().count() + 1)[1]
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -213,8 +213,8 @@ def test_the_shared_form_of_another_number_is_the_fresh_render_byte_for_byte(pla
         '{% include "games/_entry_form.html" %}{% endshared_cache %}'
     )
     with translation.override(language):
-        four, key = next_deal_form(pulka, state, 4)
-        seven, key_seven = next_deal_form(pulka, state, 7)
+        four, key = next_deal_form(pulka, lambda: state, 4)
+        seven, key_seven = next_deal_form(pulka, lambda: state, 7)
         assert key == key_seven  # the number is not part of what keys it
         cache.clear()
         values = {"pulka": pulka, "csrf_token": "TOKEN", "key": key}
@@ -240,7 +240,7 @@ def test_a_form_kept_across_versions_names_the_templates_markup(played):
     pulka, _clients = played
     state = recording.log_of(pulka).scored.state
     with translation.override("en"):
-        _form, key = next_deal_form(pulka, state, 4)
+        _form, key = next_deal_form(pulka, lambda: state, 4)
         with mock.patch.object(render_cache, "source_digest", return_value="another"):
-            _form, redeployed = next_deal_form(pulka, state, 4)
+            _form, redeployed = next_deal_form(pulka, lambda: state, 4)
     assert key != redeployed and redeployed.endswith(".another")
