@@ -457,8 +457,12 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
             before, after, seconds, len(tables), pace, deals, sum(RECORD_SECONDS) / 2
         )
         print_split(split, split_after, seconds)
-        spent = sum(cpu - before.get(pid, (0.0, 0))[0] for pid, (cpu, _) in after.items())
-        print_tally(read_tallies(port, args.workers), deals, spent, reset, args.workers)
+        # Requests queued in the evening are still served after it: the tally probe waits
+        # behind them, so the workers' CPU to compare with is read once it has answered.
+        tallies = read_tallies(port, args.workers)
+        drained = usage(workers_of(master))
+        spent = sum(cpu - before.get(pid, (0.0, 0))[0] for pid, (cpu, _) in drained.items())
+        print_tally(tallies, deals, spent, reset, args.workers)
         print_sizing(per_table_hour, args.workers)
         stats = cache_stats(port, args.workers)
         print_cache(stats, env.get("CACHE_URL", "locmem"), env.get("CACHE_SECONDS", "3600"))
