@@ -13,13 +13,26 @@ phones), and ``--tables`` running pulkas of three players; starts gunicorn with
    that answers 200 (the new regions) and recording a deal, each from closed-loop
    clients; throughput as a ratio to the bare view's.
 2. The evening, ``--seconds`` long: every table records a deal every 2 to 4 seconds
-   from one phone while its three phones poll every 2 seconds; every fifth deal a
-   second phone sends the same deal number again on purpose (it must get 409). A
+   from one of its three phones while all three poll every 2 seconds; every fifth deal
+   a second phone sends the same deal number again on purpose (it must get 409). A
    probe requests the bare view twice a second all along, so that every latency has
-   a baseline measured under the same load.
+   a baseline measured under the same load. The recording phone is one of the three:
+   its record answer brings the new regions with the poll element swapped out of band
+   (``hx-swap-oob``), so its next poll asks from the version that answer showed and is
+   a 304, as static/js/table.js's page does; only the other two phones poll a 200
+   after a deal. (A fourth client recording would make all three phones poll a 200,
+   which no table does.) The second phone's deliberate 409 is left as it is: its poll
+   carries on from the version it had, as a phone whose resend was refused would.
+   Then each worker's tallies (bench/webapp/tally.py, reset after the capacity phase)
+   say where the workers' CPU went: per kind of request (view and status) its count,
+   mean and p95 CPU, cache gets, misses and sets, and its cost per deal.
 3. The database check: every deal acknowledged (200) is saved exactly once, none
    is missing, nothing else is saved, and none is half-saved (each saved deal has its
    audit line, written in the same transaction).
+
+``--cache`` chooses the rendered regions' cache: ``locmem`` (each worker's memory, or
+``CACHE_URL`` from the shell), ``db`` (a table of the database) or ``redis`` (a
+throwaway redis-server on a loopback port, bench/harness/redis.py, stopped after).
 
 ``--fault kill-worker`` sends SIGKILL to one gunicorn worker a third of the way into the
 evening; ``--fault restart-db`` restarts PostgreSQL there. Tables then carry on: a
@@ -42,6 +55,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -62,6 +76,7 @@ from harness.client import (
 from harness.deals import NAMES, cycle_form
 from harness.faults import FAULTS, RUNNING
 from harness.postgres import database
+from harness.redis import shared_cache
 from harness.report import (
     Split,
     cache_stats,
@@ -78,6 +93,7 @@ from harness.report import (
     workers_of,
 )
 from harness.server import BARE, HOST, bounded_run, gunicorn, in_child, server_env
+from harness.tally import print_tally, read_tallies, reset_tallies
 
 HISTORY = 10  # deals each pulka already has when the evening starts
 POLL_SECONDS = 2.0
@@ -215,6 +231,19 @@ class Table:
     version: int
     next_number: int = HISTORY + 1
     acknowledged: list[int] = field(default_factory=list)
+    shown: list[int] = field(default_factory=list)  # the version each phone shows
+    tickets: list[str] = field(default_factory=list)  # each phone's poll ticket
+
+    def __post_init__(self) -> None:
+        self.shown = [self.version] * 3
+
+    def show(self, seat: int, payload: bytes) -> bool:
+        """Phone ``seat`` shows the version ``payload`` carries (never an older one, as
+        an answer that arrives late cannot take a phone back); whether it carried one."""
+        found = shown_version(payload)
+        if found is not None:
+            self.shown[seat] = max(self.shown[seat], found)
+        return found is not None
 
 
 @dataclass
@@ -239,12 +268,14 @@ def evening(
     stop = threading.Event()
     rng = random.Random(8)
 
-    def saved(client: Client, path: str, number: int) -> bool:
-        """Record deal ``number``; with a fault, send it again until it is answered."""
+    def saved(table: Table, client: Client, path: str, number: int) -> bool:
+        """Record deal ``number`` from phone 0, which then shows the version its answer
+        carries; with a fault, send it again until it is answered."""
         answer = tally["record"].expect(
             200, partial(client.request, "POST", path, cycle_form(number))
         )
         if answer is not None and answer.status == 200:
+            table.show(0, answer.body)
             return True
         if faults.name is None:
             return False
@@ -264,16 +295,13 @@ def evening(
 
     def phone(table: Table, seat: int, offset: float) -> None:
         client = Client(port, table.sessions[seat], htmx=True)
-        shown = table.version
         path = f"/pulkas/{table.pulka}/poll/"
-        try:
-            ticket = poll_ticket(client, table.pulka)
-        except ERRORS:
-            ticket = ""
+        ticket = table.tickets[seat]
         next_poll = time.perf_counter() + offset
         while not stop.wait(max(0.0, next_poll - time.perf_counter())):
             next_poll += POLL_SECONDS
             try:
+                shown = table.shown[seat]
                 status, payload, spent = client.request("GET", f"{path}?v={shown}&t={ticket}")
             except ERRORS as error:
                 tally["poll 200"].error(type(error).__name__)
@@ -281,23 +309,22 @@ def evening(
                 continue
             if status == 304:
                 tally["poll 304"].add(spent)
-            elif status == 200 and shown_version(payload) is not None:
+            elif status == 200 and table.show(seat, payload):
                 tally["poll 200"].add(spent)
-                shown = shown_version(payload) or shown
             else:
                 tally["poll 200"].error(f"HTTP {status}")
                 faults.failed()
 
     def recorder(table: Table, offset: float, seed: int) -> None:
         pace = random.Random(seed)
-        client = Client(port, table.sessions[0], htmx=True)
+        client = Client(port, table.sessions[0], htmx=True)  # phone 0, which polls too
         again = Client(port, table.sessions[1], htmx=True)
         path = f"/pulkas/{table.pulka}/deals/"
         next_deal = time.perf_counter() + offset
         while not stop.wait(max(0.0, next_deal - time.perf_counter())):
             next_deal += pace.uniform(*RECORD_SECONDS)
             number = table.next_number
-            if not saved(client, path, number):
+            if not saved(table, client, path, number):
                 # Refused, or the answer was lost: whether it was saved is unknown, so
                 # the table stops recording rather than guess (the check would show it).
                 return
@@ -339,6 +366,21 @@ def evening(
     return time.perf_counter() - started
 
 
+def open_sheets(port: int, tables: list[Table], workers: int) -> None:
+    """Every phone opens its table's sheet once, for its poll ticket, before the evening:
+    a real phone opened it long before, so its page is no part of the evening's CPU."""
+
+    def ticket(table: Table, seat: int) -> str:
+        try:
+            return poll_ticket(Client(port, table.sessions[seat]), table.pulka)
+        except ERRORS:
+            return ""
+
+    with ThreadPoolExecutor(max_workers=2 * workers) as pool:
+        for table in tables:
+            table.tickets = list(pool.map(partial(ticket, table), range(3)))
+
+
 # --- main ------------------------------------------------------------------------------
 
 
@@ -350,9 +392,10 @@ def main() -> int:
     parser.add_argument("--fault", choices=sorted(FAULTS), help="inject a fault mid-evening")
     parser.add_argument(
         "--cache",
-        choices=("locmem", "db"),
+        choices=("locmem", "db", "redis"),
         default="locmem",
-        help="the rendered regions' cache: each worker's memory, or a database table",
+        help="the rendered regions' cache: each worker's memory, a database table, or a "
+        "throwaway redis-server shared by the workers",
     )
     parser.add_argument(
         "--cache-entries",
@@ -372,10 +415,10 @@ def main() -> int:
     args.tables = max(1, min(args.tables, 200))
     args.seconds = max(5.0, min(args.seconds, 120.0))
     with bounded_run("bench/load.py", WATCHDOG_SECONDS, "prefscore-load-") as workdir:
-        with database(workdir) as database_url:
-            env = server_env(database_url)
-            if args.cache == "db":
-                env["CACHE_URL"] = "db://prefscore_cache"
+        with database(workdir) as database_url, shared_cache(args.cache, workdir) as cache_url:
+            env = server_env(database_url, BENCH_TALLY="1")  # bench/webapp/tally.py
+            if cache_url:
+                env["CACHE_URL"] = cache_url
             # By default prefscore's own bounds (20,000 entries, 64 MiB), which hold a
             # 200-table evening's live set of about a dozen entries a table (README, "Load").
             if args.cache_entries:
@@ -393,6 +436,8 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
         rows = capacity(port, data, args.workers)
         print_capacity(rows, CAPACITY_SECONDS)
         tables = [Table(t["pulka"], t["sessions"], t["version"]) for t in data["tables"]]
+        open_sheets(port, tables, args.workers)
+        reset = reset_tallies(port, args.workers)  # the evening's CPU alone, by kind
         tally = {name: Series(name) for name in KINDS}
         print(f"\nthe evening runs for {args.seconds:.0f} s …", flush=True)
         faults = FaultLog(args.fault)
@@ -412,6 +457,12 @@ def run(args: argparse.Namespace, env: dict[str, str], workdir: Path) -> int:
             before, after, seconds, len(tables), pace, deals, sum(RECORD_SECONDS) / 2
         )
         print_split(split, split_after, seconds)
+        # Requests queued in the evening are still served after it: the tally probe waits
+        # behind them, so the workers' CPU to compare with is read once it has answered.
+        tallies = read_tallies(port, args.workers)
+        drained = usage(workers_of(master))
+        spent = sum(cpu - before.get(pid, (0.0, 0))[0] for pid, (cpu, _) in drained.items())
+        print_tally(tallies, deals, spent, reset, args.workers)
         print_sizing(per_table_hour, args.workers)
         stats = cache_stats(port, args.workers)
         print_cache(stats, env.get("CACHE_URL", "locmem"), env.get("CACHE_SECONDS", "3600"))

@@ -8,13 +8,13 @@ memory of each worker and the entries and bytes its cache holds against its boun
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .client import ERRORS, Client, Series
+from .client import Series
+from .tally import each_worker
 
 CACHE_STATS = "/bench/cache/"  # bench/webapp/urls.py: one worker's cache, and its pid
 
@@ -225,35 +225,29 @@ def print_sizing(per_table_hour: float, workers: int) -> None:
 
 
 def cache_stats(port: int, workers: int) -> dict[int, dict[str, Any]]:
-    """Each worker's cache (entries, bytes, bound), asked on new connections until
-    every worker has answered once (sync workers take connections in turn), or 20 tries
-    each."""
-    seen: dict[int, dict[str, Any]] = {}
-    for _ in range(20 * workers):
-        if len(seen) >= workers:
-            break
-        try:
-            answer = Client(port).request("GET", CACHE_STATS)
-        except ERRORS:
-            continue
-        if answer.status == 200:
-            found = json.loads(answer.body)
-            seen[int(found["pid"])] = found
-    return seen
+    """Each worker's cache (entries, bytes, bound): see ``tally.each_worker``."""
+    return each_worker(port, workers, CACHE_STATS)
 
 
 def print_cache(stats: dict[int, dict[str, Any]], url: str, seconds_kept: str) -> None:
     if not stats:
         print("cache: no worker answered the cache probe")
         return
-    parts = ", ".join(
-        f"{s['entries']} entries / {s['bytes'] / 2**20:.1f} MiB" for s in stats.values()
-    )
-    bound = next(iter(stats.values()))["max_entries"]
-    shared = " (one cache, shared)" if url.startswith("db://") else " (each worker's own)"
+    shared = url.startswith(("db://", "redis://"))
+    held = list(stats.values())[:1] if shared else stats.values()
+    parts = ", ".join(f"{s['entries']} entries / {s['bytes'] / 2**20:.1f} MiB" for s in held)
+    first = next(iter(stats.values()))
+    if "evicted" in first:  # Redis: its own figures (INFO memory, INFO stats, DBSIZE)
+        parts += (
+            f" (used_memory; peak {first['peak_bytes'] / 2**20:.1f} MiB, "
+            f"{first['evicted']} keys evicted)"
+        )
+    kind = " (one cache, shared)" if shared else " (each worker's own)"
+    bound = first["max_entries"]
+    bound = f"at most {bound} entries" if isinstance(bound, int) else f"bounded by {bound}"
     print(
-        f"cache: {url}{shared}, at most {bound} entries, each kept {seconds_kept} s at "
-        f"most; after the evening: {parts}"
+        f"cache: {url}{kind}, {bound}, each kept "
+        f"{seconds_kept} s at most; after the evening: {parts}"
     )
 
 

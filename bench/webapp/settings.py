@@ -7,13 +7,27 @@ needs no collectstatic; everything else is production's (DEBUG off).
 import os
 
 from prefscore.settings import *  # noqa: F403
-from prefscore.settings import DATABASES, STORAGES
+from prefscore.settings import CACHES, DATABASES, MIDDLEWARE, STORAGES
 
 ROOT_URLCONF = "bench.webapp.urls"
 STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# bench/load.py's accounting (BENCH_TALLY; bench/webapp/tally.py): each request's CPU and
+# cache calls by kind. Outermost, so that the other middleware's share is counted in the
+# request's; the cache is prefscore's backend with a counting mixin, the same bounds and
+# options. Off for bench/web.py, whose ratios then measure prefscore alone.
+COUNTED = {
+    "prefscore.cache.BoundedLocMemCache": "bench.webapp.tally.CountedLocMem",
+    "django.core.cache.backends.db.DatabaseCache": "bench.webapp.tally.CountedDatabase",
+    "django.core.cache.backends.redis.RedisCache": "bench.webapp.tally.CountedRedis",
+}
+if os.environ.get("BENCH_TALLY"):
+    MIDDLEWARE = ["bench.webapp.tally.CpuTallyMiddleware", *MIDDLEWARE]
+    backend = CACHES["default"]["BACKEND"]
+    CACHES = {**CACHES, "default": {**CACHES["default"], "BACKEND": COUNTED.get(backend, backend)}}
 
 # bench/web.py --sqlite-tuned: SQLite set up for several worker processes. BEGIN
 # IMMEDIATE takes the write lock at the start of a transaction, so that a writer waits
