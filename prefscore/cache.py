@@ -1,4 +1,5 @@
-"""Each worker's own cache of rendered regions, bounded in bytes as well as in entries.
+"""The cache backends of rendered regions: each worker's own, bounded in bytes as well as
+in entries; and a shared Redis whose client is made once, not for every call.
 
 Django's ``LocMemCache`` counts entries only, and an entry of prefscore's cache may be a
 few hundred bytes (a poll's version) or 120 KB (the page of a 100-deal pulka): a count
@@ -10,11 +11,13 @@ entry it holds and, past ``MAX_BYTES``, lets the least recently read ones go fir
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from threading import Lock
 from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
@@ -71,3 +74,45 @@ class BoundedLocMemCache(LocMemCache):
 
     def _forget(self, key: str) -> None:
         self._total[0] -= self._sizes.pop(key, 0)
+
+
+class _OneClientPerPool(RedisCacheClient):
+    """Django's Redis client, keeping one ``redis.Redis`` per connection pool.
+
+    Django's own makes a new ``redis.Redis`` for every call, and each builds its table of
+    response callbacks (some 170 entries, upper-cased one by one): about 0.13 ms of a
+    worker's CPU per cache call, which `bench/cpu.py` measured as a third of a poll
+    answering 200 and of a record on a shared Redis (README, issue 16). A ``redis.Redis``
+    is safe to share between threads: each command takes a connection from the pool.
+    """
+
+    # RedisCacheClient's own state, which django-stubs does not declare (its private part).
+    _servers: list[str]
+    _pools: dict[int, Any]
+    _pool_class: Any
+    _pool_options: dict[str, Any]
+    _client: Any
+    _get_connection_pool_index: Callable[[bool], int]
+
+    def __init__(self, servers: list[str], **options: Any) -> None:
+        super().__init__(servers, **options)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        index = self._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:
+            if index not in self._pools:
+                self._pools[index] = self._pool_class.from_url(
+                    self._servers[index], **self._pool_options
+                )
+            client = self._clients[index] = self._client(connection_pool=self._pools[index])
+        return client
+
+
+class SharedRedisCache(RedisCache):
+    """Django's ``RedisCache`` with a client made once per pool (``_OneClientPerPool``)."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = _OneClientPerPool

@@ -138,7 +138,7 @@ def cache_config(env: Env) -> dict[str, Any]:
     if url.startswith(("redis://", "rediss://")):
         # Redis bounds itself (its maxmemory policy); MAX_ENTRIES is not its option.
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "prefscore.cache.SharedRedisCache",
             "LOCATION": url,
             "TIMEOUT": config["TIMEOUT"],
         }

@@ -195,7 +195,7 @@ def test_the_cache_url_picks_the_database_or_redis_and_refuses_the_unknown() -> 
     assert db["BACKEND"].endswith("DatabaseCache") and db["LOCATION"] == "regions"
     assert db["OPTIONS"]["MAX_ENTRIES"] == 50
     redis = cache_config({"CACHE_URL": "redis://cache.internal:6379/0"})
-    assert redis["BACKEND"].endswith("RedisCache")
+    assert redis["BACKEND"] == "prefscore.cache.SharedRedisCache"
     assert redis["LOCATION"] == "redis://cache.internal:6379/0"
     with pytest.raises(ImproperlyConfigured):
         cache_config({"CACHE_URL": "memcached://x"})
