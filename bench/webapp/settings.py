@@ -22,7 +22,7 @@ STORAGES = {
 COUNTED = {
     "prefscore.cache.BoundedLocMemCache": "bench.webapp.tally.CountedLocMem",
     "django.core.cache.backends.db.DatabaseCache": "bench.webapp.tally.CountedDatabase",
-    "django.core.cache.backends.redis.RedisCache": "bench.webapp.tally.CountedRedis",
+    "prefscore.cache.SharedRedisCache": "bench.webapp.tally.CountedRedis",
 }
 if os.environ.get("BENCH_TALLY"):
     MIDDLEWARE = ["bench.webapp.tally.CpuTallyMiddleware", *MIDDLEWARE]

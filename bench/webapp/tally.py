@@ -27,7 +27,7 @@ from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.db import DatabaseCache
-from django.core.cache.backends.redis import RedisCache
+from prefscore.cache import SharedRedisCache
 from django.http import HttpRequest, HttpResponseBase
 
 from prefscore.cache import BoundedLocMemCache
@@ -157,5 +157,5 @@ class CountedDatabase(Counted, DatabaseCache):
     pass
 
 
-class CountedRedis(Counted, RedisCache):
+class CountedRedis(Counted, SharedRedisCache):
     pass
