@@ -27,10 +27,9 @@ from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.db import DatabaseCache
-from prefscore.cache import SharedRedisCache
 from django.http import HttpRequest, HttpResponseBase
 
-from prefscore.cache import BoundedLocMemCache
+from prefscore.cache import BoundedLocMemCache, SharedRedisCache
 
 # The probes of bench/load.py: reading the tallies is not part of the evening.
 PROBES = ("/bench/tally/", "/bench/cache/")
