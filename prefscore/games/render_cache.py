@@ -34,7 +34,7 @@ from django.middleware.csrf import get_token
 from django.template.context import make_context
 from django.template.loader import get_template
 from django.utils.html import conditional_escape
-from django.utils.translation import get_language
+from django.utils.translation import get_language, to_locale
 
 from .models import Pulka
 
@@ -90,12 +90,29 @@ def key(pulka: Pulka, part: str, *variant: object, language: bool = True) -> str
 
 def lasting_key(pulka: Pulka, part: str, *variant: object) -> str:
     """The key of a part that outlives a version: named by the pulka's identity (id and
-    creation) and the language, never its version, the caller adding a digest of what
-    the part shows (a protocol line, the next deal's empty form). A new version finds
-    every such part that looks as it did, and a changed one misses by itself."""
+    creation) and the language with its translations' digest, never its version, the
+    caller adding a digest of what the part shows (a protocol line, the next deal's
+    empty form). A new version finds every such part that looks as it did, and a
+    changed one misses by itself."""
     created = pulka.created_at.timestamp() if pulka.created_at else 0
     tail = ".".join(str(v) for v in variant)
-    return f"prefscore.{SCHEMA}.{part}.{pulka.pk}.{created:.6f}.{get_language() or ''}.{tail}"
+    language = get_language() or ""
+    words = f"{language}-{catalogue_digest(language)}"
+    return f"prefscore.{SCHEMA}.{part}.{pulka.pk}.{created:.6f}.{words}.{tail}"
+
+
+@lru_cache(maxsize=16)
+def catalogue_digest(language: str) -> str:
+    """The digest of the language's compiled translations (``locale/*/django.mo``), for
+    the keys that outlive a version: the words a template translates itself are not in
+    a part's digest, so a release that mends a translation must not read the earlier
+    release's markup from a shared cache. Read once per process, as Django reads it."""
+    digest = hashlib.blake2b(digest_size=6)
+    for folder in settings.LOCALE_PATHS:
+        catalogue = Path(folder) / to_locale(language) / "LC_MESSAGES" / "django.mo"
+        if catalogue.is_file():
+            digest.update(catalogue.read_bytes())
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=64)

@@ -10,6 +10,7 @@ an arbiter's decision and a language switch show at once.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -129,6 +130,27 @@ def test_a_line_key_names_the_pulka_and_the_language_but_not_the_version(played)
     with translation.override("en"):
         elsewhere = render_cache.lasting_key(other, "protocol-line")
     assert english == moved and len({english, russian, elsewhere}) == 3
+
+
+def test_a_line_key_names_the_translations_it_was_rendered_with(played, tmp_path, settings):
+    """A release that mends a translation renders the lines again, even from a shared
+    cache that outlived the deploy: the words a template translates are in no digest."""
+    pulka, _clients = played
+    with translation.override("ru"):
+        shipped = render_cache.lasting_key(pulka, "protocol-line")
+        render_cache.catalogue_digest.cache_clear()
+        mended = tmp_path / "ru" / "LC_MESSAGES"
+        mended.mkdir(parents=True)
+        shipped_catalogue = Path(settings.LOCALE_PATHS[0]) / "ru" / "LC_MESSAGES" / "django.mo"
+        # The same translations and one byte more: a catalogue that reads, but is another.
+        (mended / "django.mo").write_bytes(shipped_catalogue.read_bytes() + b"\0")
+        settings.LOCALE_PATHS = [tmp_path]
+        try:
+            released = render_cache.lasting_key(pulka, "protocol-line")
+        finally:
+            render_cache.catalogue_digest.cache_clear()
+    assert shipped != released
+    assert shipped.split(".")[:-2] == released.split(".")[:-2]  # the same pulka and part
 
 
 def test_a_lines_digest_follows_every_value_it_shows():
