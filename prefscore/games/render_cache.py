@@ -34,7 +34,7 @@ from django.middleware.csrf import get_token
 from django.template.context import make_context
 from django.template.loader import get_template
 from django.utils.html import conditional_escape
-from django.utils.translation import get_language, to_locale
+from django.utils.translation import get_language
 
 from .models import Pulka
 
@@ -85,33 +85,39 @@ def key(pulka: Pulka, part: str, *variant: object, language: bool = True) -> str
     """The cache key of one part of the pulka's screens in the page's language."""
     words = (get_language() or "") if language else "-"
     tail = ".".join(str(v) for v in variant)
-    return f"prefscore.{SCHEMA}.{part}.{pulka_key(pulka)}.{words}.{tail}"
+    return f"prefscore.{SCHEMA}-{release()}.{part}.{pulka_key(pulka)}.{words}.{tail}"
 
 
 def lasting_key(pulka: Pulka, part: str, *variant: object) -> str:
     """The key of a part that outlives a version: named by the pulka's identity (id and
-    creation) and the language with its translations' digest, never its version, the
+    creation), the release (``release``) and the language, never its version, the
     caller adding a digest of what the part shows (a protocol line, the next deal's
     empty form). A new version finds every such part that looks as it did, and a
     changed one misses by itself."""
     created = pulka.created_at.timestamp() if pulka.created_at else 0
     tail = ".".join(str(v) for v in variant)
-    language = get_language() or ""
-    words = f"{language}-{catalogue_digest(language)}"
-    return f"prefscore.{SCHEMA}.{part}.{pulka.pk}.{created:.6f}.{words}.{tail}"
+    words = get_language() or ""
+    return f"prefscore.{SCHEMA}-{release()}.{part}.{pulka.pk}.{created:.6f}.{words}.{tail}"
 
 
-@lru_cache(maxsize=16)
-def catalogue_digest(language: str) -> str:
-    """The digest of the language's compiled translations (``locale/*/django.mo``), for
-    the keys that outlive a version: the words a template translates itself are not in
-    a part's digest, so a release that mends a translation must not read the earlier
-    release's markup from a shared cache. Read once per process, as Django reads it."""
+@lru_cache(maxsize=1)
+def release() -> str:
+    """A digest of this release's markup and words: every template of the project's
+    folders and every compiled catalogue (``locale/*/django.mo``), read once per process.
+
+    In every key, so that a deploy never reads the release before's markup from a shared
+    cache (Redis, a table) that outlived it: neither a version's regions (the same
+    version is shown again after a deploy) nor a part kept by what it shows, whose
+    digest has none of the words its template translates. ``SCHEMA`` still marks a
+    change of the cached objects' shape, which no file of these says."""
     digest = hashlib.blake2b(digest_size=6)
-    for folder in settings.LOCALE_PATHS:
-        catalogue = Path(folder) / to_locale(language) / "LC_MESSAGES" / "django.mo"
-        if catalogue.is_file():
-            digest.update(catalogue.read_bytes())
+    named: list[Any] = [*settings.TEMPLATES[0].get("DIRS", []), *settings.LOCALE_PATHS]  # type: ignore[misc]
+    for folder in map(Path, named):
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".html", ".mo") and path.is_file():
+                # Named from its folder: app servers in other places share their keys.
+                digest.update(path.relative_to(folder).as_posix().encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

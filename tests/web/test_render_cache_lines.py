@@ -132,25 +132,34 @@ def test_a_line_key_names_the_pulka_and_the_language_but_not_the_version(played)
     assert english == moved and len({english, russian, elsewhere}) == 3
 
 
-def test_a_line_key_names_the_translations_it_was_rendered_with(played, tmp_path, settings):
-    """A release that mends a translation renders the lines again, even from a shared
-    cache that outlived the deploy: the words a template translates are in no digest."""
+def test_a_line_key_names_the_release_it_was_rendered_by(played, tmp_path, settings):
+    """A release that mends a translation or a template renders the lines again, even
+    from a shared cache that outlived the deploy: the words a template translates are
+    in no line's digest. The release is named from the files, not from where they lie."""
     pulka, _clients = played
+    shipped = Path(settings.LOCALE_PATHS[0])
     with translation.override("ru"):
-        shipped = render_cache.lasting_key(pulka, "protocol-line")
-        render_cache.catalogue_digest.cache_clear()
-        mended = tmp_path / "ru" / "LC_MESSAGES"
-        mended.mkdir(parents=True)
-        shipped_catalogue = Path(settings.LOCALE_PATHS[0]) / "ru" / "LC_MESSAGES" / "django.mo"
-        # The same translations and one byte more: a catalogue that reads, but is another.
-        (mended / "django.mo").write_bytes(shipped_catalogue.read_bytes() + b"\0")
-        settings.LOCALE_PATHS = [tmp_path]
+        before = render_cache.lasting_key(pulka, "protocol-line")
+        page_before = render_cache.key(pulka, "regions")
+        render_cache.release.cache_clear()
+        elsewhere = tmp_path / "elsewhere"
+        for catalogue in shipped.rglob("*.mo"):  # every catalogue as shipped, elsewhere
+            copy = elsewhere / catalogue.relative_to(shipped)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(catalogue.read_bytes())
+        settings.LOCALE_PATHS = [elsewhere]
         try:
-            released = render_cache.lasting_key(pulka, "protocol-line")
+            moved = render_cache.lasting_key(pulka, "protocol-line")
+            render_cache.release.cache_clear()
+            mended = elsewhere / "ru" / "LC_MESSAGES" / "django.mo"
+            # The same translations and one byte more: a catalogue that reads, but is another.
+            mended.write_bytes(mended.read_bytes() + b"\0")
+            after = render_cache.lasting_key(pulka, "protocol-line")
+            page_after = render_cache.key(pulka, "regions")
         finally:
-            render_cache.catalogue_digest.cache_clear()
-    assert shipped != released
-    assert shipped.split(".")[:-2] == released.split(".")[:-2]  # the same pulka and part
+            render_cache.release.cache_clear()
+    assert moved == before  # the same files in another folder: the same keys
+    assert after != before and page_after != page_before
 
 
 def test_a_lines_digest_follows_every_value_it_shows():
