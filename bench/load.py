@@ -19,8 +19,8 @@ phones), and ``--tables`` running pulkas of three players; starts gunicorn with
    a baseline measured under the same load. The recording phone is one of the three:
    its record answer brings the new regions with the poll element swapped out of band
    (``hx-swap-oob``), so its next poll asks from the version that answer showed and is
-   a 304, as static/js/table.js's page does; only the other two phones poll a 200
-   after a deal. (A fourth client recording would make all three phones poll a 200,
+   a 304, as static/js/table.js's page does, and it sends no poll while its record is
+   on its way (static/js/network.js); only the other two phones poll a 200 after a deal. (A fourth client recording would make all three phones poll a 200,
    which no table does.) The second phone's deliberate 409 is left as it is: its poll
    carries on from the version it had, as a phone whose resend was refused would.
    Then each worker's tallies (bench/webapp/tally.py, reset after the capacity phase)
@@ -233,6 +233,7 @@ class Table:
     acknowledged: list[int] = field(default_factory=list)
     shown: list[int] = field(default_factory=list)  # the version each phone shows
     tickets: list[str] = field(default_factory=list)  # each phone's poll ticket
+    posting: bool = False  # phone 0's record is on its way: its poll waits (network.js)
 
     def __post_init__(self) -> None:
         self.shown = [self.version] * 3
@@ -271,9 +272,13 @@ def evening(
     def saved(table: Table, client: Client, path: str, number: int) -> bool:
         """Record deal ``number`` from phone 0, which then shows the version its answer
         carries; with a fault, send it again until it is answered."""
-        answer = tally["record"].expect(
-            200, partial(client.request, "POST", path, cycle_form(number))
-        )
+        table.posting = True
+        try:
+            answer = tally["record"].expect(
+                200, partial(client.request, "POST", path, cycle_form(number))
+            )
+        finally:
+            table.posting = False
         if answer is not None and answer.status == 200:
             table.show(0, answer.body)
             return True
@@ -300,6 +305,8 @@ def evening(
         next_poll = time.perf_counter() + offset
         while not stop.wait(max(0.0, next_poll - time.perf_counter())):
             next_poll += POLL_SECONDS
+            if seat == 0 and table.posting:
+                continue  # as network.js: no poll while the phone's own deal is out
             try:
                 shown = table.shown[seat]
                 status, payload, spent = client.request("GET", f"{path}?v={shown}&t={ticket}")

@@ -67,6 +67,13 @@
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
+    // The poll waits while this phone's own change is on its way: that answer brings the
+    // new regions, and a poll answered meanwhile would be one more full answer for the
+    // server to render in a busy room, and could show the version before it again.
+    if (event.detail.elt && event.detail.elt.id === "poll") {
+      if (document.querySelector('form[data-net-state="busy"]')) event.preventDefault();
+      return;
+    }
     var form = actionForm(event.detail.elt);
     if (form) setBusy(form, true);
     var link = actionLink(event.detail.elt);
