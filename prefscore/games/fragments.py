@@ -24,7 +24,7 @@ from threading import Lock
 from django.utils.translation import get_language
 
 from .models import Pulka
-from .render_cache import SCHEMA
+from .render_cache import SCHEMA, identity
 
 # A sheet of three keeps 12 pieces (4 K characters) at 10 deals, 16 (14 K) at 100: these
 # bounds hold the current pieces of about 500 tables, whose keys take about as much again.
@@ -84,8 +84,7 @@ def scope(pulka: Pulka) -> str:
     """The pulka's identity (id and creation, never its version) and the page's language:
     the part of every key that the pieces' values do not say (the language of the
     words around them, which pulka: a piece is never shown on another pulka's sheet)."""
-    created = pulka.created_at.timestamp() if pulka.created_at else 0
-    return f"{SCHEMA}.{pulka.pk}.{created:.6f}.{get_language() or ''}"
+    return f"{SCHEMA}.{identity(pulka)}.{get_language() or ''}"
 
 
 __all__ = ["MAX_CHARACTERS", "MAX_ENTRIES", "FragmentStore", "scope", "store"]

@@ -53,6 +53,13 @@ SCHEMA = 5
 PRIVATE_USER_FIELDS = ("password", "email", "first_name", "last_name", "last_login")
 
 
+def identity(pulka: Pulka) -> str:
+    """The pulka's id and creation: a restored database or a reused id never meets the
+    entries of another pulka (every key of a pulka's parts starts from it)."""
+    created = pulka.created_at.timestamp() if pulka.created_at else 0
+    return f"{pulka.pk}.{created:.6f}"
+
+
 def pulka_key(pulka: Pulka) -> str:
     """The pulka as it stands: id, creation, version and the fields shown beside them.
 
@@ -75,8 +82,7 @@ def pulka_key(pulka: Pulka) -> str:
         (pulka.status, pulka.player_names, pulka.target, pulka.convention_name, pulka.title)
     )
     digest = hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
-    created = pulka.created_at.timestamp() if pulka.created_at else 0
-    found = f"{pulka.pk}.{created:.6f}.{pulka.version}.{digest}"
+    found = f"{identity(pulka)}.{pulka.version}.{digest}"
     pulka.__dict__["_prefscore_key"] = (fields, found)
     return found
 
@@ -94,10 +100,9 @@ def lasting_key(pulka: Pulka, part: str, *variant: object) -> str:
     caller adding a digest of what the part shows (a protocol line, the next deal's
     empty form). A new version finds every such part that looks as it did, and a
     changed one misses by itself."""
-    created = pulka.created_at.timestamp() if pulka.created_at else 0
     tail = ".".join(str(v) for v in variant)
     words = get_language() or ""
-    return f"prefscore.{SCHEMA}-{release()}.{part}.{pulka.pk}.{created:.6f}.{words}.{tail}"
+    return f"prefscore.{SCHEMA}-{release()}.{part}.{identity(pulka)}.{words}.{tail}"
 
 
 @lru_cache(maxsize=1)
