@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import islice
 from typing import TypeVar
 
 from .contracts import Kind
+from .conventions import Convention
 from .facts import Deal, Entry
 from .house_deals import CONCEDED_UNDERTRICKS
 from .numbers import Points
@@ -252,13 +254,44 @@ def balance_after_each_deal(scored: ScoredPulka) -> list[tuple[Fraction, ...]]:
     for outcome in scored.corrections:
         penalties.setdefault(outcome.after_deal, []).extend(outcome.penalties)
     balances = []
+    settled = _settled_by(convention)
     for number, record in enumerate(scored.records, start=1):
         for entry in (*record.entries, *penalties.get(number, ())):
             _write(entry, pulya, gora, whists)
         totals = Totals(names, scored.state.target, tuple(pulya), tuple(gora),
                         tuple(tuple(row) for row in whists))  # fmt: skip
-        balances.append(tuple(Fraction(r) for r in exact_result(totals, convention)))
+        balances.append(_settled(totals, convention, settled))
     return balances
+
+
+# The settlements already made, by convention and sheet: a new deal leaves every earlier
+# deal's sheet as it was, so the chart settles only the new one (issue 16: recording was
+# otherwise a settlement per deal of the pulka, a fifth of a 100-deal pulka's record).
+# Bounded: past SETTLED_KEPT sheets of a convention, the older half goes.
+SETTLED_KEPT = 20_000
+_SETTLED: dict[Convention, dict[Totals, tuple[Fraction, ...]]] = {}
+
+
+def _settled_by(convention: Convention) -> dict[Totals, tuple[Fraction, ...]]:
+    found = _SETTLED.get(convention)
+    if found is None:
+        if len(_SETTLED) >= 64:  # conventions: a club has a handful
+            _SETTLED.clear()
+        found = _SETTLED[convention] = {}
+    return found
+
+
+def _settled(
+    totals: Totals, convention: Convention, known: dict[Totals, tuple[Fraction, ...]]
+) -> tuple[Fraction, ...]:
+    """``exact_result`` of the sheet, as Fractions, made once per sheet (docs/rules.md §3.7)."""
+    found = known.get(totals)
+    if found is None:
+        if len(known) >= SETTLED_KEPT:
+            for oldest in list(islice(known, SETTLED_KEPT // 2)):
+                del known[oldest]
+        found = known[totals] = tuple(Fraction(r) for r in exact_result(totals, convention))
+    return found
 
 
 def _write(

@@ -136,6 +136,65 @@ def test_the_balance_after_each_deal_is_the_settlement_of_the_sheet_then(preset,
     check()
 
 
+def test_a_new_deal_settles_only_its_own_sheet(monkeypatch):
+    from scoring.engine import stats
+
+    monkeypatch.setattr(stats, "_SETTLED", {})
+    calls = []
+    real = stats.exact_result
+    monkeypatch.setattr(stats, "exact_result", lambda t, c: calls.append(t) or real(t, c))
+    deals = THREE["deals"]
+    before = balance_after_each_deal(score_pulka(read({**THREE, "deals": deals[:-1]})))
+    assert len(calls) == len(deals) - 1
+    calls.clear()
+
+    after = balance_after_each_deal(score_pulka(read(THREE)))
+
+    assert len(calls) == 1  # the newest sheet; the others are the ones settled before
+    assert after[:-1] == before
+
+
+def test_the_settlements_kept_are_bounded_and_change_no_figure(monkeypatch):
+    from scoring.engine import stats
+
+    monkeypatch.setattr(stats, "_SETTLED", {})
+    monkeypatch.setattr(stats, "SETTLED_KEPT", 4)
+    scored = score_pulka(read(THREE))
+    expected = [
+        tuple(exact_result(t, scored.state.convention)) for t in _sheets_after_each_deal(scored)
+    ]
+
+    assert balance_after_each_deal(scored) == expected
+    assert balance_after_each_deal(scored) == expected
+    assert all(len(kept) <= 4 for kept in stats._SETTLED.values())
+
+
+def _sheets_after_each_deal(scored):
+    """The sheet after each deal, counted here from the records (no corrections in THREE)."""
+    size = len(scored.state.names)
+    pulya, gora = [0] * size, [0] * size
+    whists = [[0] * size for _ in range(size)]
+    sheets = []
+    for record in scored.records:
+        for entry in record.entries:
+            if entry.section == "pulya":
+                pulya[entry.player] += entry.points
+            elif entry.section == "gora":
+                gora[entry.player] += entry.points
+            elif entry.on is not None:
+                whists[entry.player][entry.on] += entry.points
+        sheets.append(
+            Totals(
+                scored.state.names,
+                scored.state.target,
+                tuple(pulya),
+                tuple(gora),
+                tuple(tuple(row) for row in whists),
+            )  # fmt: skip
+        )
+    return sheets
+
+
 def test_corrections_penalties_count_from_the_deal_they_were_made_after():
     fixed = {**THREE["deals"][0], "tricks": {"Anna": 7, "Boris": 2, "Vera": 1}}
     deals = THREE["deals"]
