@@ -289,7 +289,7 @@ def _settled(
     if found is None:
         if len(known) >= SETTLED_KEPT:
             for oldest in list(islice(known, SETTLED_KEPT // 2)):
-                del known[oldest]
+                known.pop(oldest, None)  # another thread may have let it go
         found = known[totals] = tuple(Fraction(r) for r in exact_result(totals, convention))
     return found
 
