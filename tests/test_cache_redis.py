@@ -81,3 +81,124 @@ def test_values_go_through_a_real_server(redis_url: str) -> None:
         "prefscore.test.three": "три",
     }
     assert cache.get("missing") is None
+
+
+# --- a request's writes in one round trip (SharedRedisCache.deferred_writes) -----------
+
+
+class _FakeRedis:
+    """RedisCache's own reads and writes, recorded: no server needed."""
+
+    def __init__(self) -> None:
+        self.stored: dict[str, object] = {}
+        self.calls: list[str] = []
+
+
+def _faked(monkeypatch: pytest.MonkeyPatch) -> tuple[SharedRedisCache, _FakeRedis]:
+    from django.core.cache.backends.redis import RedisCache
+
+    fake = _FakeRedis()
+
+    def set_one(self, key, value, timeout=None, version=None):  # noqa: ANN001
+        fake.calls.append(f"set {key}")
+        fake.stored[key] = value
+
+    def set_many(self, data, timeout=None, version=None):  # noqa: ANN001
+        fake.calls.append(f"set_many {sorted(data)}")
+        fake.stored.update(data)
+        return []
+
+    def get(self, key, default=None, version=None):  # noqa: ANN001
+        fake.calls.append(f"get {key}")
+        return fake.stored.get(key, default)
+
+    def get_many(self, keys, version=None):  # noqa: ANN001
+        fake.calls.append(f"get_many {sorted(keys)}")
+        return {k: fake.stored[k] for k in keys if k in fake.stored}
+
+    for name, method in [("set", set_one), ("set_many", set_many), ("get", get),
+                         ("get_many", get_many)]:  # fmt: skip
+        monkeypatch.setattr(RedisCache, name, method)
+    return _backend("redis://127.0.0.1:1/0"), fake
+
+
+def test_writes_in_a_block_go_together_at_its_end_and_are_read_inside(monkeypatch):
+    cache, fake = _faked(monkeypatch)
+    with cache.deferred_writes():
+        cache.set("a", "<svg/>")
+        cache.set_many({"b": 2, "c": 3})
+        assert fake.calls == []  # nothing sent yet
+        assert cache.get("a") == "<svg/>"
+        assert cache.get_many(["a", "b", "z"]) == {"a": "<svg/>", "b": 2}
+        assert cache.has_key("c")
+        assert not cache.add("c", 4)
+    assert fake.calls == ["get_many ['z']", "set_many ['a', 'b', 'c']"]
+    assert fake.stored == {"a": "<svg/>", "b": 2, "c": 3}
+
+
+def test_outside_a_block_every_write_goes_at_once(monkeypatch):
+    cache, fake = _faked(monkeypatch)
+    cache.set("a", 1)
+    assert fake.calls == ["set a"]
+
+
+def test_what_a_failed_block_kept_is_still_sent(monkeypatch):
+    cache, fake = _faked(monkeypatch)
+    with pytest.raises(RuntimeError), cache.deferred_writes():
+        cache.set("a", 1)
+        raise RuntimeError
+    assert fake.stored == {"a": 1}
+
+
+def test_a_block_inside_another_sends_nothing_of_its_own(monkeypatch):
+    cache, fake = _faked(monkeypatch)
+    with cache.deferred_writes():
+        with cache.deferred_writes():
+            cache.set("a", 1)
+        assert fake.calls == []
+    assert fake.calls == ["set_many ['a']"]
+
+
+def test_each_thread_keeps_its_own_writes(monkeypatch):
+    import threading
+
+    cache, fake = _faked(monkeypatch)
+    seen: list[object] = []
+    with cache.deferred_writes():
+        cache.set("a", 1)
+        other = threading.Thread(target=lambda: seen.append(cache.get("a")))
+        other.start()
+        other.join()
+    assert seen == [None]  # the other thread asked Redis, where nothing was yet
+
+
+def test_a_request_writes_once_and_its_answer_follows(monkeypatch, rf):
+    from django.http import HttpResponse
+
+    from prefscore.cache import DeferredCacheWritesMiddleware
+
+    cache, fake = _faked(monkeypatch)
+    monkeypatch.setattr("prefscore.cache.caches", {"default": cache})
+
+    def view(request):  # noqa: ANN001
+        cache.set("a", 1)
+        cache.set("b", 2)
+        return HttpResponse("ok")
+
+    response = DeferredCacheWritesMiddleware(view)(rf.get("/"))
+
+    assert response.content == b"ok"
+    assert fake.calls == ["set_many ['a', 'b']"]
+
+
+def test_deferred_writes_reach_a_real_server(redis_url: str) -> None:
+    cache = _backend(redis_url)
+    with cache.deferred_writes():
+        cache.set("prefscore.test.late", {"sheet": "<svg/>"})
+        cache.set("prefscore.test.short", "x", timeout=60)
+        assert cache.get("prefscore.test.late") == {"sheet": "<svg/>"}
+    other = _backend(redis_url)  # another worker
+    assert other.get("prefscore.test.late") == {"sheet": "<svg/>"}
+    assert other.get("prefscore.test.short") == "x"
+    ttl = other._cache.get_client().ttl(other.make_key("prefscore.test.short"))
+    assert 0 < ttl <= 60
