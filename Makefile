@@ -48,7 +48,8 @@ test: check-tools
 	$(MAKE) --no-print-directory lint typecheck
 
 # What the tests need from the machine: Debian's Chromium and its driver (browser tests),
-# npm (axe-core, for their accessibility checks) and gettext (the catalogue test). As root
+# npm (axe-core, for their accessibility checks), gettext (the catalogue test) and
+# redis-server (tests/test_cache_redis.py, against a real server). As root
 # with CI=true the missing Debian packages are installed (npm only where there is no
 # Node.js: Debian's npm conflicts with a Node.js from elsewhere, as in .ci/run);
 # otherwise one line says what to install, and nothing runs.
@@ -62,6 +63,8 @@ check-tools:
 		else packages="$$packages nodejs npm"; fi; fi; \
 	if ! command -v xgettext >/dev/null || ! command -v msgmerge >/dev/null; then \
 		need="$$need, gettext"; packages="$$packages gettext"; fi; \
+	if ! command -v redis-server >/dev/null; then \
+		need="$$need, redis-server (the shared cache's tests)"; packages="$$packages redis-server"; fi; \
 	[ -z "$$need" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ] && [ "$${CI:-}" = true ] && [ -z "$$own_node" ] \
 		&& command -v apt-get >/dev/null; then \

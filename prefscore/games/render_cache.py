@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,8 +45,9 @@ T = TypeVar("T")
 # 2: SheetState.led and the all-pass options; 3: the deal facts of issue 17; 4: PU's
 # three options (the Convention in a cached SheetState gains fields); 5: protocol lines
 # and the next deal's empty form kept by what they show (``lasting_key``), the form's
-# deal number a placeholder.
-SCHEMA = 5
+# deal number a placeholder; 6: the newest deal's lines put in a shared body per request
+# (``viewer_head``).
+SCHEMA = 6
 
 # An account's fields never read into a cached entry: the screens name a user by his
 # user name only, and a shared cache (Redis, a table) should hold no password hash.
@@ -181,6 +182,12 @@ POLL_PLACEHOLDER = "prefscoreSharedPollAddressPlaceholder"
 
 
 NAME_PLACEHOLDER = "prefscoreSharedViewerNamePlaceholder"
+# The newest deal's lines in a shared body (templatetags/shared_cache.py, viewer_part):
+# the pencil's holder and the others share the body, each request puts in its own.
+HEAD_PLACEHOLDER = "prefscoreSharedViewerHeadPlaceholder"
+# Set in the context of a shared body's rendering (shared_page, shared_partials).
+SHARING = "prefscore_shared_body"
+HEAD_TEMPLATE = "games/_protocol.html#head"
 # The shared empty form's deal number (presenters/next_deal.py), put in by shared_cache.
 NUMBER_PLACEHOLDER = "prefscoreSharedDealNumberPlaceholder"
 
@@ -205,7 +212,8 @@ def shared_page(request: HttpRequest, template: str, context: Mapping[str, Any],
     if not isinstance(found, str):
         found = _render(request, template, {**context, "poll_url": POLL_PLACEHOLDER}, True)
         cache.set(name, found)
-    return _fill(request, found, context["poll_url"], request.user.get_username())
+    head = partial(viewer_head, request, context)
+    return _fill(request, found, context["poll_url"], request.user.get_username(), head)
 
 
 def _render(
@@ -215,7 +223,7 @@ def _render(
     (and the viewer's, above their user)."""
     made_template: Any = get_template(template)
     made = make_context(dict(values), request, autoescape=made_template.backend.engine.autoescape)
-    made.push(csrf_token=CSRF_PLACEHOLDER, **({"user": _Viewer()} if viewer else {}))
+    made.push(csrf_token=CSRF_PLACEHOLDER, **({"user": _Viewer(), SHARING: True} if viewer else {}))
     return str(made_template.template.render(made))
 
 
@@ -224,15 +232,23 @@ def _render(
 _PREFIX = "prefscoreShared"
 
 
-def _fill(request: HttpRequest, html: str, poll_url: str, user_name: str = "") -> str:
-    """A shared rendering with this request's own poll address, CSRF token and name: one
-    pass over it (a 100-deal body is 100 KB), not one per placeholder."""
+def _fill(
+    request: HttpRequest,
+    html: str,
+    poll_url: str,
+    user_name: str = "",
+    head: Callable[[], str] | None = None,
+) -> str:
+    """A shared rendering with this request's own poll address, CSRF token, name and
+    newest lines (``head``): one pass over it (a 100-deal body is 100 KB), not one per
+    placeholder."""
     values = {
         POLL_PLACEHOLDER: lambda: conditional_escape(poll_url),
         # A fresh render asks for the token only when it shows one (get_token marks the
         # CSRF cookie for the answer): so does this.
         CSRF_PLACEHOLDER: lambda: get_token(request),
         NAME_PLACEHOLDER: lambda: conditional_escape(user_name),
+        HEAD_PLACEHOLDER: head or (lambda: HEAD_PLACEHOLDER),
     }
     made: dict[str, str] = {}  # each made once: one token for every form, as a render
     pieces = html.split(_PREFIX)
@@ -267,6 +283,18 @@ def shared_partials(
         values = {**context, "oob": True, "poll_url": POLL_PLACEHOLDER}
         found = _render_partials(request, template, names, values)
         cache.set(name, found)
+    return _fill(request, found, context["poll_url"], head=partial(viewer_head, request, context))
+
+
+def viewer_head(request: HttpRequest, context: Mapping[str, Any]) -> str:
+    """The newest deal's lines as this viewer sees them, for a shared body's placeholder:
+    shared by every viewer who may do the same on them (``protocol_head_key``), rendered
+    once with the CSRF token's placeholder, filled with this request's token."""
+    name = context["protocol_head_key"]
+    found = cache.get(name)
+    if not isinstance(found, str):
+        found = _render(request, HEAD_TEMPLATE, context)
+        cache.set(name, found)
     return _fill(request, found, context["poll_url"])
 
 
@@ -279,7 +307,7 @@ def _render_partials(
     name %}``) reaches the next, as with a context of its own."""
     parts = [get_template(f"{template}#{part}").template for part in names]  # type: ignore[attr-defined]
     made = make_context(dict(values), request, autoescape=parts[0].engine.autoescape)
-    made.push(csrf_token=CSRF_PLACEHOLDER)
+    made.push(csrf_token=CSRF_PLACEHOLDER, **{SHARING: True})
     rendered = []
     with made.bind_template(parts[0]):
         for part in parts:
@@ -290,11 +318,13 @@ def _render_partials(
 
 __all__ = [
     "CSRF_PLACEHOLDER",
+    "HEAD_PLACEHOLDER",
     "NAME_PLACEHOLDER",
     "NUMBER_PLACEHOLDER",
     "POLL_PLACEHOLDER",
     "PRIVATE_USER_FIELDS",
     "SCHEMA",
+    "SHARING",
     "key",
     "lasting_key",
     "pulka_key",
@@ -305,4 +335,5 @@ __all__ = [
     "source_digest",
     "template_digest",
     "versioned",
+    "viewer_head",
 ]

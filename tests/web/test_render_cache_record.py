@@ -56,6 +56,10 @@ def regions_in_cache() -> list[str]:
     return [name for name in cache._cache if ".regions." in name]  # type: ignore[attr-defined]
 
 
+def heads_in_cache() -> list[str]:
+    return [name for name in cache._cache if ".protocol-head-html." in name]  # type: ignore[attr-defined]
+
+
 def record_next(client: Client, pulka: Pulka) -> str:
     from tests.web.test_recording import _facts
 
@@ -106,9 +110,14 @@ def test_another_players_poll_after_the_record_differs_where_his_buttons_do(
     cache.clear()
 
     recorded = record_next(anna, pulka)
-    theirs = poll(boris, pulka, shown)
+    with mock.patch.object(render_cache, "_render", wraps=render_cache._render) as made:
+        theirs = poll(boris, pulka, shown)
 
-    assert len(regions_in_cache()) == 2  # one body per class
+    # One body for the pencil's holder and the other player: only the newest deal's
+    # lines are rendered for him (viewer_part), and kept for every viewer who sees them.
+    assert len(regions_in_cache()) == 1
+    assert [call.args[1] for call in made.call_args_list] == [render_cache.HEAD_TEMPLATE]
+    assert len(heads_in_cache()) == 2
     assert 'name="action" value="undo"' in recorded and "undo" not in theirs
     assert "holds the pencil" in theirs and "holds the pencil" not in recorded
     for same in ("sheet", "status", "entry"):  # what the version settles

@@ -63,6 +63,9 @@ SETTLED = frozenset(
 )
 # Put in on every request (the poll's ticket is the device's own).
 PER_REQUEST = frozenset({"poll_url", "page_key", "regions_key"})
+# The newest deal's lines, and what only they show (the pencil and its time): put in a
+# shared body on every request, when they have a key of their own.
+VIEWER_HEAD = frozenset({"protocol_head_key", "pencil", "pencil_until"})
 
 
 class Unshareable(Exception):
@@ -142,9 +145,13 @@ def _shown(context: Mapping[str, Any]) -> list[tuple[str, Any]]:
         raise Unshareable("a form of this viewer's own")  # typed values, a change, a proposal
     if context.get("protocol_tail") is not None and not context.get("protocol_tail_key"):
         raise Unshareable("older lines of this viewer's own")
+    # The newest deal's lines go into a shared body on each request (viewer_part,
+    # render_cache.viewer_head), named by their own key: the pencil's holder and the
+    # other players share the rest.
+    own_head = VIEWER_HEAD if context.get("protocol_head_key") else frozenset()
     shown = []
     for name in sorted(context):
-        if name in SETTLED or name in PER_REQUEST:
+        if name in SETTLED or name in PER_REQUEST or name in own_head:
             continue
         value = context[name]
         if name == "entry" and value is not None:

@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 # Letters only: the token's <input> escapes its value, and a placeholder must come out
 # of it unchanged to be found again.
 from ..render_cache import CSRF_PLACEHOLDER as PLACEHOLDER
-from ..render_cache import NUMBER_PLACEHOLDER
+from ..render_cache import HEAD_PLACEHOLDER, NUMBER_PLACEHOLDER, SHARING
 
 register = template.Library()
 
@@ -58,6 +58,30 @@ class SharedCacheNode(Node):
             return mark_safe(found)
         placeholder = CsrfTokenNode().render(template.Context({"csrf_token": PLACEHOLDER}))
         return mark_safe(found.replace(placeholder, CsrfTokenNode().render(context)))
+
+
+class ViewerPartNode(SharedCacheNode):
+    """``shared_cache`` for the part of a shared body that differs between the viewers
+    who share it (the newest deal's lines: the pencil's form for its holder, who holds
+    it for the others): in a shared body (``render_cache.SHARING``) a placeholder, which
+    each request fills with its own (``render_cache.viewer_head``); elsewhere, as
+    ``shared_cache``."""
+
+    def render(self, context: template.Context) -> SafeString:
+        if context.get(SHARING) and self.key.resolve(context):
+            return mark_safe(HEAD_PLACEHOLDER)
+        return super().render(context)
+
+
+@register.tag("viewer_part")
+def viewer_part(parser: Parser, token: Token) -> ViewerPartNode:
+    """``{% viewer_part key %}…{% endviewer_part %}``: see ``ViewerPartNode``."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("viewer_part takes the key")
+    nodelist = parser.parse(("endviewer_part",))
+    parser.delete_first_token()
+    return ViewerPartNode(nodelist, parser.compile_filter(bits[1]))
 
 
 @register.tag("shared_cache")
