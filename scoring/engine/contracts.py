@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 
 from .errors import DealError
+from .pickling import compact_pickle
 
 LEVELS = (6, 7, 8, 9, 10)
 
@@ -66,6 +67,7 @@ _MISERE_WORDS = {"MISERE", "МИЗЕР", "M", "М"}
 _ALLPASS_WORDS = {"ALLPASS", "РАСПАСЫ", "РАСПАС", "P"}
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Contract:
     """A contract as declared: kind, level 6–10 and optional suit (docs/rules.md §2)."""

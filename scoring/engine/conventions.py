@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from .errors import ConventionError
+from .pickling import compact_pickle
 from .preset_options import PRESET_OPTIONS
 
 PRICE_KEYS = ("6", "7", "8", "9", "10", "misere")
@@ -96,6 +97,7 @@ _MAX_PRICE = 1000
 _MAX_SCALE = 100
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Convention:
     """Every option of docs/protocol.md, validated on construction (docs/rules.md §3.9).

@@ -15,12 +15,14 @@ from .contracts import Contract
 from .conventions import Convention
 from .errors import DealError
 from .numbers import Points
+from .pickling import compact_pickle
 from .seats import Seating
 
 WORDS = ("whist", "pass", "half")
 PULYA, GORA, WHISTS = "pulya", "gora", "whists"
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A deal as the players report it at the table (docs/protocol.md, a deal's fields).
@@ -48,6 +50,7 @@ class Deal:
         return None if self.tricks is None else dict(self.tricks)
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One number written on the sheet (docs/protocol.md output ``entries``).

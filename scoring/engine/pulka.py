@@ -14,6 +14,7 @@ from .deals import Deal
 from .errors import DealError
 from .manual import correction_penalises
 from .penalties import CorrectionOutcome, judge_correction
+from .pickling import compact_pickle
 from .settlement import Totals
 from .sheet import DealRecord, SheetState, add_entries, apply, start
 
@@ -32,6 +33,7 @@ class Correction:
     penalise: bool = True
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Pulka:
     """Who plays, under which convention, and the log of deals and corrections."""
@@ -44,6 +46,7 @@ class Pulka:
     log: tuple[Deal | Correction, ...] = ()
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class ScoredPulka:
     """The fold's result: final state, each deal as written, each correction judged."""

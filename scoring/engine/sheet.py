@@ -17,10 +17,12 @@ from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
 from .help_order import help_receiver
 from .numbers import Points
+from .pickling import compact_pickle
 from .seats import seating
 from .writeoff import help_writeoff
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class SheetState:
     """Every figure on the sheet after some deals, and what the next deal needs.
@@ -65,6 +67,7 @@ class SheetState:
         return ladder[min(self.run, len(ladder) - 1)]
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class DealRecord:
     """One deal as written: its number, dealer, 4.2.11 notation and every entry."""
