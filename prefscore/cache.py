@@ -116,9 +116,15 @@ class _OneClientPerPool(RedisCacheClient):
 
 class _Pending(threading.local):
     """One thread's writes held back (``SharedRedisCache.deferred_writes``): by key and
-    version, the value and its timeout; None outside such a block."""
+    version, the value and its timeout; and what ``prefetch`` read for it (``_MISSING``
+    where Redis had nothing). None outside such a block."""
 
     writes: dict[tuple[Any, Any], tuple[Any, Any]] | None = None
+    reads: dict[tuple[Any, Any], Any] | None = None
+
+
+_MISSING = object()  # read ahead and not found: asked again, it misses with no round trip
+_NOT_KEPT = object()  # neither written nor read ahead in this block: ask Redis
 
 
 class SharedRedisCache(RedisCache):
@@ -141,11 +147,11 @@ class SharedRedisCache(RedisCache):
         if self._pending.writes is not None:  # nested: the outer block sends
             yield
             return
-        self._pending.writes = {}
+        self._pending.writes, self._pending.reads = {}, {}
         try:
             yield
         finally:
-            writes, self._pending.writes = self._pending.writes, None
+            writes, self._pending.writes, self._pending.reads = self._pending.writes, None, None
             groups: dict[tuple[Any, Any], dict[Any, Any]] = {}
             for (key, version), (value, timeout) in writes.items():
                 groups.setdefault((timeout, version), {})[key] = value
@@ -169,20 +175,42 @@ class SharedRedisCache(RedisCache):
             writes[key, version] = (value, timeout)
         return []
 
-    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+    def prefetch(self, keys: Any, version: Any = None) -> None:
+        """Read ``keys`` now, in one round trip, for the ``get`` calls of this block that
+        will ask for them one at a time: a poll's screen asks for five parts of its
+        version before it knows the next key. Outside a block, nothing is kept to read
+        from, so nothing is read. Every key prefscore reads names what its entry holds
+        (a version, or a digest of the content), so what is read stays true for the
+        request; a key written in the block is read from its write."""
+        reads, writes = self._pending.reads, self._pending.writes or {}
+        if reads is None:
+            return
+        wanted = [k for k in keys if (k, version) not in reads and (k, version) not in writes]
+        if wanted:
+            found = super().get_many(wanted, version)
+            reads.update(((k, version), found.get(k, _MISSING)) for k in wanted)
+
+    def _kept(self, key: Any, version: Any) -> Any:
+        """What this block wrote or read ahead for ``key``, else ``_NOT_KEPT``."""
         writes = self._pending.writes
         if writes and (key, version) in writes:
             return writes[key, version][0]
-        return super().get(key, default, version)
+        reads = self._pending.reads
+        return reads.get((key, version), _NOT_KEPT) if reads else _NOT_KEPT
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        kept = self._kept(key, version)
+        if kept is _NOT_KEPT:
+            return super().get(key, default, version)
+        return default if kept is _MISSING else kept
 
     def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
-        writes = self._pending.writes
-        if not writes:
+        if not self._pending.writes and not self._pending.reads:
             return super().get_many(keys, version)
-        keys = list(keys)
-        kept = {key: writes[key, version][0] for key in keys if (key, version) in writes}
-        rest = [key for key in keys if key not in kept]
-        return {**(super().get_many(rest, version) if rest else {}), **kept}
+        kept = {key: self._kept(key, version) for key in keys}
+        rest = [key for key, value in kept.items() if value is _NOT_KEPT]
+        found = {k: v for k, v in kept.items() if v is not _NOT_KEPT and v is not _MISSING}
+        return {**(super().get_many(rest, version) if rest else {}), **found}
 
     def has_key(self, key: Any, version: Any = None) -> bool:
         writes = self._pending.writes
@@ -196,13 +224,17 @@ class SharedRedisCache(RedisCache):
         return bool(super().add(key, value, timeout, version))
 
     def delete(self, key: Any, version: Any = None) -> bool:
-        writes = self._pending.writes
+        writes, reads = self._pending.writes, self._pending.reads
+        if reads:
+            reads.pop((key, version), None)
         kept = writes.pop((key, version), None) if writes else None
         return bool(super().delete(key, version)) or kept is not None
 
     def clear(self) -> None:
         if self._pending.writes:
             self._pending.writes.clear()
+        if self._pending.reads:
+            self._pending.reads.clear()
         super().clear()
 
 

@@ -116,8 +116,12 @@ def _faked(monkeypatch: pytest.MonkeyPatch) -> tuple[SharedRedisCache, _FakeRedi
         fake.calls.append(f"get_many {sorted(keys)}")
         return {k: fake.stored[k] for k in keys if k in fake.stored}
 
+    def delete(self, key, version=None):  # noqa: ANN001
+        fake.calls.append(f"delete {key}")
+        return fake.stored.pop(key, None) is not None
+
     for name, method in [("set", set_one), ("set_many", set_many), ("get", get),
-                         ("get_many", get_many)]:  # fmt: skip
+                         ("get_many", get_many), ("delete", delete)]:  # fmt: skip
         monkeypatch.setattr(RedisCache, name, method)
     return _backend("redis://127.0.0.1:1/0"), fake
 
@@ -202,3 +206,62 @@ def test_deferred_writes_reach_a_real_server(redis_url: str) -> None:
     assert other.get("prefscore.test.short") == "x"
     ttl = other._cache.get_client().ttl(other.make_key("prefscore.test.short"))
     assert 0 < ttl <= 60
+
+
+# --- reads ahead in one round trip (SharedRedisCache.prefetch) --------------------------
+
+
+def test_what_a_block_read_ahead_is_read_again_with_no_round_trip(monkeypatch):
+    cache, fake = _faked(monkeypatch)
+    fake.stored.update({"a": 1, "b": 2})
+    with cache.deferred_writes():
+        cache.prefetch(["a", "b", "z"])
+        assert fake.calls == ["get_many ['a', 'b', 'z']"]
+        assert (cache.get("a"), cache.get("b"), cache.get("z", "none")) == (1, 2, "none")
+        assert cache.get_many(["a", "z"]) == {"a": 1}
+        assert fake.calls == ["get_many ['a', 'b', 'z']"]  # nothing more asked of Redis
+        cache.prefetch(["a", "c"])  # only what the block has not read yet
+        assert fake.calls[-1] == "get_many ['c']"
+
+
+def test_a_key_written_in_the_block_is_not_read_ahead_and_its_write_wins(monkeypatch):
+    cache, fake = _faked(monkeypatch)
+    fake.stored["a"] = "old"
+    with cache.deferred_writes():
+        cache.set("a", "new")
+        cache.prefetch(["a"])
+        assert fake.calls == []
+        assert cache.get("a") == "new"
+        cache.prefetch(["b"])
+        cache.set("b", "made here")  # read ahead as missing, then made by this request
+        assert cache.get("b") == "made here"
+
+
+def test_a_key_deleted_in_the_block_is_asked_again(monkeypatch):
+    cache, fake = _faked(monkeypatch)
+    fake.stored["a"] = 1
+    with cache.deferred_writes():
+        cache.prefetch(["a"])
+        cache.delete("a")
+        assert cache.get("a") is None
+    assert fake.calls[-2:] == ["delete a", "get a"]
+
+
+def test_outside_a_block_nothing_is_read_ahead_or_kept(monkeypatch):
+    cache, fake = _faked(monkeypatch)
+    fake.stored["a"] = 1
+    cache.prefetch(["a"])
+    assert fake.calls == []
+    with cache.deferred_writes():
+        cache.prefetch(["a"])
+    assert cache.get("a") == 1  # the block's reads went with it
+    assert fake.calls == ["get_many ['a']", "get a"]
+
+
+def test_reads_ahead_come_from_a_real_server(redis_url: str) -> None:
+    cache = _backend(redis_url)
+    cache.set("prefscore.test.ahead", {"sheet": "<svg/>"})
+    with cache.deferred_writes():
+        cache.prefetch(["prefscore.test.ahead", "prefscore.test.none"])
+        assert cache.get("prefscore.test.ahead") == {"sheet": "<svg/>"}
+        assert cache.get("prefscore.test.none") is None

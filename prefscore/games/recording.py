@@ -102,6 +102,16 @@ def read_log(pulka: Pulka) -> Log:
     return Log(tuple(deals), tuple(corrections), services.score(pulka, deals, corrections))
 
 
+def read_ahead(pulka: Pulka) -> None:
+    """The version's log and its pending proposals in one round trip, for ``log_of`` and
+    ``record``'s reads of them one after another (``render_cache.prefetch``)."""
+    render_cache.prefetch(
+        render_cache.key(pulka, "log", language=False),
+        render_cache.key(pulka, "proposal", language=False),
+        render_cache.key(pulka, "abandonment", language=False),
+    )
+
+
 def log_of(pulka: Pulka) -> Log:
     """The log at ``pulka.version``: from the cache, else read and folded once now."""
     return render_cache.shared(pulka, "log", lambda: read_log(pulka), language=False)

@@ -159,6 +159,28 @@ def versioned(pulka: Pulka, part: str, read: Callable[[], T]) -> T:
     return found
 
 
+def prefetch(*names: str) -> None:
+    """Read these entries in one round trip for the ``get`` calls that follow in this
+    request (``SharedRedisCache.prefetch``); with each worker's own cache, nothing."""
+    ahead = getattr(cache, "prefetch", None)
+    if ahead is not None:
+        ahead([name for name in names if name])
+
+
+def prefetch_screen(pulka: Pulka, newest: int | None) -> None:
+    """The parts of the version that the table screen reads one after another before it
+    knows its body's key (``presenters.table_context``): the last deal, the proposals,
+    the next deal's form digest and the newest deal's lines. A key named here that the
+    screen no longer reads costs nothing but its share of the round trip."""
+    prefetch(
+        key(pulka, "last-deal", language=False),
+        key(pulka, "proposal", language=False),
+        key(pulka, "abandonment", language=False),
+        key(pulka, "entry-digest"),
+        key(pulka, "protocol-head", newest),
+    )
+
+
 def shared(
     pulka: Pulka, part: str, make: Callable[[], T], *variant: object, language: bool = True
 ) -> T:
@@ -208,6 +230,7 @@ def shared_page(request: HttpRequest, template: str, context: Mapping[str, Any],
     the CSRF token, the poll's address and the user's name, which each request fills
     with its own (``shared_partials``)."""
     name = f"{name}.{hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()}"
+    prefetch(name, context.get("protocol_head_key", ""))
     found = cache.get(name)
     if not isinstance(found, str):
         found = _render(request, template, {**context, "poll_url": POLL_PLACEHOLDER}, True)
@@ -278,6 +301,7 @@ def shared_partials(
     who sees the same: rendered once with placeholders for the CSRF token and the poll's
     address, which each request fills with its own (the bytes of a fresh render, but for
     the token's mask, which differs on every render anyway)."""
+    prefetch(name, context.get("protocol_head_key", ""))  # the body and its newest lines
     found = cache.get(name)
     if not isinstance(found, str):
         values = {**context, "oob": True, "poll_url": POLL_PLACEHOLDER}

@@ -46,6 +46,7 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """
     pulka, seats = pulka_and_seats_for(request, pk, change=True)  # one query
     seating = Seating(seats)  # the seats the answer's screen shows, read with the pulka
+    recording.read_ahead(pulka)
     log = recording.log_of(pulka)
     deals, corrections = list(log.deals), list(log.corrections)
     number = request_int(request.POST.get("number", ""), max_digits=7)
