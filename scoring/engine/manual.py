@@ -22,6 +22,7 @@ from typing import Any
 from .contracts import Contract, Kind
 from .errors import DealError
 from .facts import GORA, PULYA, WHISTS, Deal, DealContext, DealOutcome, Entry, seat_of
+from .pickling import compact_pickle
 
 SECTIONS = (PULYA, GORA, WHISTS)
 MAX_POINTS = 1_000
@@ -36,6 +37,7 @@ _NOT_IN_REASONS = frozenset({"Cc", "Cs", "Zl", "Zp"})
 MANUAL_CONTRACT = Contract(Kind.MANUAL)
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class ManualLine:
     """What the hand wrote: ``player`` writes ``points`` into ``section`` (on ``on``)."""
@@ -56,6 +58,7 @@ class ManualLine:
         return out
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class ManualDeal(Deal):
     """A manual entry in the log: a :class:`Deal` of kind ``manual`` that carries its line.

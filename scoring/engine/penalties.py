@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .deals import GORA, PULYA, WHISTS, Entry
 from .numbers import Points, normalise
+from .pickling import compact_pickle
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ def penalty_entries(favour: Favour) -> tuple[Entry, ...]:
     return tuple(entries)
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class CorrectionOutcome:
     """The result of one correction: warnings given and penalties written."""

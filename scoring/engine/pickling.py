@@ -27,7 +27,9 @@ def compact_pickle(cls: C) -> C:
     fields with one ``attrgetter`` and a ``__setstate__`` that sets them by name.
 
     Put it above ``@dataclass(...)``: ``slots=True`` makes a new class, and this must
-    change that one.
+    change that one. A subclass needs it too (``ManualDeal``): a slotted one gets
+    ``dataclasses``' own methods, and one without slots would inherit these, which know
+    only its parent's fields.
     """
     if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__qualname__} is not a dataclass with slots")

@@ -19,6 +19,7 @@ from .settlement import Totals
 from .sheet import DealRecord, SheetState, add_entries, apply, start
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Correction:
     """``{"correct": k, "deal": {...}}``: deal k (counting deals only) is replaced.

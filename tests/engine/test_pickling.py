@@ -20,7 +20,8 @@ from scoring.engine.pickling import compact_pickle
 from scoring.engine.protocol import read
 from scoring.engine.pulka import score_pulka
 
-from .legal import DrawnPulka, legal_pulkas
+from .legal import legal_pulkas
+from .test_manual import pulkas_with_manual_lines
 
 PRESETS = ("sochi", "leningrad", "rostov", "fspr")
 FOLDS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -45,23 +46,28 @@ def dataclasses_in(value: Any) -> Iterator[Any]:
 
 
 @st.composite
-def drawn(draw: st.DrawFn) -> DrawnPulka:
+def drawn(draw: st.DrawFn) -> dict[str, Any]:
+    """A pulka file: legal deals, or deals with manual lines and a correction of one
+    (which put ``ManualDeal``, ``Correction`` and ``CorrectionOutcome`` in the fold)."""
+    if draw(st.booleans()):
+        _preset, data = draw(pulkas_with_manual_lines())
+        return data
     preset = draw(st.sampled_from(PRESETS))
-    return draw(legal_pulkas(preset, draw(st.sampled_from((3, 4))), max_deals=25))
+    return draw(legal_pulkas(preset, draw(st.sampled_from((3, 4))), max_deals=25)).data
 
 
 @FOLDS
 @given(drawn())
-def test_a_fold_comes_back_from_pickle_equal(pulka: DrawnPulka) -> None:
-    scored = score_pulka(read(pulka.data))
+def test_a_fold_comes_back_from_pickle_equal(data: dict[str, Any]) -> None:
+    scored = score_pulka(read(data))
 
     assert pickle.loads(pickle.dumps(scored, pickle.HIGHEST_PROTOCOL)) == scored
 
 
 @FOLDS
 @given(drawn())
-def test_every_dataclass_of_a_fold_takes_the_compact_path(pulka: DrawnPulka) -> None:
-    scored = score_pulka(read(pulka.data))
+def test_every_dataclass_of_a_fold_takes_the_compact_path(data: dict[str, Any]) -> None:
+    scored = score_pulka(read(data))
 
     slow = {
         type(item).__qualname__
