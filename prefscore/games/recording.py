@@ -106,9 +106,7 @@ def read_ahead(pulka: Pulka) -> None:
     """The version's log and its pending proposals in one round trip, for ``log_of`` and
     ``record``'s reads of them one after another (``render_cache.prefetch``)."""
     render_cache.prefetch(
-        render_cache.key(pulka, "log", language=False),
-        render_cache.key(pulka, "proposal", language=False),
-        render_cache.key(pulka, "abandonment", language=False),
+        render_cache.key(pulka, "log", language=False), *render_cache.pending_keys(pulka)
     )
 
 

@@ -167,6 +167,12 @@ def prefetch(*names: str) -> None:
         ahead([name for name in names if name])
 
 
+def pending_keys(pulka: Pulka) -> tuple[str, str]:
+    """The keys under which ``versioned`` keeps the version's forgotten-deal proposal and
+    its proposal to abandon: every screen and every record reads both."""
+    return key(pulka, "proposal", language=False), key(pulka, "abandonment", language=False)
+
+
 def prefetch_screen(pulka: Pulka, newest: int | None) -> None:
     """The parts of the version that the table screen reads one after another before it
     knows its body's key (``presenters.table_context``): the last deal, the proposals,
@@ -174,8 +180,7 @@ def prefetch_screen(pulka: Pulka, newest: int | None) -> None:
     screen no longer reads costs nothing but its share of the round trip."""
     prefetch(
         key(pulka, "last-deal", language=False),
-        key(pulka, "proposal", language=False),
-        key(pulka, "abandonment", language=False),
+        *pending_keys(pulka),
         key(pulka, "entry-digest"),
         key(pulka, "protocol-head", newest),
     )
