@@ -140,6 +140,19 @@ def test_a_manual_line_does_not_count_against_the_deal_limit() -> None:
     assert error.value.code == "deal.pulka_over"
 
 
+def test_a_correction_that_closes_the_pulka_before_a_later_deal_is_refused() -> None:
+    """Source: docs/rules.md §3.5 and §3.11: corrected, C's pulya line closes the pulka
+    after line 3, so the all-pass written after it could not have been dealt."""
+    allpass = {"contract": "allpass", "tricks": {"A": 2, "B": 3, "C": 5}}
+    lines = [manual("A", "pulya", 10, "carried"), manual("B", "pulya", 10, "carried")]
+    lines += [manual("C", "pulya", 5, "carried"), allpass]
+    correction = {"correct": 3, "deal": manual("C", "pulya", 10, "carried")}
+    with pytest.raises(DealError) as error:
+        score_text(pulka_file([*lines, correction]))
+    assert error.value.code == "deal.pulka_over"
+    assert error.value.places[0][0] == "correction"
+
+
 def test_a_manual_line_can_close_the_pulka() -> None:
     """Source: docs/rules.md §3.5 and §3.11: the end is decided from the pulyas."""
     lines = [manual(p, "pulya", 10, "carried") for p in "ABC"]
@@ -286,13 +299,27 @@ def pulkas_with_manual_lines(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
             raw = draw(legal_deal(state))
             state, _record = apply(state, parse_deal(raw))
         items.append(raw)
+    data = {"convention": preset, "players": list(names), "target": state.target, "deals": items}
     if items and draw(st.booleans()):  # correct one manual line by another
         lines = [i for i, item in enumerate(items, start=1) if "manual" in item]
         if lines:
             number = draw(st.sampled_from(lines))
-            items.append({"correct": number, "deal": draw(manual_items(names))})
-    data = {"convention": preset, "players": list(names), "target": state.target, "deals": items}
+            correction = {"correct": number, "deal": draw(manual_items(names))}
+            if _replays(data | {"deals": [*items, correction]}):
+                items.append(correction)
     return preset, data
+
+
+def _replays(data: dict[str, Any]) -> bool:
+    """Whether the file replays: a corrected pulya line may close the pulka before a
+    later deal, which the engine refuses (``deal.pulka_over``, known answer above), so
+    the strategy keeps such a correction out and draws only legal pulkas."""
+    try:
+        score_pulka(read(data))
+    except DealError as error:
+        assert error.places[0][0] == "correction" and error.code == "deal.pulka_over"
+        return False
+    return True
 
 
 @PROPERTY
@@ -302,12 +329,7 @@ def test_with_manual_lines_the_settlement_adds_up_and_replays(drawn: tuple[str, 
     text = json.dumps(data, ensure_ascii=False)
     pulka = loads(text)
     assert isinstance(pulka, Pulka) and read(json.loads(text)) == pulka
-    try:
-        scored = score_pulka(pulka)
-    except DealError as error:
-        # A corrected pulya line may close the pulka before a later deal: refused as such.
-        assert error.places[0][0] == "correction" and error.code == "deal.pulka_over"
-        return
+    scored = score_pulka(pulka)
     assert scored == score_pulka(pulka)
     assert score_text(text) == score_text(text)
     s = scored.state
