@@ -99,10 +99,28 @@ def correction_refusal(
     return Refusal(message, False)
 
 
+def result_locked(pulka: Pulka) -> bool:
+    """A tournament table's result is locked once the table is over (docs/tournaments.md
+    §4.9): its players no longer correct or undo, only the arbiter changes it (4.2.16)."""
+    return pulka.tournament_id is not None and pulka.is_frozen
+
+
+def tournament_finished(pulka: Pulka) -> bool:
+    """The table's tournament is finished: its results are final (docs/tournaments.md §4.10)."""
+    tournament = pulka.tournament if pulka.tournament_id is not None else None
+    return tournament is not None and bool(tournament.finished)
+
+
 def _table_refusal(pulka: Pulka, seats: Sequence[int], number: int, count: int) -> Refusal | None:
-    """The players at the table correct; a finished pulka only its last deal."""
+    """The players at the table correct; a finished pulka only its last deal, and a closed
+    tournament table none (its result is locked: the arbiter's alone)."""
     if not seats:
         return Refusal(_("Only the players at this table may correct its deals."), True)
+    if result_locked(pulka):
+        return Refusal(
+            _("This tournament table is closed: its result is locked, only an arbiter changes it."),
+            False,
+        )
     if pulka.is_frozen and number != count:
         return Refusal(_("This pulka is finished: only an arbiter may correct it now."), False)
     return None
@@ -114,7 +132,16 @@ def arbiter_refusal(pulka: Pulka, user: Any) -> Refusal | None:
         return Refusal(_("Arbiters' decisions are for tournament pulkas only."), True)
     if not may_arbitrate(pulka, user):
         return Refusal(_("Only an organiser of the club applies an arbiter's decision."), True)
+    if tournament_finished(pulka):
+        return Refusal(finished_message(), False)
     return None
+
+
+def finished_message() -> str:
+    """One wording, also manual_entries': the tournament's results are final (§4.10)."""
+    return _(
+        "The tournament is finished: its results are final. Reopen the tournament to change them."
+    )
 
 
 def proposal_refusal(pulka: Pulka, user: Any) -> Refusal | None:

@@ -26,9 +26,12 @@ def pencil_holder(pulka: Pulka, deals: Sequence[Deal]) -> Deal | None:
     """The last deal while its recorder still holds the pencil on it, else None.
 
     ``deals`` are the standing deals in order. An archived pulka has no pencil, nor
-    has a deal without a recorder.
+    has a deal without a recorder, nor a closed tournament table: its result is locked
+    (docs/tournaments.md §4.9), the arbiter's alone.
     """
     if pulka.status == Pulka.Status.ARCHIVED or not deals:
+        return None
+    if pulka.tournament_id is not None and pulka.is_frozen:
         return None
     last = deals[-1]
     if last.entered_by_id is None or timezone.now() > pencil_until(pulka, last):

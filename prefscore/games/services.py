@@ -246,7 +246,11 @@ def _lapse_abandonment(pulka: Pulka, user: Any) -> None:
 def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = None) -> None:
     was_finished = pulka.status == Pulka.Status.FINISHED
     pulka.version += 1
-    pulka.status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
+    # A closed tournament table stays closed (docs/tournaments.md §4.9): an arbiter's
+    # change to its result does not let it play on.
+    locked = was_finished and pulka.tournament_id is not None
+    closed = scored.state.closed or locked
+    pulka.status = Pulka.Status.FINISHED if closed else Pulka.Status.RUNNING
     pulka.save(update_fields=["version", "status"])
     if pulka.status == Pulka.Status.FINISHED and not was_finished:
         audit(pulka, AuditEvent.Action.FINISHED, user)

@@ -135,7 +135,9 @@ def round_json(
         "repeats": round_.repeats,
         "repeats_forced": round_.repeats_forced,
         "drawn_at": round_.created_at.isoformat(),
-        "tables": [table_json(number, pulka) for number, pulka in enumerate(tables, start=1)],
+        "tables": [
+            table_json(number, pulka) for number, pulka in services.numbered(round_, tables)
+        ],
         "draw": draw_json(round_, names or {}),
     }
 

@@ -283,3 +283,38 @@ class RegulationChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.field}"
+
+
+class TournamentEvent(models.Model):
+    """A director's decision on a tournament, kept as its audit (docs/tournaments.md §4.15).
+
+    Reopening a finished tournament, correcting an arbiter's closing, withdrawing a
+    player who never checked in: who, when, why, and what changed (``details``). The
+    tournament page lists them with the arbiters' corrections of closed tables.
+    """
+
+    class Action(models.TextChoices):
+        REOPENED = "reopened", _("tournament reopened")
+        CLOSURE_CORRECTED = "closure_corrected", _("arbiter's final sheet corrected")
+        NO_SHOW = "no_show", _("withdrawn: not checked in")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament decision")
+        verbose_name_plural = _("tournament decisions")
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.action}"

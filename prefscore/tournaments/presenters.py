@@ -14,7 +14,7 @@ from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.games.presenters import format_result
 from scoring.conventions import convention_label
 
-from . import titles
+from . import services, titles
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament
 from .services import Standings, closure_of
@@ -120,6 +120,7 @@ class TableView:
     deals: int
     running: bool
     ended: str = ""
+    arbiter: bool = False  # closed on the arbiter's final sheet: it can be corrected
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,8 @@ def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
     for round_ in rounds:
         if round_.status != Round.Status.PUBLISHED:
             continue
-        tables = tuple(_table(n, p) for n, p in enumerate(by_round[round_.number], start=1))
+        pairs = services.numbered(round_, by_round[round_.number])
+        tables = tuple(_table(n, p) for n, p in pairs)
         views.append(RoundView(round_, tables, summary(round_), named[round_.number]))
     return tuple(reversed(views))
 
@@ -163,6 +165,7 @@ def _table(number: int, pulka: Pulka) -> TableView:
         deals=pulka.deal_count,  # type: ignore[attr-defined]
         running=pulka.status == Pulka.Status.RUNNING,
         ended=_ended(pulka),
+        arbiter=getattr(closure_of(pulka), "reason", "") == "arbiter",
     )
 
 

@@ -187,10 +187,11 @@ def publish_round(tournament_id: int, number: int, user: Any = None) -> Round:
                 )
         players = {key: entry.player for key, entry in entries.items()}
         for index, table in enumerate(round_.tables, start=1):
-            start_table(tournament, round_, index, table, players, user)
+            # The table's pulka is named on the draw: its number stays (services.table_numbers).
+            table["pulka"] = start_table(tournament, round_, index, table, players, user).pk
         now = timezone.now()
         round_.status, round_.published_at = Round.Status.PUBLISHED, now
-        round_.save(update_fields=["status", "published_at"])
+        round_.save(update_fields=["status", "published_at", "tables"])
         seated = [key for table in round_.tables for key in table["players"]]
         TournamentEntry.objects.filter(tournament=tournament, player_id__in=seated).update(
             state=TournamentEntry.State.PLAYING

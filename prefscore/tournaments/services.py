@@ -10,6 +10,7 @@ they decide. Players are given to the engine by their club player id, as text.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -72,6 +73,34 @@ def history(pulkas: Sequence[Pulka]) -> list[list[tuple[str, ...]]]:
 def live_pulkas(tournament: Tournament) -> QuerySet[Pulka]:
     """The tables that count: a table re-seated after a drop leaves its old pulka archived."""
     return tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
+
+
+def table_numbers(round_: Round | None, pulkas: Sequence[Pulka]) -> dict[int, int]:
+    """Each live table's number in its round, by pulka id (docs/tournaments.md §4.11).
+
+    A table keeps the number of the draw's table it was started for (``Round.tables``
+    names its pulka, and a re-seat after a drop names the new one), on every screen,
+    sheet title and export alike. Tables the draw does not name (an imported round)
+    take the free numbers in the order they were started.
+    """
+    drawn: dict[int, int] = {}
+    for number, table in enumerate(round_.tables if round_ is not None else [], start=1):
+        if isinstance(table, dict) and isinstance(table.get("pulka"), int):
+            drawn[table["pulka"]] = number
+    numbers = {p.pk: drawn[p.pk] for p in pulkas if p.pk in drawn}
+    used = set(numbers.values())
+    free = (n for n in itertools.count(1) if n not in used)
+    for pulka in sorted(pulkas, key=lambda p: p.pk):
+        if pulka.pk not in numbers:
+            numbers[pulka.pk] = next(free)
+    return numbers
+
+
+def numbered(round_: Round | None, pulkas: Sequence[Pulka]) -> list[tuple[int, Pulka]]:
+    """The round's live tables with their numbers (:func:`table_numbers`), in number order."""
+    live = [p for p in pulkas if p.status != Pulka.Status.ARCHIVED]
+    numbers = table_numbers(round_, live)
+    return sorted(((numbers[p.pk], p) for p in live), key=lambda pair: pair[0])
 
 
 def seated_entries(tournament: Tournament) -> list[TournamentEntry]:

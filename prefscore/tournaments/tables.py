@@ -21,7 +21,7 @@ from prefscore.games.models import Pulka
 from . import stages
 from .models import Round, TableClosure, Tournament, TournamentEntry
 from .rounds import start_table
-from .services import TournamentError, closure_of, live_pulkas
+from .services import TournamentError, closure_of, live_pulkas, table_numbers
 
 MAX_WHISTS = 1_000_000
 
@@ -57,7 +57,7 @@ def close_table(
             raise TournamentError(_("Choose why the table is closed."))
         figures = None
         if reason == TableClosure.Reason.ARBITER:
-            figures = _checked_whists(pulka, whists)
+            figures = checked_whists(pulka, whists)
         closure = TableClosure.objects.create(
             pulka=pulka, reason=reason, whists=figures, note=note[:300], closed_by=_user(user)
         )
@@ -67,7 +67,7 @@ def close_table(
     return closure
 
 
-def _checked_whists(pulka: Pulka, whists: Sequence[int] | None) -> list[int]:
+def checked_whists(pulka: Pulka, whists: Sequence[int] | None) -> list[int]:
     """The arbiter's figures: one per seat, whole, and adding up to zero (Кодекс 4.2.12)."""
     if whists is None or len(whists) != len(pulka.player_names):
         raise TournamentError(_("Enter the whists of every player at the table."))
@@ -115,20 +115,28 @@ def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> st
         return _("the table was closed as it stands")
     round_ = tournament.rounds.get(number=pulka.round_number or 0)
     players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
-    number = _table_number(tournament, pulka)
+    number = _table_number(tournament, round_, pulka)
     with transaction.atomic():
         TableClosure.objects.create(
             pulka=pulka, reason=TableClosure.Reason.DROP, closed_by=_user(user)
         )
         _finish(pulka, Pulka.Status.ARCHIVED)
-        start_table(tournament, round_, number, {"players": rest, "first_dealer": 0}, players, user)
+        table = {"players": rest, "first_dealer": 0}
+        new = start_table(tournament, round_, number, table, players, user)
+        _renumber(round_, number, new)
     return _("the table was re-seated without the player")
 
 
-def _table_number(tournament: Tournament, pulka: Pulka) -> int:
-    ids = list(
-        tournament.pulkas.filter(round_number=pulka.round_number)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    return ids.index(pulka.pk) + 1
+def _table_number(tournament: Tournament, round_: Round, pulka: Pulka) -> int:
+    live = list(live_pulkas(tournament).filter(round_number=round_.number))
+    return table_numbers(round_, live)[pulka.pk]
+
+
+def _renumber(round_: Round, number: int, pulka: Pulka) -> None:
+    """The re-seated table's new pulka takes the draw's table: it keeps its number."""
+    tables = list(round_.tables)
+    while len(tables) < number:  # an imported round's draw names no tables
+        tables.append({"players": [], "first_dealer": 0})
+    tables[number - 1] = {**tables[number - 1], "pulka": pulka.pk}
+    round_.tables = tables
+    round_.save(update_fields=["tables"])

@@ -29,8 +29,15 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
-from . import presenters, presenters_control, regulations, services, stages, titles
-from .forms import CutForm, EntryForm, PublishForm, SwapForm, TournamentForm
+from . import decisions, presenters, presenters_control, regulations, services, stages, titles
+from .forms import (
+    CutForm,
+    DecisionReasonForm,
+    EntryForm,
+    PublishForm,
+    SwapForm,
+    TournamentForm,
+)
 from .models import Round, Tournament
 
 DETAIL = "tournaments/detail.html"
@@ -130,6 +137,8 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         "publish_form": PublishForm(initial={"public": tournament.public}),
         "draw_error": "",
         "open": open_ and not cut,
+        "decisions": decisions.decision_rows(tournament),
+        "reopen_form": DecisionReasonForm(),
     }
     context.update(overrides)
     return context
