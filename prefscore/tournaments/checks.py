@@ -122,7 +122,11 @@ def _stages(rounds: list[Round]) -> list[str]:
             problems.append(
                 f"round {round_.number}: stage {stage} but is_final is {round_.is_final}"
             )
-        if stage != Round.Stage.QUALIFYING and round_.method not in ("standing", "swapped"):
+        if stage != Round.Stage.QUALIFYING and round_.method not in (
+            "standing",
+            "swapped",
+            "moved",
+        ):
             problems.append(
                 f"round {round_.number}: a {stage} round seated by {round_.method or 'nothing'}"
                 ", not by standing after a cut"

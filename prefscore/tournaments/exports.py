@@ -104,8 +104,8 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
 
 # Entry states and round states (docs/tournaments.md §4.2, §4.5), for models that have
 # them; a model without them stores ``dropped`` and publishes every round it draws.
-ENTRY_STATES = ("registered", "checked_in", "playing", "dropped", "disqualified")
-OUT_STATES = ("dropped", "disqualified")
+ENTRY_STATES = ("registered", "checked_in", "playing", "dropped", "disqualified", "absent")
+OUT_STATES = ("dropped", "disqualified", "absent")
 ROUND_STATUSES = ("draft", "published")
 STAGES = ("qualifying", "semifinal", "final")
 

@@ -326,3 +326,19 @@ class CorrectClosureForm(DecisionReasonForm):
 
     def whists(self) -> list[int]:
         return [int(self.cleaned_data[f"whists_{seat}"]) for seat in range(len(self.names))]
+
+
+class MoveForm(forms.Form):
+    """A player moved to a table of a draft (docs/tournaments.md §4.5)."""
+
+    player = forms.TypedChoiceField(label=_("Move"), coerce=int)
+    table = forms.TypedChoiceField(label=_("to table"), coerce=int)
+
+    def __init__(
+        self, *args: Any, players: list[tuple[int, str]], tables: int, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.TypedChoiceField, self.fields["player"]).choices = players
+        cast(forms.TypedChoiceField, self.fields["table"]).choices = [
+            (number, str(number)) for number in range(1, tables + 1)
+        ]

@@ -130,6 +130,8 @@ class TournamentEntry(models.Model):
 
     ``state`` goes registered → checked in → playing, or ends in dropped or
     disqualified; those two are no longer drawn and are ranked after the active players.
+    A player still only registered when round 1 is published is ``absent`` (a no-show,
+    docs/tournaments.md §4.2): never drawn, never ranked, until the organiser takes him back.
     ``joined_round``: the first round a late entry could be seated in (None: from the
     start); ``left_after_round``: the rounds played before a drop or disqualification.
     """
@@ -140,8 +142,9 @@ class TournamentEntry(models.Model):
         PLAYING = "playing", _("playing")
         DROPPED = "dropped", _("dropped")
         DISQUALIFIED = "disqualified", _("disqualified")
+        ABSENT = "absent", _("absent")
 
-    OUT = (State.DROPPED, State.DISQUALIFIED)
+    OUT = (State.DROPPED, State.DISQUALIFIED, State.ABSENT)
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
@@ -165,7 +168,7 @@ class TournamentEntry(models.Model):
 
     @property
     def dropped(self) -> bool:
-        """Out of the tournament: dropped or disqualified, no longer drawn."""
+        """Out of the tournament: dropped, disqualified or absent, no longer drawn."""
         return self.state in self.OUT
 
 

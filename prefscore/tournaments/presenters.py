@@ -32,6 +32,7 @@ class StandingRow:
     by_round: tuple[str, ...]
     finalist: bool
     dropped: bool
+    out_label: str = ""  # "dropped" or "disqualified": a disqualified player is not "выбыл"
     # After a cut (docs/tournaments.md §4.10): the figures that decided the order.
     qualifying: str = ""
     carried: str = ""
@@ -51,6 +52,12 @@ class StandingsTable:
     cut: bool = False
     live: bool = False
     finished: bool = False
+
+
+def _out_label(player: str, out: bool, standings: Standings) -> str:
+    if not out:
+        return ""
+    return _("disqualified") if player in standings.disqualified else _("dropped")
 
 
 def _number(value: Fraction | int | None) -> str:
@@ -93,6 +100,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
                 by_round=tuple(_number(line.by_round.get(n)) for n in numbers),
                 finalist=line.finalist,
                 dropped=line.out,
+                out_label=_out_label(line.player, line.out, standings),
                 qualifying=_number(line.qualifying),
                 carried=_number(line.carried),
                 stage_points=_number(line.stage_points),

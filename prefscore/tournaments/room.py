@@ -226,6 +226,7 @@ class ProjectorLine:
     name: str
     points: str
     negative: bool
+    out: str = ""  # "dropped" or "disqualified", marked on the wall too
 
 
 @dataclass(frozen=True)
@@ -264,7 +265,8 @@ def projector(
     if show == "standings":
         table = presenters.standings_table(tournament, services.standings(tournament))
         every = [
-            ProjectorLine(r.place, r.name, r.points or r.whists, r.negative) for r in table.rows
+            ProjectorLine(r.place, r.name, r.points or r.whists, r.negative, r.out_label)
+            for r in table.rows
         ]
         lines, page, pages = _page(every, page, PROJECTOR_STANDINGS_PER_PAGE)
         unfinished = table.unfinished

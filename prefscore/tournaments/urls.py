@@ -20,6 +20,7 @@ urlpatterns = [
     path(f"{T}/rounds/<int:number>/redraw/", views_control.redraw, name="redraw"),
     path(f"{T}/rounds/<int:number>/discard/", views_control.discard_round, name="discard_round"),
     path(f"{T}/rounds/<int:number>/swap/", views_control.swap, name="swap"),
+    path(f"{T}/rounds/<int:number>/move/", views_control.move, name="move"),
     path(f"{T}/tables/<int:pulka>/close/", views_control.close_table, name="close_table"),
     path(
         f"{T}/tables/<int:pulka>/correct/",

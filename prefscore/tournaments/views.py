@@ -34,11 +34,12 @@ from .forms import (
     CutForm,
     DecisionReasonForm,
     EntryForm,
+    MoveForm,
     PublishForm,
     SwapForm,
     TournamentForm,
 )
-from .models import Round, Tournament
+from .models import Round, Tournament, TournamentEntry
 
 DETAIL = "tournaments/detail.html"
 
@@ -88,6 +89,17 @@ def create(request: HtmxHttpRequest, club: str) -> HttpResponse:
 # --- one tournament -------------------------------------------------------------------------
 
 
+def move_form(tournament: Tournament, number: int, data: Any = None) -> MoveForm:
+    """The players still in the tournament and the draft's tables, for "move" (§4.5)."""
+    round_ = tournament.rounds.filter(number=number).first()
+    players = list(
+        tournament.entries.exclude(state__in=TournamentEntry.OUT)
+        .order_by("player__name")
+        .values_list("player_id", "player__name")
+    )
+    return MoveForm(data, players=players, tables=len(round_.tables) if round_ else 0)
+
+
 def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict[str, Any]:
     entries = list(tournament.entries.select_related("player"))
     may_run = may(role, ORGANISERS)
@@ -120,6 +132,7 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         "any_round": bool(rounds),
         "draft": draft,
         "swap_form": SwapForm(seated=list(draft.seated)) if draft else None,
+        "move_form": move_form(tournament, draft.round.number) if draft else None,
         "playing": playing,
         "may_draw": idle and (not cut or stage_left > 0),
         "stage_left": stage_left,
