@@ -112,7 +112,14 @@ STAGES = ("qualifying", "semifinal", "final")
 
 def entry_json(entry: TournamentEntry) -> dict[str, Any]:
     state = getattr(entry, "state", "dropped" if entry.dropped else "registered")
-    return {"name": entry.player.name, "dropped": entry.dropped, "state": state}
+    return {
+        "name": entry.player.name,
+        "dropped": entry.dropped,
+        "state": state,
+        # A late entry's first round and the rounds played before a drop (§4.2).
+        "joined_round": entry.joined_round,
+        "left_after_round": entry.left_after_round,
+    }
 
 
 def round_json(
@@ -184,6 +191,8 @@ def closure_json(closure: TableClosure) -> dict[str, Any]:
         "whists": None if closure.whists is None else list(closure.whists),
         "note": closure.note,
         "closed_at": closure.closed_at.isoformat(),
+        # Who closed it, by account name: an import on another site finds him by that name.
+        "closed_by": closure.closed_by.get_username() if closure.closed_by else None,
     }
 
 

@@ -36,7 +36,7 @@ def tournament_pulkas(tournament: Tournament) -> list[Pulka]:
     """Every table that counts with its seats, deals, corrections and closure: four queries."""
     return list(
         live_pulkas(tournament)
-        .select_related("closure")
+        .select_related("closure", "closure__closed_by")
         .order_by("round_number", "pk")
         .prefetch_related(
             Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")),
