@@ -126,7 +126,7 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         "club": tournament.club,
         "tournament": tournament,
         "may_run": may_run,
-        "entries": presenters_control.entry_rows(entries, may_run and open_),
+        "entries": presenters_control.entry_rows(entries, may_run and not tournament.finished),
         "active_count": sum(1 for entry in entries if not entry.dropped),
         "rounds": published,
         "any_round": bool(rounds),
