@@ -32,7 +32,7 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState, apply
 
 from .models import AuditEvent, Consent, Correction, Deal, ForgottenDeal, Pulka, PulkaSeat
-from .pencil import pencil_holder
+from .pencil import locked_message, pencil_holder, result_locked
 from .services import NotAllowed, _after_change, audit, score, standing_deals
 
 
@@ -99,12 +99,6 @@ def correction_refusal(
     return Refusal(message, False)
 
 
-def result_locked(pulka: Pulka) -> bool:
-    """A tournament table's result is locked once the table is over (docs/tournaments.md
-    §4.9): its players no longer correct or undo, only the arbiter changes it (4.2.16)."""
-    return pulka.tournament_id is not None and pulka.is_frozen
-
-
 def tournament_finished(pulka: Pulka) -> bool:
     """The table's tournament is finished: its results are final (docs/tournaments.md §4.10)."""
     tournament = pulka.tournament if pulka.tournament_id is not None else None
@@ -117,10 +111,7 @@ def _table_refusal(pulka: Pulka, seats: Sequence[int], number: int, count: int) 
     if not seats:
         return Refusal(_("Only the players at this table may correct its deals."), True)
     if result_locked(pulka):
-        return Refusal(
-            _("This tournament table is closed: its result is locked, only an arbiter changes it."),
-            False,
-        )
+        return Refusal(locked_message(), False)
     if pulka.is_frozen and number != count:
         return Refusal(_("This pulka is finished: only an arbiter may correct it now."), False)
     return None

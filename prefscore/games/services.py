@@ -21,7 +21,7 @@ from scoring.engine.sheet import apply
 
 from . import events
 from .models import Abandonment, AuditEvent, Correction, Deal, ForgottenDeal, Pulka
-from .pencil import pencil_deal, pencil_holder, pencil_until
+from .pencil import locked_message, pencil_deal, pencil_holder, pencil_until, result_locked
 
 
 class Conflict(Exception):
@@ -269,6 +269,8 @@ def pencil_change(
     with transaction.atomic():
         pulka = Pulka.objects.select_for_update().select_related("club").get(pk=pulka_id)
         deals = standing_deals(pulka)
+        if result_locked(pulka):
+            raise NotAllowed(locked_message())
         last = pencil_deal(pulka, user, deals)
         if last is None or last.number != number:
             raise NotAllowed(

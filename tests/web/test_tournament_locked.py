@@ -6,6 +6,7 @@ he is refused until he reopens it; ``check_tournament`` notices a table that pla
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from prefscore.games.corrections import correct_deal, correction_refusal
@@ -136,3 +137,22 @@ def test_check_tournament_notices_a_table_that_played_on_after_closing(tournamen
 
     problems = checks.check(cup)
     assert any("closed" in p and "played on" in p for p in problems), problems
+
+
+def test_the_sheet_offers_no_correction_on_a_locked_table_nor_the_arbiter_after_the_finish(
+    tournament_world, cup
+):
+    pulka = _closed_after_one_deal(tournament_world, cup)
+    correct = reverse("games:correct", args=[pulka.pk, 1])
+    arbiter = reverse("games:arbiter", args=[pulka.pk, 1])
+    sheet = reverse("games:sheet", args=[pulka.pk])
+
+    player = client_as(tournament_world, "member").get(sheet).content.decode()
+    assert correct not in player
+    assert arbiter in client_as(tournament_world, "organiser").get(sheet).content.decode()
+    with pytest.raises(NotAllowed, match="locked"):
+        pencil_change(pulka.pk, tournament_world.users["member"], 1, None)
+
+    Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.FINISHED)
+    organiser = client_as(tournament_world, "organiser").get(sheet).content.decode()
+    assert arbiter not in organiser
