@@ -38,13 +38,17 @@ def check(tournament: Tournament) -> list[str]:
     problems += _seating(tournament, pulkas, rounds)
     problems += _drawn_tables(tournament, pulkas, rounds)
     problems += _stages(rounds)
-    malformed = {pulka.pk: _malformed(pulka) for pulka in pulkas}
-    problems += [line for lines in malformed.values() for line in lines]
-    sound = [pulka for pulka in pulkas if not malformed[pulka.pk]]
+    results: dict[int, ranking.TableResult] = {}
+    for pulka in pulkas:
+        malformed = _malformed(pulka)
+        if isinstance(malformed, str):
+            problems.append(malformed)
+        else:
+            results[pulka.pk] = malformed
     problems += _played_on(tournament, pulkas)
-    problems += _zero_sums(sound)
-    if len(sound) == len(pulkas):  # the standings read every table
-        problems += _standings(tournament, pulkas, rounds)
+    problems += _zero_sums(pulkas, results)
+    if len(results) == len(pulkas):  # the standings read every table
+        problems += _standings(tournament, [results[p.pk] for p in pulkas], rounds)
     problems += _repeats(pulkas, rounds)
     return problems
 
@@ -143,14 +147,13 @@ def _stages(rounds: list[Round]) -> list[str]:
     return problems
 
 
-def _malformed(pulka: Pulka) -> list[str]:
-    """A table whose seats or closing cannot be read: named, never raised."""
+def _malformed(pulka: Pulka) -> str | ranking.TableResult:
+    """The table's result, or why its seats, closing or sheet cannot be read: named,
+    never raised."""
     names = list(pulka.player_names) if isinstance(pulka.player_names, list) else []
     seats = [seat.seat for seat in pulka.seats.all()]
     if seats != list(range(len(names))):
-        return [
-            f"{_table(pulka)}: seats {seats} do not match the {len(names)} players of its sheet"
-        ]
+        return f"{_table(pulka)}: seats {seats} do not match the {len(names)} players of its sheet"
     closure = closure_of(pulka)
     whists = closure.whists if closure is not None else None
     if whists is not None:
@@ -158,16 +161,13 @@ def _malformed(pulka: Pulka) -> list[str]:
             isinstance(w, int) and not isinstance(w, bool) for w in whists
         )
         if not whole:
-            return [f"{_table(pulka)}: the closing's whists {whists!r} are not whole numbers"]
+            return f"{_table(pulka)}: the closing's whists {whists!r} are not whole numbers"
         if len(whists) != len(names):
-            return [
-                f"{_table(pulka)}: the closing has {len(whists)} whists for {len(names)} players"
-            ]
+            return f"{_table(pulka)}: the closing has {len(whists)} whists for {len(names)} players"
     try:
-        _results([pulka])
+        return _results([pulka])[0]
     except (ScoringError, ValueError, TypeError, KeyError) as error:
-        return [f"{_table(pulka)}: its sheet cannot be scored ({error!r})"]
-    return []
+        return f"{_table(pulka)}: its sheet cannot be scored ({error!r})"
 
 
 def _played_on(tournament: Tournament, pulkas: Sequence[Pulka]) -> list[str]:
@@ -190,18 +190,19 @@ def _played_on(tournament: Tournament, pulkas: Sequence[Pulka]) -> list[str]:
     return problems
 
 
-def _zero_sums(pulkas: Sequence[Pulka]) -> list[str]:
+def _zero_sums(pulkas: Sequence[Pulka], results: dict[int, ranking.TableResult]) -> list[str]:
     return [
-        f"round {result.round_number}, table {pulka.pk}: whists add up to {sum(result.whists)}"
-        for pulka, result in zip(pulkas, _results(pulkas), strict=True)
-        if sum(result.whists) != 0
+        f"{_table(pulka)}: whists add up to {sum(results[pulka.pk].whists)}"
+        for pulka in pulkas
+        if pulka.pk in results and sum(results[pulka.pk].whists) != 0
     ]
 
 
-def _standings(tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
+def _standings(
+    tournament: Tournament, results: Sequence[ranking.TableResult], rounds: list[Round]
+) -> list[str]:
     """The standings against a plain recount of each player's points, and their order."""
     stage_of = {r.number: r.stage for r in rounds}
-    results = _results(pulkas)
     by_stage: dict[str, dict[str, Score]] = defaultdict(lambda: defaultdict(int))
     for result in results:
         stage = stage_of.get(result.round_number, Round.Stage.QUALIFYING)
