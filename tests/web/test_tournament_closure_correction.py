@@ -113,6 +113,11 @@ def test_the_admin_corrects_an_arbiters_closing_and_the_change_is_audited(
     assert TableClosure.objects.get(pk=closure.pk).whists == [7, -3, -4]
     event = TournamentEvent.objects.get(tournament=cup)
     assert event.details["before"] == [6, -2, -4] and event.reason == "typo"
+    decisions = client.get("/admin/tournaments/tournamentevent/")
+    assert decisions.status_code == 200
+    page = client.get(f"/admin/tournaments/tournamentevent/{event.pk}/change/")
+    assert page.status_code == 200 and "typo" in page.content.decode()
+    assert client.post(change, {"whists": "[7, -3, -4]"}).status_code == 200  # no reason
 
 
 @pytest.mark.parametrize("typed", ["١٠", "٤", "１０", "²"])
