@@ -27,6 +27,7 @@ from .services import (
     current_standings,
     history,
     live_pulkas,
+    numbered,
     table_numbers,
 )
 
@@ -195,6 +196,16 @@ def _reseat(
     """Archive the table's pulka and start it again with ``keys``; it keeps its number."""
     players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
     number = _table_number(tournament, round_, pulka)
+    if not round_.tables:  # an imported round keeps no draw: its tables as they are now
+        live = live_pulkas(tournament).filter(round_number=round_.number).prefetch_related("seats")
+        round_.tables = [
+            {
+                "players": [str(s.player_id) for s in p.seats.all()],
+                "first_dealer": p.first_dealer,
+                "pulka": p.pk,
+            }
+            for _n, p in numbered(round_, list(live))
+        ]
     with transaction.atomic():
         TableClosure.objects.create(
             pulka=pulka, reason=TableClosure.Reason.DROP, closed_by=_user(user)
@@ -215,8 +226,6 @@ def _table_number(tournament: Tournament, round_: Round, pulka: Pulka) -> int:
 def _renumber(round_: Round, number: int, pulka: Pulka, keys: list[str] | None) -> None:
     """The re-seated table's new pulka takes the draw's table: it keeps its number."""
     tables = list(round_.tables)
-    while len(tables) < number:  # an imported round's draw names no tables
-        tables.append({"players": [], "first_dealer": 0})
     tables[number - 1] = {**tables[number - 1], "pulka": pulka.pk}
     if keys is not None:
         tables[number - 1]["players"] = list(keys)

@@ -14,9 +14,17 @@ from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
 from prefscore.games.pencil import pencil_holder
 from prefscore.games.services import record_deal, standing_deals
-from prefscore.tournaments import exports, imports, tables
+from prefscore.tournaments import checks, entries, exports, imports, tables
 from prefscore.tournaments.models import TableClosure
-from tests.web.fixtures_tournaments import client_as, close_round, draw, table_deals, url
+from tests.web.fixtures_tournaments import (
+    client_as,
+    close_round,
+    draw,
+    enter,
+    make_tournament,
+    table_deals,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -122,3 +130,24 @@ def test_a_bad_closing_moment_or_closer_is_refused_by_place(tournament_world, ev
 
     with pytest.raises(imports.ImportRefused, match=key):
         imports.read_file(json.dumps(data))
+
+
+def test_a_drop_in_an_imported_round_keeps_its_table_number_and_the_checks(tournament_world):
+    extra = Player.objects.create(club=tournament_world.club, name="Lev")
+    cup = make_tournament(tournament_world.club, "Ten", slug="ten", table_size=4)
+    enter(cup, [*tournament_world.players, extra])
+    draw(tournament_world, cup)
+    copy_ = imports.import_tournament(
+        tournament_world.club, imports.read_file(exports.export_text(cup)), None
+    )
+    pulkas = list(Pulka.objects.filter(tournament=copy_).order_by("pk"))
+    number, four = next((n, p) for n, p in enumerate(pulkas, start=1) if len(p.player_names) == 4)
+    leaving = copy_.entries.get(player__name=four.player_names[0])
+
+    entries.move(copy_, leaving.pk, "drop", tournament_world.users["organiser"])
+
+    table = exports.export_data(copy_)["rounds"][0]["tables"]
+    assert [t["number"] for t in table] == list(range(1, len(pulkas) + 1))
+    short = next(t for t in table if len(t["pulka"]["players"]) == 3 and t["number"] == number)
+    assert four.player_names[0] not in short["pulka"]["players"]
+    assert checks.check(copy_) == []
