@@ -32,7 +32,7 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState, apply
 
 from .models import AuditEvent, Consent, Correction, Deal, ForgottenDeal, Pulka, PulkaSeat
-from .pencil import pencil_holder
+from .pencil import locked_message, pencil_holder, result_locked
 from .services import NotAllowed, _after_change, audit, score, standing_deals
 
 
@@ -99,10 +99,19 @@ def correction_refusal(
     return Refusal(message, False)
 
 
+def tournament_finished(pulka: Pulka) -> bool:
+    """The table's tournament is finished: its results are final (docs/tournaments.md §4.10)."""
+    tournament = pulka.tournament if pulka.tournament_id is not None else None
+    return tournament is not None and bool(tournament.finished)
+
+
 def _table_refusal(pulka: Pulka, seats: Sequence[int], number: int, count: int) -> Refusal | None:
-    """The players at the table correct; a finished pulka only its last deal."""
+    """The players at the table correct; a finished pulka only its last deal, and a closed
+    tournament table none (its result is locked: the arbiter's alone)."""
     if not seats:
         return Refusal(_("Only the players at this table may correct its deals."), True)
+    if result_locked(pulka):
+        return Refusal(locked_message(), False)
     if pulka.is_frozen and number != count:
         return Refusal(_("This pulka is finished: only an arbiter may correct it now."), False)
     return None
@@ -114,7 +123,16 @@ def arbiter_refusal(pulka: Pulka, user: Any) -> Refusal | None:
         return Refusal(_("Arbiters' decisions are for tournament pulkas only."), True)
     if not may_arbitrate(pulka, user):
         return Refusal(_("Only an organiser of the club applies an arbiter's decision."), True)
+    if tournament_finished(pulka):
+        return Refusal(finished_message(), False)
     return None
+
+
+def finished_message() -> str:
+    """One wording, also manual_entries': the tournament's results are final (§4.10)."""
+    return _(
+        "The tournament is finished: its results are final. Reopen the tournament to change them."
+    )
 
 
 def proposal_refusal(pulka: Pulka, user: Any) -> Refusal | None:

@@ -25,7 +25,7 @@ from scoring.engine.errors import DealError
 from scoring.engine.manual import describe
 from scoring.engine.pulka import ScoredPulka
 
-from .corrections import Refusal
+from .corrections import Refusal, finished_message, tournament_finished
 from .models import AuditEvent, Correction, Deal, Pulka
 from .services import NotAllowed, Recorded, _after_change, audit, record_deal, score
 from .services import standing_deals as _standing
@@ -70,6 +70,8 @@ def correction_refusal(
         )
     if pulka.status == Pulka.Status.ARCHIVED:
         return Refusal(_("This pulka is archived."), False)
+    if tournament_finished(pulka):
+        return Refusal(finished_message(), False)
     if pulka.is_frozen and number != len(deals):
         return Refusal(_("This pulka is finished: only its last entry can be corrected."), False)
     return None

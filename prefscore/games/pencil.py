@@ -13,8 +13,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .models import Deal, Pulka
+
+
+def result_locked(pulka: Pulka) -> bool:
+    """A tournament table's result is locked once the table is over (docs/tournaments.md
+    §4.9): its players no longer correct or undo, only the arbiter changes it (4.2.16)."""
+    return pulka.tournament_id is not None and pulka.is_frozen
+
+
+def locked_message() -> str:
+    return _("This tournament table is closed: its result is locked, only an arbiter changes it.")
 
 
 def pencil_until(pulka: Pulka, deal: Deal) -> datetime:
@@ -26,9 +37,10 @@ def pencil_holder(pulka: Pulka, deals: Sequence[Deal]) -> Deal | None:
     """The last deal while its recorder still holds the pencil on it, else None.
 
     ``deals`` are the standing deals in order. An archived pulka has no pencil, nor
-    has a deal without a recorder.
+    has a deal without a recorder, nor a closed tournament table: its result is locked
+    (docs/tournaments.md §4.9), the arbiter's alone.
     """
-    if pulka.status == Pulka.Status.ARCHIVED or not deals:
+    if pulka.status == Pulka.Status.ARCHIVED or not deals or result_locked(pulka):
         return None
     last = deals[-1]
     if last.entered_by_id is None or timezone.now() > pencil_until(pulka, last):

@@ -21,7 +21,7 @@ from scoring.engine.sheet import apply
 
 from . import events
 from .models import Abandonment, AuditEvent, Correction, Deal, ForgottenDeal, Pulka
-from .pencil import pencil_deal, pencil_holder, pencil_until
+from .pencil import locked_message, pencil_deal, pencil_holder, pencil_until, result_locked
 
 
 class Conflict(Exception):
@@ -246,7 +246,11 @@ def _lapse_abandonment(pulka: Pulka, user: Any) -> None:
 def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = None) -> None:
     was_finished = pulka.status == Pulka.Status.FINISHED
     pulka.version += 1
-    pulka.status = Pulka.Status.FINISHED if scored.state.closed else Pulka.Status.RUNNING
+    # A closed tournament table stays closed (docs/tournaments.md §4.9): an arbiter's
+    # change to its result does not let it play on.
+    locked = was_finished and pulka.tournament_id is not None
+    closed = scored.state.closed or locked
+    pulka.status = Pulka.Status.FINISHED if closed else Pulka.Status.RUNNING
     pulka.save(update_fields=["version", "status"])
     if pulka.status == Pulka.Status.FINISHED and not was_finished:
         audit(pulka, AuditEvent.Action.FINISHED, user)
@@ -265,6 +269,8 @@ def pencil_change(
     with transaction.atomic():
         pulka = Pulka.objects.select_for_update().select_related("club").get(pk=pulka_id)
         deals = standing_deals(pulka)
+        if result_locked(pulka):
+            raise NotAllowed(locked_message())
         last = pencil_deal(pulka, user, deals)
         if last is None or last.number != number:
             raise NotAllowed(

@@ -1,10 +1,13 @@
 """Re-validating a whole tournament (docs/tournaments.md §4.13–4.14; issue 14, "Checks").
 
 What ``manage.py check_tournament`` runs: every player seated at most once per round
-and only if entered, table sizes by the regulations, every table's result adding up to
-zero, the standings equal to a recomputation from the tables alone, and each round's
-reported repeats equal to a recount. Each violation is one line of English for the
-organiser's terminal; an empty list means the tournament is sound.
+and only if entered, table sizes by the regulations, every drawn table still in its
+round, the stages in order, every table's seats and closing well formed, no table
+played on after it was closed, every table's result adding up to zero, the standings
+equal to a recomputation from the tables alone, and each round's reported repeats equal
+to a recount. Each violation is one line of English for the organiser's terminal; an
+empty list means the tournament is sound. A malformed table is named, and left out of
+the checks that would have to read it: nothing here raises on bad data.
 """
 
 from __future__ import annotations
@@ -14,10 +17,17 @@ from collections.abc import Sequence
 
 from prefscore.games.models import Pulka
 from scoring.engine import ranking, seating
+from scoring.engine.errors import ScoringError
 from scoring.engine.normalise import Score, normalised
 
 from .models import Round, Tournament
-from .services import _keys, _results, history, standings, tournament_pulkas
+from .services import _keys, _results, closure_of, history, standings, tournament_pulkas
+
+STAGE_RANK: dict[str, int] = {
+    Round.Stage.QUALIFYING: 0,
+    Round.Stage.SEMIFINAL: 1,
+    Round.Stage.FINAL: 2,
+}
 
 
 def check(tournament: Tournament) -> list[str]:
@@ -26,10 +36,25 @@ def check(tournament: Tournament) -> list[str]:
     rounds = list(tournament.rounds.filter(status=Round.Status.PUBLISHED))
     problems = []
     problems += _seating(tournament, pulkas, rounds)
-    problems += _zero_sums(pulkas)
-    problems += _standings(tournament, pulkas, rounds)
+    problems += _drawn_tables(tournament, pulkas, rounds)
+    problems += _stages(rounds)
+    results: dict[int, ranking.TableResult] = {}
+    for pulka in pulkas:
+        malformed = _malformed(pulka)
+        if isinstance(malformed, str):
+            problems.append(malformed)
+        else:
+            results[pulka.pk] = malformed
+    problems += _played_on(tournament, pulkas)
+    problems += _zero_sums(pulkas, results)
+    if len(results) == len(pulkas):  # the standings read every table
+        problems += _standings(tournament, [results[p.pk] for p in pulkas], rounds)
     problems += _repeats(pulkas, rounds)
     return problems
+
+
+def _table(pulka: Pulka) -> str:
+    return f"round {pulka.round_number or 0}, table {pulka.pk}"
 
 
 def _seating(tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
@@ -56,18 +81,128 @@ def _seating(tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round
     return problems
 
 
-def _zero_sums(pulkas: Sequence[Pulka]) -> list[str]:
+def _drawn_tables(
+    tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round]
+) -> list[str]:
+    """Each published round has a table in play for each table its draw made: a table
+    re-seated after a drop is replaced, never lost (docs/tournaments.md §4.9)."""
+    live: dict[int, set[int]] = defaultdict(set)
+    for pulka in pulkas:
+        live[pulka.round_number or 0].add(pulka.pk)
+    problems = []
+    for round_ in rounds:
+        drawn = [t for t in round_.tables if isinstance(t, dict)]
+        if not drawn:  # an imported round keeps no draw
+            continue
+        named = [t["pulka"] for t in drawn if isinstance(t.get("pulka"), int)]
+        for number, table in enumerate(drawn, start=1):
+            key = table.get("pulka")
+            if isinstance(key, int) and key not in live[round_.number]:
+                problems.append(
+                    f"round {round_.number}: table {number} of the draw (pulka {key}) "
+                    "is not in play"
+                )
+        count = len(live[round_.number])
+        if not named and count != len(drawn):
+            problems.append(f"round {round_.number}: {len(drawn)} tables drawn, {count} in play")
+    return problems
+
+
+def _stages(rounds: list[Round]) -> list[str]:
+    """Qualifying, then the stages after a cut, in order; each stage after a cut is
+    seated by standing from the players of the stage before (§4.10)."""
+    problems = []
+    field: set[str] | None = None
+    previous: str = Round.Stage.QUALIFYING
+    for round_ in sorted(rounds, key=lambda r: r.number):
+        stage: str = round_.stage
+        players = {k for t in round_.tables if isinstance(t, dict) for k in t.get("players", [])}
+        if stage not in STAGE_RANK:
+            problems.append(f"round {round_.number}: unknown stage {stage!r}")
+            continue
+        if STAGE_RANK[stage] < STAGE_RANK[previous]:
+            problems.append(f"round {round_.number}: a {stage} round after the {previous}")
+        if round_.is_final != (stage != Round.Stage.QUALIFYING):
+            problems.append(
+                f"round {round_.number}: stage {stage} but is_final is {round_.is_final}"
+            )
+        if stage != Round.Stage.QUALIFYING and round_.method not in (
+            "standing",
+            "swapped",
+            "moved",
+        ):
+            problems.append(
+                f"round {round_.number}: a {stage} round seated by {round_.method or 'nothing'}"
+                ", not by standing after a cut"
+            )
+        if stage != previous and stage != Round.Stage.QUALIFYING:
+            if field is not None and players and not players < field:
+                problems.append(
+                    f"round {round_.number}: the {stage} does not seat a cut of the field before"
+                )
+            field = players or field
+        elif stage == Round.Stage.QUALIFYING:
+            field = (field or set()) | players
+        previous = stage
+    return problems
+
+
+def _malformed(pulka: Pulka) -> str | ranking.TableResult:
+    """The table's result, or why its seats, closing or sheet cannot be read: named,
+    never raised."""
+    names = list(pulka.player_names) if isinstance(pulka.player_names, list) else []
+    seats = [seat.seat for seat in pulka.seats.all()]
+    if seats != list(range(len(names))):
+        return f"{_table(pulka)}: seats {seats} do not match the {len(names)} players of its sheet"
+    closure = closure_of(pulka)
+    whists = closure.whists if closure is not None else None
+    if whists is not None:
+        whole = isinstance(whists, list) and all(
+            isinstance(w, int) and not isinstance(w, bool) for w in whists
+        )
+        if not whole:
+            return f"{_table(pulka)}: the closing's whists {whists!r} are not whole numbers"
+        if len(whists) != len(names):
+            return f"{_table(pulka)}: the closing has {len(whists)} whists for {len(names)} players"
+    try:
+        return _results([pulka])[0]
+    except (ScoringError, ValueError, TypeError, KeyError) as error:
+        return f"{_table(pulka)}: its sheet cannot be scored ({error!r})"
+
+
+def _played_on(tournament: Tournament, pulkas: Sequence[Pulka]) -> list[str]:
+    """A closed table records no deal after its closing, and plays no more (§4.9)."""
+    problems = []
+    for pulka in pulkas:
+        closure = closure_of(pulka)
+        if closure is not None:
+            if pulka.status == Pulka.Status.RUNNING:
+                problems.append(f"{_table(pulka)}: closed, yet it played on (running)")
+            later = [
+                deal.number
+                for deal in pulka.standing_deals  # type: ignore[attr-defined]
+                if deal.entered_at > closure.closed_at
+            ]
+            if later:
+                problems.append(f"{_table(pulka)}: closed, yet it played on (deals {later})")
+        if tournament.finished and pulka.status == Pulka.Status.RUNNING:
+            problems.append(f"{_table(pulka)}: still running in a finished tournament")
+    return problems
+
+
+def _zero_sums(pulkas: Sequence[Pulka], results: dict[int, ranking.TableResult]) -> list[str]:
     return [
-        f"round {result.round_number}, table {pulka.pk}: whists add up to {sum(result.whists)}"
-        for pulka, result in zip(pulkas, _results(pulkas), strict=True)
-        if sum(result.whists) != 0
+        f"{_table(pulka)}: whists add up to {sum(results[pulka.pk].whists)}"
+        for pulka in pulkas
+        if pulka.pk in results and sum(results[pulka.pk].whists) != 0
     ]
 
 
-def _standings(tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
+def _standings(
+    tournament: Tournament, results: Sequence[ranking.TableResult], rounds: list[Round]
+) -> list[str]:
     """The standings against a plain recount of each player's points, and their order."""
     stage_of = {r.number: r.stage for r in rounds}
-    results = _results(pulkas)
     by_stage: dict[str, dict[str, Score]] = defaultdict(lambda: defaultdict(int))
     for result in results:
         stage = stage_of.get(result.round_number, Round.Stage.QUALIFYING)

@@ -29,6 +29,7 @@ MOVES: dict[str, tuple[str, ...]] = {
     State.PLAYING: ("drop", "disqualify"),
     State.DROPPED: ("reinstate",),
     State.DISQUALIFIED: ("reinstate",),
+    State.ABSENT: ("reinstate",),
 }
 
 
@@ -91,10 +92,13 @@ def move(tournament: Tournament, entry_id: int, action: str, user: Any) -> str:
             return leave_table(tournament, entry, user)
         if action == "reinstate":
             played = tournament.pulkas.filter(seats__player_id=entry.player_id).exists()
-            later = State.CHECKED_IN if _published(tournament) else State.REGISTERED
+            published = _published(tournament)
+            later = State.CHECKED_IN if published else State.REGISTERED
+            if entry.state == State.ABSENT and published:  # he came late: from the next round
+                entry.joined_round = published + 1
             entry.state = State.PLAYING if played else later
             entry.left_after_round = None
         else:
             entry.state = State.CHECKED_IN if action == "check_in" else State.REGISTERED
-        entry.save(update_fields=["state", "left_after_round"])
+        entry.save(update_fields=["state", "left_after_round", "joined_round"])
     return ""

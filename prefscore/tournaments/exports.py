@@ -104,15 +104,22 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
 
 # Entry states and round states (docs/tournaments.md §4.2, §4.5), for models that have
 # them; a model without them stores ``dropped`` and publishes every round it draws.
-ENTRY_STATES = ("registered", "checked_in", "playing", "dropped", "disqualified")
-OUT_STATES = ("dropped", "disqualified")
+ENTRY_STATES = ("registered", "checked_in", "playing", "dropped", "disqualified", "absent")
+OUT_STATES = ("dropped", "disqualified", "absent")
 ROUND_STATUSES = ("draft", "published")
 STAGES = ("qualifying", "semifinal", "final")
 
 
 def entry_json(entry: TournamentEntry) -> dict[str, Any]:
     state = getattr(entry, "state", "dropped" if entry.dropped else "registered")
-    return {"name": entry.player.name, "dropped": entry.dropped, "state": state}
+    return {
+        "name": entry.player.name,
+        "dropped": entry.dropped,
+        "state": state,
+        # A late entry's first round and the rounds played before a drop (§4.2).
+        "joined_round": entry.joined_round,
+        "left_after_round": entry.left_after_round,
+    }
 
 
 def round_json(
@@ -135,7 +142,9 @@ def round_json(
         "repeats": round_.repeats,
         "repeats_forced": round_.repeats_forced,
         "drawn_at": round_.created_at.isoformat(),
-        "tables": [table_json(number, pulka) for number, pulka in enumerate(tables, start=1)],
+        "tables": [
+            table_json(number, pulka) for number, pulka in services.numbered(round_, tables)
+        ],
         "draw": draw_json(round_, names or {}),
     }
 
@@ -182,6 +191,8 @@ def closure_json(closure: TableClosure) -> dict[str, Any]:
         "whists": None if closure.whists is None else list(closure.whists),
         "note": closure.note,
         "closed_at": closure.closed_at.isoformat(),
+        # Who closed it, by account name: an import on another site finds him by that name.
+        "closed_by": closure.closed_by.get_username() if closure.closed_by else None,
     }
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.forms import slug_from_name
 from prefscore.clubs.models import Club, Player
+from prefscore.web import request_int
 from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine import ranking
 from scoring.engine.conventions import ConventionError, from_options
@@ -191,10 +192,28 @@ class EntryForm(forms.Form):
         )
 
 
+class WholeNumberField(forms.IntegerField):
+    """A whole number in ASCII digits, with an optional minus (``web.request_int``'s rule).
+
+    Django's own field reads ``"١٠"`` as 10 and fullwidth digits too: a figure nobody
+    typed on the keyboard the sheet shows is refused, never guessed.
+    """
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        sign, digits = (-1, text[1:]) if text.startswith("-") else (1, text)
+        number = request_int(digits)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return sign * number
+
+
 class CutForm(forms.Form):
     """How many players go through, and to which stage (docs/tournaments.md §4.10)."""
 
-    size = forms.IntegerField(label=_("Players who go through"), min_value=3, max_value=MAX_CUT)
+    size = WholeNumberField(label=_("Players who go through"), min_value=3, max_value=MAX_CUT)
     stage = forms.ChoiceField(
         label=_("To"),
         choices=[(Round.Stage.FINAL, _("the final")), (Round.Stage.SEMIFINAL, _("a semi-final"))],
@@ -243,7 +262,7 @@ class CloseTableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.names = names
         for seat, name in enumerate(names):
-            self.fields[f"whists_{seat}"] = forms.IntegerField(
+            self.fields[f"whists_{seat}"] = WholeNumberField(
                 label=_("Whists of %(name)s") % {"name": name},
                 required=False,
                 min_value=-MAX_WHISTS,
@@ -278,3 +297,48 @@ class CloseTableForm(forms.Form):
 
 class PublishForm(forms.Form):
     public = forms.BooleanField(label=_("Standings are public"), required=False)
+
+
+class DecisionReasonForm(forms.Form):
+    """Why the arbiter decides (reopening a tournament): required, kept in the audit."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+
+class CorrectClosureForm(DecisionReasonForm):
+    """The arbiter's corrected final sheet (Кодекс 4.2.16): whole whists adding up to zero."""
+
+    def __init__(
+        self, *args: Any, names: list[str], whists: list[int] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = names
+        for seat, name in enumerate(names):
+            self.fields[f"whists_{seat}"] = WholeNumberField(
+                label=_("Whists of %(name)s") % {"name": name},
+                min_value=-MAX_WHISTS,
+                max_value=MAX_WHISTS,
+                initial=whists[seat] if whists and seat < len(whists) else None,
+            )
+
+    def whist_fields(self) -> list[forms.BoundField]:
+        return [self[f"whists_{seat}"] for seat in range(len(self.names))]
+
+    def whists(self) -> list[int]:
+        return [int(self.cleaned_data[f"whists_{seat}"]) for seat in range(len(self.names))]
+
+
+class MoveForm(forms.Form):
+    """A player moved to a table of a draft (docs/tournaments.md §4.5)."""
+
+    player = forms.TypedChoiceField(label=_("Move"), coerce=int)
+    table = forms.TypedChoiceField(label=_("to table"), coerce=int)
+
+    def __init__(
+        self, *args: Any, players: list[tuple[int, str]], tables: int, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.TypedChoiceField, self.fields["player"]).choices = players
+        cast(forms.TypedChoiceField, self.fields["table"]).choices = [
+            (number, str(number)) for number in range(1, tables + 1)
+        ]

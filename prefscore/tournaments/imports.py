@@ -11,16 +11,19 @@ with its writer in ``exports``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
 from prefscore.games import io
-from prefscore.games.models import Pulka
+from prefscore.games.models import Deal, Pulka
 from scoring.engine import protocol, ranking
 from scoring.engine.conventions import ConventionError, from_options
 from scoring.engine.errors import ScoringError
@@ -39,6 +42,9 @@ MAX_TARGET = protocol.MAX_TARGET
 MAX_WHISTS = 1_000_000  # as tables.close_table allows
 MAX_ROUND_MINUTES = 1440
 MAX_STAGE_ROUNDS = 10
+ENTRY_ROUNDS = ("joined_round", "left_after_round")
+CONVENTION_FIELDS = ["convention_name", "convention_source"]
+TABLE_FIELDS = ["tournament", "round_number", "status", "title"] + CONVENTION_FIELDS
 
 
 class ImportRefused(ValueError):
@@ -57,6 +63,8 @@ class ClosureFile:
     reason: str
     whists: tuple[int, ...] | None
     note: str
+    closed_at: datetime | None = None
+    closed_by: str = ""  # an account name, matched among the club's members on import
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,8 @@ class TournamentFile:
     fields: dict[str, Any]
     players: tuple[tuple[str, str], ...]  # name, entry state
     rounds: tuple[RoundFile, ...]
+    # By name: a late entry's first round and the rounds played before a drop (§4.2).
+    entry_rounds: Mapping[str, tuple[int | None, int | None]] = field(default_factory=dict)
 
 
 def _refuse(place: str, problem: str) -> ImportRefused:
@@ -201,6 +211,16 @@ def _read_players(data: Any) -> tuple[tuple[str, str], ...]:
     return tuple(players)
 
 
+def _read_entry_rounds(data: Any) -> dict[str, tuple[int | None, int | None]]:
+    """Each player's late-entry round and drop round, where the file gives them."""
+    found = {}
+    for index, item in enumerate(data if isinstance(data, list) else [], start=1):
+        joined, left = (_optional_round(item, key, f"players → {index}") for key in ENTRY_ROUNDS)
+        if (joined, left) != (None, None):
+            found[item["name"].strip()] = (joined, left)
+    return found
+
+
 def _read_table(
     item: Any, place: str, names: set[str]
 ) -> tuple[str, io.PulkaFile, tuple[str, ...]]:
@@ -232,17 +252,34 @@ def _read_closure(item: Any, place: str, seats: int) -> ClosureFile | None:
     reason = _choice(item, "reason", place, TableClosure.Reason.values)
     note = _text(item, "note", place, 300, blank=True)
     figures = item.get("whists")
+    when = _moment(item, "closed_at", place)
+    who = _text(item, "closed_by", place, 150, blank=True) if item.get("closed_by") else ""
     if reason != TableClosure.Reason.ARBITER:
         if figures is not None:
             raise _refuse(f"{place} → whists", _("only the arbiter's final sheet has whists."))
-        return ClosureFile(reason, None, note)
+        return ClosureFile(reason, None, note, when, who)
     values = _list(figures, f"{place} → whists", seats)
     whists = tuple(
         _int({"whists": value}, "whists", place, -MAX_WHISTS, MAX_WHISTS) for value in values
     )
     if len(whists) != seats or sum(whists) != 0:
         raise _refuse(f"{place} → whists", _("one whole figure per player, adding up to zero."))
-    return ClosureFile(reason, whists, note)
+    return ClosureFile(reason, whists, note, when, who)
+
+
+def _moment(data: Mapping[str, Any], key: str, place: str) -> datetime | None:
+    """An ISO 8601 moment with its offset, or None when the file leaves it out."""
+    value = data.get(key)
+    if value is None:
+        return None
+    moment = parse_datetime(value) if isinstance(value, str) and len(value) <= 40 else None
+    if moment is None or moment.tzinfo is None:
+        raise _refuse(f"{place} → {key}", _("must be a date and time (ISO 8601, with its offset)."))
+    return moment
+
+
+def _optional_round(data: Mapping[str, Any], key: str, place: str) -> int | None:
+    return None if data.get(key) is None else _int(data, key, place, 0, MAX_ROUNDS)
 
 
 def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
@@ -324,6 +361,7 @@ def read_file(text: str) -> TournamentFile:
         )
     fields = _read_tournament(data.get("tournament"))
     players = _read_players(data.get("players"))
+    entry_rounds = _read_entry_rounds(data.get("players"))
     names = {name for name, _state in players}
     rounds = [
         _read_round(item, f"rounds → {index}", names)
@@ -332,7 +370,7 @@ def read_file(text: str) -> TournamentFile:
     numbers = [r.fields["number"] for r in rounds]
     if numbers != list(range(1, len(rounds) + 1)):
         raise _refuse("rounds", _("the rounds must be numbered 1, 2, 3… in order."))
-    return TournamentFile(fields, players, tuple(rounds))
+    return TournamentFile(fields, players, tuple(rounds), entry_rounds)
 
 
 def too_large_message() -> str:
@@ -368,7 +406,12 @@ def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "
         )
         players = _club_players(club, [name for name, _state in file.players])
         TournamentEntry.objects.bulk_create(
-            TournamentEntry(tournament=tournament, player=players[name], **_entry_state(state))
+            TournamentEntry(
+                tournament=tournament,
+                player=players[name],
+                **dict(zip(ENTRY_ROUNDS, file.entry_rounds.get(name, (None, None)), strict=True)),
+                **_entry_state(state),
+            )
             for name, state in file.players
         )
         for round_file in file.rounds:
@@ -427,12 +470,26 @@ def _import_round(
             _("%(name)s · round %(round)s · table %(table)s")
             % {"name": tournament.name, "round": round_.number, "table": table.number}
         )[: Pulka._meta.get_field("title").max_length]
-        pulka.save(update_fields=["tournament", "round_number", "status", "title"])
+        if pulka.convention == tournament.convention:  # the tournament's, not "own options"
+            pulka.convention_name = tournament.convention_name
+            pulka.convention_source = tournament.convention_source
+        pulka.save(update_fields=TABLE_FIELDS)
+        # Recorded elsewhere, not here: nobody holds a pencil on an imported deal (4.2.8).
+        Deal.objects.filter(pulka=pulka).update(entered_by=None)
         if table.closure is not None:
-            TableClosure.objects.create(
-                pulka=pulka,
-                reason=table.closure.reason,
-                whists=None if table.closure.whists is None else list(table.closure.whists),
-                note=table.closure.note,
-                closed_by=_user(user),
-            )
+            _import_closure(tournament, pulka, table.closure)
+
+
+def _import_closure(tournament: Tournament, pulka: Pulka, closure: ClosureFile) -> None:
+    """The closing as the file has it: when, and who, when he is a member of the club."""
+    members = get_user_model().objects.filter(memberships__club=tournament.club)
+    closer = members.filter(username=closure.closed_by).first() if closure.closed_by else None
+    row = TableClosure.objects.create(
+        pulka=pulka,
+        reason=closure.reason,
+        whists=None if closure.whists is None else list(closure.whists),
+        note=closure.note,
+        closed_by=closer,
+    )
+    if closure.closed_at is not None:  # auto_now_add set it to now: the file's moment instead
+        TableClosure.objects.filter(pk=row.pk).update(closed_at=closure.closed_at)

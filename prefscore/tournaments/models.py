@@ -130,6 +130,8 @@ class TournamentEntry(models.Model):
 
     ``state`` goes registered → checked in → playing, or ends in dropped or
     disqualified; those two are no longer drawn and are ranked after the active players.
+    A player still only registered when round 1 is published is ``absent`` (a no-show,
+    docs/tournaments.md §4.2): never drawn, never ranked, until the organiser takes him back.
     ``joined_round``: the first round a late entry could be seated in (None: from the
     start); ``left_after_round``: the rounds played before a drop or disqualification.
     """
@@ -140,8 +142,9 @@ class TournamentEntry(models.Model):
         PLAYING = "playing", _("playing")
         DROPPED = "dropped", _("dropped")
         DISQUALIFIED = "disqualified", _("disqualified")
+        ABSENT = "absent", _("absent")
 
-    OUT = (State.DROPPED, State.DISQUALIFIED)
+    OUT = (State.DROPPED, State.DISQUALIFIED, State.ABSENT)
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
@@ -165,7 +168,7 @@ class TournamentEntry(models.Model):
 
     @property
     def dropped(self) -> bool:
-        """Out of the tournament: dropped or disqualified, no longer drawn."""
+        """Out of the tournament: dropped, disqualified or absent, no longer drawn."""
         return self.state in self.OUT
 
 
@@ -283,3 +286,38 @@ class RegulationChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.field}"
+
+
+class TournamentEvent(models.Model):
+    """A director's decision on a tournament, kept as its audit (docs/tournaments.md §4.15).
+
+    Reopening a finished tournament, correcting an arbiter's closing, withdrawing a
+    player who never checked in: who, when, why, and what changed (``details``). The
+    tournament page lists them with the arbiters' corrections of closed tables.
+    """
+
+    class Action(models.TextChoices):
+        REOPENED = "reopened", _("tournament reopened")
+        CLOSURE_CORRECTED = "closure_corrected", _("arbiter's final sheet corrected")
+        NO_SHOW = "no_show", _("withdrawn: not checked in")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament decision")
+        verbose_name_plural = _("tournament decisions")
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.action}"

@@ -14,7 +14,7 @@ from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.games.presenters import format_result
 from scoring.conventions import convention_label
 
-from . import titles
+from . import services, titles
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament
 from .services import Standings, closure_of
@@ -32,6 +32,7 @@ class StandingRow:
     by_round: tuple[str, ...]
     finalist: bool
     dropped: bool
+    out_label: str = ""  # "dropped" or "disqualified": a disqualified player is not "выбыл"
     # After a cut (docs/tournaments.md §4.10): the figures that decided the order.
     qualifying: str = ""
     carried: str = ""
@@ -51,6 +52,12 @@ class StandingsTable:
     cut: bool = False
     live: bool = False
     finished: bool = False
+
+
+def _out_label(player: str, out: bool, standings: Standings) -> str:
+    if not out:
+        return ""
+    return _("disqualified") if player in standings.disqualified else _("dropped")
 
 
 def _number(value: Fraction | int | None) -> str:
@@ -93,6 +100,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
                 by_round=tuple(_number(line.by_round.get(n)) for n in numbers),
                 finalist=line.finalist,
                 dropped=line.out,
+                out_label=_out_label(line.player, line.out, standings),
                 qualifying=_number(line.qualifying),
                 carried=_number(line.carried),
                 stage_points=_number(line.stage_points),
@@ -120,6 +128,7 @@ class TableView:
     deals: int
     running: bool
     ended: str = ""
+    arbiter: bool = False  # closed on the arbiter's final sheet: it can be corrected
 
 
 @dataclass(frozen=True)
@@ -148,7 +157,8 @@ def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
     for round_ in rounds:
         if round_.status != Round.Status.PUBLISHED:
             continue
-        tables = tuple(_table(n, p) for n, p in enumerate(by_round[round_.number], start=1))
+        pairs = services.numbered(round_, by_round[round_.number])
+        tables = tuple(_table(n, p) for n, p in pairs)
         views.append(RoundView(round_, tables, summary(round_), named[round_.number]))
     return tuple(reversed(views))
 
@@ -163,6 +173,7 @@ def _table(number: int, pulka: Pulka) -> TableView:
         deals=pulka.deal_count,  # type: ignore[attr-defined]
         running=pulka.status == Pulka.Status.RUNNING,
         ended=_ended(pulka),
+        arbiter=getattr(closure_of(pulka), "reason", "") == "arbiter",
     )
 
 

@@ -104,9 +104,13 @@ def round_title(tournament: Tournament, round_: Round | None, rounds: list[Round
 
 
 def _pulkas_of(tournament: Tournament, number: int) -> list[Pulka]:
-    """The round's tables with their seats and standing deals counted: two queries."""
+    """The round's live tables with their seats and standing deals counted: two queries.
+
+    A table a drop re-seated leaves its old pulka archived: no screen shows it.
+    """
     return list(
-        tournament.pulkas.filter(round_number=number)
+        services.live_pulkas(tournament)
+        .filter(round_number=number)
         .order_by("pk")
         .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
         .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
@@ -169,7 +173,7 @@ def room_round(tournament: Tournament, now: datetime | None = None) -> RoomRound
             None, round_title(tournament, None, []), (), (), clock(tournament, None, now)
         )
     pulkas = _pulkas_of(tournament, round_.number)
-    tables = tuple(room_table(tournament, n, p) for n, p in enumerate(pulkas, start=1))
+    tables = tuple(room_table(tournament, n, p) for n, p in services.numbered(round_, pulkas))
     first_table = min((p.created_at for p in pulkas), default=None)
     started = getattr(round_, "published_at", None) or first_table
     return RoomRound(
@@ -222,6 +226,7 @@ class ProjectorLine:
     name: str
     points: str
     negative: bool
+    out: str = ""  # "dropped" or "disqualified", marked on the wall too
 
 
 @dataclass(frozen=True)
@@ -260,7 +265,8 @@ def projector(
     if show == "standings":
         table = presenters.standings_table(tournament, services.standings(tournament))
         every = [
-            ProjectorLine(r.place, r.name, r.points or r.whists, r.negative) for r in table.rows
+            ProjectorLine(r.place, r.name, r.points or r.whists, r.negative, r.out_label)
+            for r in table.rows
         ]
         lines, page, pages = _page(every, page, PROJECTOR_STANDINGS_PER_PAGE)
         unfinished = table.unfinished

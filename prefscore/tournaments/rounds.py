@@ -23,7 +23,7 @@ from prefscore.games.models import Pulka
 from scoring.engine import ranking, seating
 
 from . import titles
-from .models import Round, Tournament, TournamentEntry
+from .models import Round, Tournament, TournamentEntry, TournamentEvent
 from .services import (
     TournamentError,
     current_standings,
@@ -151,13 +151,46 @@ def swap_players(tournament_id: int, number: int, first: int, second: int) -> Ro
         for table, stored in zip(tables, round_.tables, strict=True):
             stored["players"] = [keys.get(key, key) for key in table]
         past = history(list(live_pulkas(tournament).prefetch_related("seats")))
-        round_.repeats = _repeats(past, [tuple(t["players"]) for t in round_.tables])
+        round_.repeats = repeats_in(past, [tuple(t["players"]) for t in round_.tables])
         round_.method = "swapped"
         round_.save(update_fields=["tables", "repeats", "method"])
     return round_
 
 
-def _repeats(past: Sequence[Sequence[tuple[str, ...]]], tables: list[tuple[str, ...]]) -> int:
+def move_player(tournament_id: int, number: int, player: int, table_number: int) -> Round:
+    """Move a player to table ``table_number`` of a draft (docs/tournaments.md §4.5).
+
+    He may sit at another table of the draft, or be an entry not seated yet (one who
+    came late, or whom the organiser seats though he did not check in). A table holds
+    at most the regulations' size; one left short is refused at publishing, by name.
+    """
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        round_ = _draft(tournament, number)
+        key = str(player)
+        entry = tournament.entries.filter(player_id=player).first()
+        if entry is None or entry.state in TournamentEntry.OUT:
+            raise TournamentError(_("Pick a player of the tournament who is still in it."))
+        if not 1 <= table_number <= len(round_.tables):
+            raise TournamentError(_("There is no such table in this draft."))
+        target = round_.tables[table_number - 1]
+        if key in target["players"]:
+            raise TournamentError(_("This player already sits at that table."))
+        if len(target["players"]) >= tournament.table_size:
+            raise TournamentError(
+                _("Table %(table)s is full: swap the players instead.") % {"table": table_number}
+            )
+        for table in round_.tables:
+            table["players"] = [k for k in table["players"] if k != key]
+        target["players"] = [*target["players"], key]
+        past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+        round_.repeats = repeats_in(past, [tuple(t["players"]) for t in round_.tables])
+        round_.method = "moved"
+        round_.save(update_fields=["tables", "repeats", "method"])
+    return round_
+
+
+def repeats_in(past: Sequence[Sequence[tuple[str, ...]]], tables: list[tuple[str, ...]]) -> int:
     before = seating.meetings(past)
     return sum(
         1
@@ -178,31 +211,74 @@ def publish_round(tournament_id: int, number: int, user: Any = None) -> Round:
         tournament = _locked(tournament_id)
         round_ = _draft(tournament, number)
         entries = {str(e.player_id): e for e in tournament.entries.select_related("player")}
-        for table in round_.tables:
+        for index, table in enumerate(round_.tables, start=1):
+            names = [entries[k].player.name for k in table["players"] if k in entries]
             gone = [entries[k].player.name for k in table["players"] if entries[k].dropped]
-            if gone or len(table["players"]) < 3:
+            if gone:
                 raise TournamentError(
-                    _("A table of the draft has lost a player (%(names)s): redraw it.")
-                    % {"names": ", ".join(gone) or "—"}
+                    _(
+                        "Table %(table)s of the draft seats a player who is out (%(names)s): "
+                        "move a player or redraw it."
+                    )
+                    % {"table": index, "names": ", ".join(gone)}
+                )
+            if len(table["players"]) < 3:
+                raise TournamentError(
+                    ngettext(
+                        "Table %(table)s of the draft has only %(count)s player "
+                        "(%(names)s): move a player to it or redraw it.",
+                        "Table %(table)s of the draft has only %(count)s players "
+                        "(%(names)s): move a player to it or redraw it.",
+                        len(names),
+                    )
+                    % {"table": index, "count": len(names), "names": ", ".join(names) or "—"}
                 )
         players = {key: entry.player for key, entry in entries.items()}
         for index, table in enumerate(round_.tables, start=1):
-            start_table(tournament, round_, index, table, players, user)
+            # The table's pulka is named on the draw: its number stays (services.table_numbers).
+            table["pulka"] = start_table(tournament, round_, index, table, players, user).pk
         now = timezone.now()
         round_.status, round_.published_at = Round.Status.PUBLISHED, now
-        round_.save(update_fields=["status", "published_at"])
+        round_.save(update_fields=["status", "published_at", "tables"])
         seated = [key for table in round_.tables for key in table["players"]]
         TournamentEntry.objects.filter(tournament=tournament, player_id__in=seated).update(
             state=TournamentEntry.State.PLAYING
         )
         if tournament.regulations_frozen_at is None:
             tournament.regulations_frozen_at = now
+            _withdraw_no_shows(tournament, user)
         if round_.stage == Round.Stage.FINAL:
             tournament.status = Tournament.Status.FINAL
         elif tournament.status == Tournament.Status.REGISTRATION:
             tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["regulations_frozen_at", "status"])
     return round_
+
+
+def _withdraw_no_shows(tournament: Tournament, user: Any) -> None:
+    """Round 1 is out: whoever is still only registered did not come (§4.2).
+
+    The organiser seated those he wanted (they are playing now); the others are absent,
+    never ranked nor cut through, each kept as a decision in the tournament's audit.
+    """
+    absent = list(
+        tournament.entries.filter(state=TournamentEntry.State.REGISTERED).select_related("player")
+    )
+    if not absent:
+        return
+    TournamentEntry.objects.filter(pk__in=[e.pk for e in absent]).update(
+        state=TournamentEntry.State.ABSENT, left_after_round=0
+    )
+    who = user if getattr(user, "is_authenticated", False) else None
+    TournamentEvent.objects.bulk_create(
+        TournamentEvent(
+            tournament=tournament,
+            action=TournamentEvent.Action.NO_SHOW,
+            details={"player": entry.player.name},
+            user=who,
+        )
+        for entry in absent
+    )
 
 
 def start_table(

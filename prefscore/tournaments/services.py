@@ -10,9 +10,10 @@ they decide. Players are given to the engine by their club player id, as text.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Prefetch, QuerySet
 
@@ -35,7 +36,7 @@ def tournament_pulkas(tournament: Tournament) -> list[Pulka]:
     """Every table that counts with its seats, deals, corrections and closure: four queries."""
     return list(
         live_pulkas(tournament)
-        .select_related("closure")
+        .select_related("closure", "closure__closed_by")
         .order_by("round_number", "pk")
         .prefetch_related(
             Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")),
@@ -72,6 +73,34 @@ def history(pulkas: Sequence[Pulka]) -> list[list[tuple[str, ...]]]:
 def live_pulkas(tournament: Tournament) -> QuerySet[Pulka]:
     """The tables that count: a table re-seated after a drop leaves its old pulka archived."""
     return tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
+
+
+def table_numbers(round_: Round | None, pulkas: Sequence[Pulka]) -> dict[int, int]:
+    """Each live table's number in its round, by pulka id (docs/tournaments.md §4.11).
+
+    A table keeps the number of the draw's table it was started for (``Round.tables``
+    names its pulka, and a re-seat after a drop names the new one), on every screen,
+    sheet title and export alike. Tables the draw does not name (an imported round)
+    take the free numbers in the order they were started.
+    """
+    drawn: dict[int, int] = {}
+    for number, table in enumerate(round_.tables if round_ is not None else [], start=1):
+        if isinstance(table, dict) and isinstance(table.get("pulka"), int):
+            drawn[table["pulka"]] = number
+    numbers = {p.pk: drawn[p.pk] for p in pulkas if p.pk in drawn}
+    used = set(numbers.values())
+    free = (n for n in itertools.count(1) if n not in used)
+    for pulka in sorted(pulkas, key=lambda p: p.pk):
+        if pulka.pk not in numbers:
+            numbers[pulka.pk] = next(free)
+    return numbers
+
+
+def numbered(round_: Round | None, pulkas: Sequence[Pulka]) -> list[tuple[int, Pulka]]:
+    """The round's live tables with their numbers (:func:`table_numbers`), in number order."""
+    live = [p for p in pulkas if p.status != Pulka.Status.ARCHIVED]
+    numbers = table_numbers(round_, live)
+    return sorted(((numbers[p.pk], p) for p in live), key=lambda pair: pair[0])
 
 
 def seated_entries(tournament: Tournament) -> list[TournamentEntry]:
@@ -157,6 +186,7 @@ class Standings:
     unfinished: int
     dropped: frozenset[str]
     stages: tuple[str, ...] = (Round.Stage.QUALIFYING,)
+    disqualified: frozenset[str] = frozenset()
 
     @property
     def cut(self) -> bool:
@@ -181,17 +211,51 @@ def standings(tournament: Tournament) -> Standings:
         players.update({str(seat.player_id): seat.player for seat in pulka.seats.all()})
     stage_of = {r.number: r.stage for r in rounds}
     dropped = frozenset(str(entry.player_id) for entry in entries if entry.dropped)
+    state = {str(entry.player_id): entry.state for entry in entries}
     played = [s for s in STAGE_ORDER if s in stage_of.values() or s == Round.Stage.QUALIFYING]
     stages = []
     for stage in played:
         at = [p for p in pulkas if stage_of.get(p.round_number or 0) == stage]
         stages.append((_results(at), [key for pulka in at for key in _keys(pulka)]))
-    lines = ranking.stage_standings(stages, tournament.carry, tournament.rules, players, dropped)
+    ranked = {key: player for key, player in players.items() if state.get(key) != ABSENT}
+    lines = ranking.stage_standings(stages, tournament.carry, tournament.rules, ranked, dropped)
+    disqualified = frozenset(k for k, v in state.items() if v == DISQUALIFIED)
+    lines = _disqualified_last(lines, disqualified)
     unfinished = sum(1 for p in pulkas if p.status == Pulka.Status.RUNNING)
     final = Round.Stage.FINAL in played
     return Standings(
-        lines, players, rounds, tuple(pulkas), final, unfinished, dropped, tuple(played)
+        lines,
+        players,
+        rounds,
+        tuple(pulkas),
+        final,
+        unfinished,
+        dropped,
+        tuple(played),
+        disqualified,
     )
+
+
+ABSENT = TournamentEntry.State.ABSENT
+DISQUALIFIED = TournamentEntry.State.DISQUALIFIED
+
+
+def _disqualified_last(
+    lines: Sequence[ranking.Line], disqualified: frozenset[str]
+) -> tuple[ranking.Line, ...]:
+    """Who is ranked where (docs/tournaments.md §4.2): a disqualified player keeps no place
+    above anyone who finished, finalist or not; a no-show is not ranked at all (above)."""
+    if not any(line.player in disqualified for line in lines):
+        return tuple(lines)
+    kept = [line for line in lines if line.player not in disqualified]
+    moved = [replace(line, finalist=False) for line in lines if line.player in disqualified]
+    placed: list[ranking.Line] = []
+    for group in (kept, moved):
+        for index, line in enumerate(group):
+            shared = index > 0 and group[index - 1].place == line.place
+            place = placed[-1].place if shared else len(placed) + 1
+            placed.append(replace(line, place=place))
+    return tuple(placed)
 
 
 current_standings = standings

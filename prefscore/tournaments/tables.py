@@ -20,8 +20,16 @@ from prefscore.games.models import Pulka
 
 from . import stages
 from .models import Round, TableClosure, Tournament, TournamentEntry
-from .rounds import start_table
-from .services import TournamentError, closure_of, live_pulkas
+from .rounds import repeats_in, start_table
+from .services import (
+    TournamentError,
+    closure_of,
+    current_standings,
+    history,
+    live_pulkas,
+    numbered,
+    table_numbers,
+)
 
 MAX_WHISTS = 1_000_000
 
@@ -57,7 +65,7 @@ def close_table(
             raise TournamentError(_("Choose why the table is closed."))
         figures = None
         if reason == TableClosure.Reason.ARBITER:
-            figures = _checked_whists(pulka, whists)
+            figures = checked_whists(pulka, whists)
         closure = TableClosure.objects.create(
             pulka=pulka, reason=reason, whists=figures, note=note[:300], closed_by=_user(user)
         )
@@ -67,7 +75,7 @@ def close_table(
     return closure
 
 
-def _checked_whists(pulka: Pulka, whists: Sequence[int] | None) -> list[int]:
+def checked_whists(pulka: Pulka, whists: Sequence[int] | None) -> list[int]:
     """The arbiter's figures: one per seat, whole, and adding up to zero (Кодекс 4.2.12)."""
     if whists is None or len(whists) != len(pulka.player_names):
         raise TournamentError(_("Enter the whists of every player at the table."))
@@ -87,20 +95,19 @@ def _user(user: Any) -> Any:
 def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> str:
     """What a drop or disqualification does to the player's table now (§4.5, §4.9).
 
-    In a draft he is taken off his table (the organiser redraws if it falls below 3).
-    At a running table of a published round with no deal recorded, only that table is
-    re-seated: its pulka is archived and a new one started with the others, playing
-    short (a 4-table plays as 3). A table with deals, or one that would fall below 3,
-    is closed as it stands: the deals played stand. Returns what happened, to show.
+    In a draft he is taken off his table (the organiser redraws if it falls below 3);
+    in the draft of a stage after a cut the next in the standings takes his seat. At a
+    running table of a published round with no deal recorded only that table is
+    re-seated: after a cut with the next in the standings in his seat, else without him,
+    playing short (a 4-table plays as 3). A qualifying table with deals, or one that
+    would fall below 3, is closed as it stands: the deals played stand. A table after a
+    cut with deals plays on: the organiser closes it as any other, and a drop never ends
+    the final. Returns what happened, to show.
     """
     key = str(entry.player_id)
     draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
-    if draft is not None:
-        for table in draft.tables:
-            if key in table["players"]:
-                table["players"] = [k for k in table["players"] if k != key]
-                draft.save(update_fields=["tables"])
-                return _("taken off the draft")
+    if draft is not None and any(key in table["players"] for table in draft.tables):
+        return _leave_draft(tournament, draft, key)
     pulka = (
         live_pulkas(tournament)
         .filter(status=Pulka.Status.RUNNING, seats__player_id=entry.player_id)
@@ -108,27 +115,119 @@ def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> st
     )
     if pulka is None:
         return ""
+    round_ = tournament.rounds.get(number=pulka.round_number or 0)
     keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
     rest = [k for k in keys if k != key]
-    if pulka.deals.filter(withdrawn_at__isnull=True).exists() or len(rest) < 3:
+    played = pulka.deals.filter(withdrawn_at__isnull=True).exists()
+    if round_.stage != Round.Stage.QUALIFYING:
+        if played:
+            return _("the table plays on without the player")
+        substitute = next_in_standings(tournament, round_.stage)
+        if substitute is not None:
+            seated = [substitute if k == key else k for k in keys]
+            _reseat(tournament, round_, pulka, seated, pulka.first_dealer, user)
+            return _("%(name)s, next in the standings, takes the seat") % {
+                "name": _name(tournament, substitute)
+            }
+    if played or len(rest) < 3:
         close_table(pulka.pk, tournament, TableClosure.Reason.DROP, user)
         return _("the table was closed as it stands")
-    round_ = tournament.rounds.get(number=pulka.round_number or 0)
+    _reseat(tournament, round_, pulka, rest, 0, user)
+    return _("the table was re-seated without the player")
+
+
+def _leave_draft(tournament: Tournament, draft: Round, key: str) -> str:
+    """Off the draft; in a stage after a cut the next in the standings takes the seat.
+
+    The repeats are counted again for the tables as they are now (§4.5).
+    """
+    substitute = None
+    if draft.stage != Round.Stage.QUALIFYING:
+        substitute = next_in_standings(tournament, draft.stage)
+    for table in draft.tables:
+        if key in table["players"]:
+            if substitute is not None:
+                table["players"] = [substitute if k == key else k for k in table["players"]]
+            else:
+                table["players"] = [k for k in table["players"] if k != key]
+    past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+    draft.repeats = repeats_in(past, [tuple(t["players"]) for t in draft.tables])
+    draft.save(update_fields=["tables", "repeats"])
+    if substitute is None:
+        return _("taken off the draft")
+    return _("%(name)s, next in the standings, takes the seat in the draft") % {
+        "name": _name(tournament, substitute)
+    }
+
+
+def next_in_standings(tournament: Tournament, stage: str) -> str | None:
+    """The best player still in the tournament not seated in ``stage`` (§4.10), if any."""
+    seated = {
+        key
+        for round_ in tournament.rounds.filter(stage=stage)
+        for table in round_.tables
+        for key in table.get("players", [])
+    }
+    seated |= {
+        str(player)
+        for player in live_pulkas(tournament)
+        .filter(round_number__in=tournament.rounds.filter(stage=stage).values("number"))
+        .values_list("seats__player_id", flat=True)
+    }
+    for line in current_standings(tournament).lines:
+        if not line.out and line.player not in seated:
+            return line.player
+    return None
+
+
+def _name(tournament: Tournament, key: str) -> str:
+    found = tournament.entries.filter(player_id=int(key)).values_list("player__name", flat=True)
+    return found.first() or key
+
+
+def _reseat(
+    tournament: Tournament,
+    round_: Round,
+    pulka: Pulka,
+    keys: list[str],
+    first_dealer: int,
+    user: Any,
+) -> Pulka:
+    """Archive the table's pulka and start it again with ``keys``; it keeps its number."""
     players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
-    number = _table_number(tournament, pulka)
+    number = _table_number(tournament, round_, pulka)
+    if not round_.tables:  # an imported round keeps no draw: its tables as they are now
+        live = live_pulkas(tournament).filter(round_number=round_.number).prefetch_related("seats")
+        round_.tables = [
+            {
+                "players": [str(s.player_id) for s in p.seats.all()],
+                "first_dealer": p.first_dealer,
+                "pulka": p.pk,
+            }
+            for _n, p in numbered(round_, list(live))
+        ]
     with transaction.atomic():
         TableClosure.objects.create(
             pulka=pulka, reason=TableClosure.Reason.DROP, closed_by=_user(user)
         )
         _finish(pulka, Pulka.Status.ARCHIVED)
-        start_table(tournament, round_, number, {"players": rest, "first_dealer": 0}, players, user)
-    return _("the table was re-seated without the player")
+        table = {"players": keys, "first_dealer": first_dealer}
+        new = start_table(tournament, round_, number, table, players, user)
+        # After a cut the stage's next round seats the players of its first (stages.py).
+        _renumber(round_, number, new, keys if round_.stage != Round.Stage.QUALIFYING else None)
+    return new
 
 
-def _table_number(tournament: Tournament, pulka: Pulka) -> int:
-    ids = list(
-        tournament.pulkas.filter(round_number=pulka.round_number)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    return ids.index(pulka.pk) + 1
+def _table_number(tournament: Tournament, round_: Round, pulka: Pulka) -> int:
+    live = list(live_pulkas(tournament).filter(round_number=round_.number))
+    return table_numbers(round_, live)[pulka.pk]
+
+
+def _renumber(round_: Round, number: int, pulka: Pulka, keys: list[str] | None) -> None:
+    """The re-seated table's new pulka takes the draw's table: it keeps its number."""
+    tables = list(round_.tables)
+    tables[number - 1] = {**tables[number - 1], "pulka": pulka.pk}
+    if keys is not None:
+        tables[number - 1]["players"] = list(keys)
+    round_.tables = tables
+    round_.save(update_fields=["tables"])

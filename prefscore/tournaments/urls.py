@@ -3,7 +3,7 @@ its controls, and its standings and bracket (open to anyone when public)."""
 
 from django.urls import path
 
-from . import room_views, views, views_control
+from . import room_views, views, views_control, views_decisions
 
 app_name = "tournaments"
 
@@ -20,7 +20,14 @@ urlpatterns = [
     path(f"{T}/rounds/<int:number>/redraw/", views_control.redraw, name="redraw"),
     path(f"{T}/rounds/<int:number>/discard/", views_control.discard_round, name="discard_round"),
     path(f"{T}/rounds/<int:number>/swap/", views_control.swap, name="swap"),
+    path(f"{T}/rounds/<int:number>/move/", views_control.move, name="move"),
     path(f"{T}/tables/<int:pulka>/close/", views_control.close_table, name="close_table"),
+    path(
+        f"{T}/tables/<int:pulka>/correct/",
+        views_decisions.correct_closure,
+        name="correct_closure",
+    ),
+    path(f"{T}/reopen/", views_decisions.reopen, name="reopen"),
     path(f"{T}/regulations/", views_control.edit_regulations, name="regulations"),
     path(f"{T}/cut/", views_control.cut, name="cut"),
     path(f"{T}/finish/", views_control.finish, name="finish"),

@@ -29,9 +29,17 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
-from . import presenters, presenters_control, regulations, services, stages, titles
-from .forms import CutForm, EntryForm, PublishForm, SwapForm, TournamentForm
-from .models import Round, Tournament
+from . import decisions, presenters, presenters_control, regulations, services, stages, titles
+from .forms import (
+    CutForm,
+    DecisionReasonForm,
+    EntryForm,
+    MoveForm,
+    PublishForm,
+    SwapForm,
+    TournamentForm,
+)
+from .models import Round, Tournament, TournamentEntry
 
 DETAIL = "tournaments/detail.html"
 
@@ -81,6 +89,17 @@ def create(request: HtmxHttpRequest, club: str) -> HttpResponse:
 # --- one tournament -------------------------------------------------------------------------
 
 
+def move_form(tournament: Tournament, number: int, data: Any = None) -> MoveForm:
+    """The players still in the tournament and the draft's tables, for "move" (§4.5)."""
+    round_ = tournament.rounds.filter(number=number).first()
+    players = list(
+        tournament.entries.exclude(state__in=TournamentEntry.OUT)
+        .order_by("player__name")
+        .values_list("player_id", "player__name")
+    )
+    return MoveForm(data, players=players, tables=len(round_.tables) if round_ else 0)
+
+
 def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict[str, Any]:
     entries = list(tournament.entries.select_related("player"))
     may_run = may(role, ORGANISERS)
@@ -107,12 +126,13 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         "club": tournament.club,
         "tournament": tournament,
         "may_run": may_run,
-        "entries": presenters_control.entry_rows(entries, may_run and open_),
+        "entries": presenters_control.entry_rows(entries, may_run and not tournament.finished),
         "active_count": sum(1 for entry in entries if not entry.dropped),
         "rounds": published,
         "any_round": bool(rounds),
         "draft": draft,
         "swap_form": SwapForm(seated=list(draft.seated)) if draft else None,
+        "move_form": move_form(tournament, draft.round.number) if draft else None,
         "playing": playing,
         "may_draw": idle and (not cut or stage_left > 0),
         "stage_left": stage_left,
@@ -130,6 +150,8 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         "publish_form": PublishForm(initial={"public": tournament.public}),
         "draw_error": "",
         "open": open_ and not cut,
+        "decisions": decisions.decision_rows(tournament),
+        "reopen_form": DecisionReasonForm(),
     }
     context.update(overrides)
     return context

@@ -22,7 +22,7 @@ from . import entries, regulations, rounds, stages, tables
 from .forms import CloseTableForm, CutForm, EntryForm, SwapForm
 from .models import Tournament
 from .services import TournamentError, live_pulkas
-from .views import _detail, _tournament, reload_at
+from .views import _detail, _tournament, move_form, reload_at
 
 
 @require_POST
@@ -98,6 +98,12 @@ def _round_action(
         elif action == "discard":
             rounds.discard_draft(tournament.pk, number)
             return reload_at(request, tournament, "draw")
+        elif action == "move":
+            move = move_form(tournament, number, request.POST)
+            if not move.is_valid():
+                return _detail(request, tournament, role, "draw", move_form=move)
+            data = move.cleaned_data
+            rounds.move_player(tournament.pk, number, data["player"], data["table"])
         else:
             form = SwapForm(request.POST, seated=_seated(tournament, number))
             if not form.is_valid():
@@ -118,6 +124,13 @@ def _seated(tournament: Tournament, number: int) -> list[tuple[int, str]]:
         tournament.entries.filter(player_id__in=keys).values_list("player_id", "player__name")
     )
     return [(key, names.get(key, str(key))) for key in keys]
+
+
+@require_POST
+@login_required
+def move(request: HtmxHttpRequest, club: str, slug: str, number: int) -> HttpResponse:
+    """Move a player to a table of the draft (§4.5)."""
+    return _round_action(request, club, slug, number, "move")
 
 
 @require_POST

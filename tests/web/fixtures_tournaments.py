@@ -153,6 +153,20 @@ def walk_table(world: Any) -> dict[str, Any]:
     return {"club": world.club.slug, "slug": tournament.slug, "pulka": pulka.pk}
 
 
+def walk_arbiter_table(world: Any) -> dict[str, Any]:
+    """A table of a tournament of its own closed on the arbiter's final sheet, to correct."""
+    tournament = Tournament.objects.filter(club=world.club, slug="walk-arbiter-cup").first()
+    if tournament is None:
+        tournament = make_tournament(world.club, "Walk arbiter cup", slug="walk-arbiter-cup")
+        enter(tournament, list(world.club.players.order_by("name")[:3]))
+        rounds.draw_next_round(tournament.pk)
+        rounds.publish_round(tournament.pk, 1)
+        pulka = Pulka.objects.get(tournament=tournament)
+        tables.close_table(pulka.pk, tournament, "arbiter", None, [1, 0, -1])
+    pulka = Pulka.objects.get(tournament=tournament)
+    return {"club": world.club.slug, "slug": tournament.slug, "pulka": pulka.pk}
+
+
 def walk_guest(world: Any) -> dict[str, Any]:
     """A club player not yet entered, to register."""
     walk_tournament(world)

@@ -34,6 +34,7 @@ from scoring.models import Convention
 from tests.web.fixtures_access import ROLES, World, record
 from tests.web.fixtures_tournaments import (
     make_tournament,
+    walk_arbiter_table,
     walk_club,
     walk_entry,
     walk_guest,
@@ -348,6 +349,9 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:redraw": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
     "tournaments:discard_round": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
     "tournaments:swap": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
+    "tournaments:move": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
+    "tournaments:reopen": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
+    "tournaments:correct_closure": club_roles(*ORGANISERS, kwargs=walk_arbiter_table),
     "tournaments:close_table": club_roles(*ORGANISERS, kwargs=walk_table),
     "tournaments:regulations": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:bracket": public(kwargs=walk_kwargs),

@@ -26,7 +26,7 @@ from scoring.engine.stats import balance_after_each_deal
 
 from .. import fragments, recording, render_cache, services, tickets, trail
 from .. import pencil as pencil_rule
-from ..corrections import may_arbitrate
+from ..corrections import may_arbitrate, tournament_finished
 from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
 from ..models import Correction, Deal, ForgottenDeal, Pulka
@@ -69,6 +69,8 @@ def line_actions(
         return LineActions()
     held = pencil_rule.pencil_holder(pulka, deals)
     numbers = range(1, len(deals) + 1) if not pulka.is_frozen else [len(deals)]
+    if pencil_rule.result_locked(pulka):  # a closed tournament table: the arbiter's alone
+        numbers = []
     correctable = frozenset(n for n in numbers if held is None or n != held.number)
     held_text = ""
     if held is not None and held.entered_by_id != request.user.pk:
@@ -81,7 +83,7 @@ def line_actions(
         }
     return LineActions(
         correctable=correctable if seats else frozenset(),
-        arbiter=may_arbitrate(pulka, request.user),
+        arbiter=may_arbitrate(pulka, request.user) and not tournament_finished(pulka),
         held=held.number if held is not None and seats else None,
         held_text=held_text,
     )

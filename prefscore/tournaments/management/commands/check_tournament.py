@@ -2,7 +2,7 @@
 
 ``SLUG`` is the tournament's short name, or ``club/slug`` where two clubs use the same
 one. Prints each violation on a line and exits 1 if there is any; prints one line and
-exits 0 when the tournament is sound. An unknown or ambiguous tournament exits 2.
+exits 0 when the tournament is sound. Whatever the data, it prints no traceback. An unknown or ambiguous tournament exits 2.
 The checks are ``prefscore.tournaments.checks``.
 """
 
@@ -25,7 +25,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         tournament = _find(options["slug"])
-        problems = check(tournament)
+        try:
+            problems = check(tournament)
+        except Exception as error:  # noqa: BLE001 - a corrupt tournament is reported, never a traceback
+            problems = [f"the checks could not finish: {error!r}"]
         for problem in problems:
             self.stdout.write(problem)
         if problems:
