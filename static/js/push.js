@@ -42,10 +42,16 @@
     if (poll && window.htmx) window.htmx.trigger(poll, "prefscore:changed");
   }
 
+  // On <html data-push="up|down">: whether changes arrive by the stream (tests read it).
+  function setUp(value) {
+    up = value;
+    document.documentElement.setAttribute("data-push", value ? "up" : "down");
+  }
+
   function close() {
     if (source) source.close();
     source = null;
-    up = false;
+    setUp(false);
   }
 
   function connect() {
@@ -59,7 +65,7 @@
       reconnected = true;
     });
     source.addEventListener("version", function (event) {
-      up = true;
+      setUp(true);
       if (reconnected || event.data !== shownVersion()) pollNow();
       reconnected = false;
     });
@@ -69,7 +75,7 @@
       pollNow();
     });
     source.addEventListener("error", function () {
-      up = false;
+      setUp(false);
       // CLOSED: refused (204 under WSGI, 403): poll as before. Otherwise the browser
       // connects again by itself after the stream's retry time.
       if (source && source.readyState === EventSource.CLOSED) source = null;
