@@ -47,7 +47,7 @@ def open_page(new_context, url: str, locale: str, user=None, base: str = "") -> 
 
 @pytest.mark.parametrize("language", ["ru-RU", "en-US"])
 def test_a_deal_recorded_on_one_phone_reaches_the_others_and_a_spectator_by_push(
-    asgi_live_server,
+    asgi_live_server,  # noqa: F811 (the fixture)
     new_context,
     language,
     screenshot_dir,  # noqa: F811 (the fixture)
