@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> None:
         proxy_headers=True,
         server_header=False,
         log_level=os.environ.get("UVICORN_LOG_LEVEL", "warning"),
-        # A stream's heartbeat comes every 15 s; browsers keep idle keep-alive connections.
-        timeout_keep_alive=20,
+        # The pages poll every 25 s while their stream is up: keep their connection.
+        timeout_keep_alive=30,
     )
 
 

@@ -25,11 +25,12 @@ def _free_port() -> int:
 def asgi_live_server(transactional_db: None) -> Iterator[str]:
     """The base URL of the site under uvicorn, for this test's database."""
     import uvicorn
-    from django.core.asgi import get_asgi_application
+
+    from prefscore.asgi import application
 
     port = _free_port()
     config = uvicorn.Config(
-        get_asgi_application(), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+        application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="asgi-live-server", daemon=True)

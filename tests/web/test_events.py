@@ -212,3 +212,16 @@ def test_the_poll_element_listens_for_the_change_signal(make_table_pulka, table_
     assert 'hx-trigger="every 2s, prefscore:changed"' in html
     assert "js/push.js" in html
     assert Client().get(events_url(pulka)).status_code == 403  # checked under WSGI too
+
+
+def test_the_asgi_entry_knows_the_event_streams_paths(make_table_pulka, table_world):
+    from prefscore.asgi import EVENT_STREAMS
+
+    pulka = make_table_pulka()
+    link = joining.open_spectator_link(pulka, table_world.users["anna"])
+    token = joining.spectator_token(link)
+
+    assert EVENT_STREAMS.match(events_url(pulka))
+    assert EVENT_STREAMS.match(reverse("games:watch_events", args=[token]))
+    assert not EVENT_STREAMS.match(reverse("games:poll", args=[pulka.pk]))
+    assert not EVENT_STREAMS.match(reverse("games:sheet", args=[pulka.pk]))

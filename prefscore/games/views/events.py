@@ -31,9 +31,10 @@ from .. import changes, joining
 from ..models import Pulka
 from .sheet import version_for_ticket
 
-# A comment line this often keeps proxies (nginx's proxy_read_timeout is 60 s) and NATs
-# from closing an idle stream; the browser ignores it.
-HEARTBEAT_SECONDS = 15
+# A comment line this often keeps proxies (nginx's proxy_read_timeout is 60 s, as are most
+# load balancers' idle timeouts) and NATs from closing an idle stream; the browser ignores
+# it. Each costs the server about 1.5 ms of CPU (bench/push.py), hence not more often.
+HEARTBEAT_SECONDS = 20
 # A stream ends after this long and the browser connects again (``retry``): the check
 # is then made afresh even at a table where nothing happens.
 STREAM_SECONDS = 30 * 60
