@@ -16,7 +16,6 @@ import argparse
 import ipaddress
 import os
 import socket
-import sys
 from collections.abc import Iterable, Iterator
 
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
@@ -131,4 +130,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

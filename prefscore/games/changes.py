@@ -24,14 +24,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection, connections
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CHANNEL = "prefscore_pulka"
 # How often the SQLite watcher reads the versions: a deal reaches the other phones within
@@ -89,6 +91,13 @@ class ChangeHub:
     def streams(self) -> int:
         return sum(len(found) for found in self.waiters.values())
 
+    async def stop(self) -> None:
+        """End the feed now (its PostgreSQL connection with it), as at a shutdown."""
+        if self.feed is not None and not self.feed.done():
+            self.feed.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.feed
+
     def _start_feed(self) -> None:
         if self.feed is None or self.feed.done():
             run = listen_postgresql if connections["default"].vendor == "postgresql" else watch
@@ -109,8 +118,30 @@ def hub() -> ChangeHub:
 
 # --- SQLite: one watcher per process ----------------------------------------------------
 
-# One thread, so one database connection, for the watcher's reads.
+# One thread, so one database connection, for the watcher's reads; a few for the streams'
+# permission checks, whose connections every stream of the process shares.
 _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prefscore-changes")
+CHECK_THREADS = 4
+_checks = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="prefscore-checks")
+
+
+async def in_check_thread(function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in one of the checks' threads (a stream's permission check)."""
+    return await asyncio.get_running_loop().run_in_executor(_checks, function, *args)
+
+
+def release_connections() -> None:
+    """Close the database connections of the watcher's and the checks' threads (a test's
+    end: its database is dropped). Each thread takes one task: they wait for each other."""
+    for executor, count in ((_reader, 1), (_checks, CHECK_THREADS)):
+        barrier = threading.Barrier(count)
+
+        def close(barrier: threading.Barrier = barrier) -> None:
+            barrier.wait(timeout=10)
+            connections.close_all()
+
+        for future in [executor.submit(close) for _ in range(count)]:
+            future.result(timeout=15)
 
 
 def read_versions(pulka_ids: list[int]) -> dict[int, int]:

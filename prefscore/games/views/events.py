@@ -16,6 +16,7 @@ connect again; the page then polls every 2 s as before.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
@@ -26,6 +27,8 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, StreamingHttpResponse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
+
+from prefscore.web import HtmxHttpRequest
 
 from .. import changes, joining
 from ..models import Pulka
@@ -44,7 +47,7 @@ Check = Callable[[], "int | None"]
 T = TypeVar("T")
 
 
-def _member_check(request: HttpRequest, pk: int) -> Check:
+def _member_check(request: HtmxHttpRequest, pk: int) -> Check:
     """The poll's own check: the ticket sealed to a live session, or else the session's
     membership of the pulka's club. Read once here (the session is loaded now)."""
     ticket = request.GET.get("t", "")
@@ -69,7 +72,7 @@ def _message(event: str, data: object) -> bytes:
 
 async def changes_of(pulka_id: int, check: Check) -> AsyncIterator[bytes]:
     """The stream's body: the version now, then each new one; a heartbeat when idle."""
-    checked = sync_to_async(check, thread_sensitive=False)
+    checked = functools.partial(changes.in_check_thread, check)
     ends = time.monotonic() + STREAM_SECONDS
     with changes.hub().watching(pulka_id) as woken:
         shown = await checked()  # again, now that changes wake this stream
@@ -94,11 +97,13 @@ async def changes_of(pulka_id: int, check: Check) -> AsyncIterator[bytes]:
 
 
 def _in_thread(request: HttpRequest, function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
-    """``function`` run off the event loop: under ASGI in the shared pool of threads, whose
-    few database connections every stream shares (a thread of the request's own would keep
+    """``function`` run off the event loop: under ASGI in the checks' few threads, whose
+    database connections every stream shares (a thread of the request's own would keep
     a connection per open stream); under WSGI in the request's thread, and its transaction.
     """
-    return sync_to_async(function, thread_sensitive=not isinstance(request, ASGIRequest))
+    if isinstance(request, ASGIRequest):
+        return functools.partial(changes.in_check_thread, function)
+    return sync_to_async(function)
 
 
 async def _stream(request: HttpRequest, pulka_id: int | None, check: Check) -> HttpResponse:
@@ -113,7 +118,7 @@ async def _stream(request: HttpRequest, pulka_id: int | None, check: Check) -> H
 
 
 @require_safe
-async def sheet_events(request: HttpRequest, pk: int) -> HttpResponse:
+async def sheet_events(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The sheet's stream; 403 for anyone the poll would not answer."""
     check = await _in_thread(request, _member_check)(request, pk)
     return await _stream(request, pk, check)
