@@ -10,6 +10,7 @@ instead, and their database checks run in the shared pool (``games/views/events.
 
 import os
 import re
+import warnings
 
 from django.core.asgi import get_asgi_application
 from django.core.handlers.asgi import ASGIHandler
@@ -27,6 +28,10 @@ class Handler(ASGIHandler):
             return
         await super().__call__(scope, receive, send)
 
+
+# WhiteNoise's static files are synchronous iterators, which Django reads in a thread
+# under ASGI and warns of once; they are small and, in production, gunicorn's.
+warnings.filterwarnings("ignore", "StreamingHttpResponse must consume synchronous iterators")
 
 get_asgi_application()  # django.setup(), as Django's own entry point does
 application = Handler()

@@ -78,3 +78,49 @@ def test_a_deal_recorded_on_one_phone_reaches_the_others_and_a_spectator_by_push
     for page in watchers[:2]:
         expect(page.locator("#entry-form input[name=number]")).to_have_value("4")
     watchers[2].screenshot(path=screenshot_dir / f"push-spectator-{language}.png")
+
+
+def polls_of(page: Page) -> list[str]:
+    """The polls this page sends from now on."""
+    seen: list[str] = []
+    page.on("request", lambda request: "/poll/" in request.url and seen.append(request.url))
+    return seen
+
+
+@pytest.mark.parametrize("language", ["ru-RU", "en-US"])
+def test_while_the_stream_is_up_the_timer_waits_and_a_return_to_the_tab_polls_once(
+    asgi_live_server,  # noqa: F811 (the fixture)
+    new_context,
+    language,
+):
+    world = build_world()
+    page = open_page(
+        new_context, f"{asgi_live_server}/pulkas/{world.pulka.pk}/", language,
+        world.users["member"], asgi_live_server,
+    )  # fmt: skip
+    page.evaluate(LONG_TIMER.replace("every 600s", "every 1s"))
+
+    page.wait_for_timeout(3_500)  # three ticks of a 1 s timer: all held back
+    held = len(page.polls)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("n => performance.getEntriesByType('resource')"
+                           ".filter(e => e.name.includes('/poll/')).length > n", arg=held)  # fmt: skip
+
+    assert held == 1  # the one poll the stream's first version asked for
+    assert len(page.polls) == 2
+
+
+def test_without_a_stream_the_page_polls_as_before(live_server, new_context):
+    """pytest-django's live server is WSGI: the events path answers 204, the page polls."""
+    world = build_world()
+    context = new_context(locale="en-US")
+    sign_in(context, live_server.url, world.users["member"])
+    page = context.new_page()
+    seen = polls_of(page)
+    page.goto(f"{live_server.url}/pulkas/{world.pulka.pk}/")
+
+    expect(page.locator("html")).to_have_attribute("data-push", "down")
+    page.wait_for_function("() => performance.getEntriesByType('resource')"
+                           ".filter(e => e.name.includes('/poll/')).length >= 2")  # fmt: skip
+
+    assert len(seen) >= 2  # the 2 s timer, not held back
