@@ -56,7 +56,7 @@ dev: install
 	$(PY) manage.py summarise
 	@echo "prefscore (development) is at http://127.0.0.1:$(PORT) — sign in as demo / demo-pulka"
 	$(PY) -m uvicorn prefscore.asgi:application --reload --reload-dir prefscore \
-		--reload-dir scoring --reload-dir templates --host 127.0.0.1 --port $(PORT)
+		--reload-dir scoring --reload-dir templates --host 127.0.0.1 --port $(PORT) --lifespan off
 
 # check-tools first, before anything is installed or run; then the rest in order.
 test: check-tools

@@ -106,7 +106,7 @@ def uvicorn(env: dict[str, str], workdir: Path) -> Iterator[tuple[int, int]]:
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "prefscore.asgi:application", "--host", HOST,
-             "--port", str(port), "--log-level", "warning", "--no-server-header"],
+             "--port", str(port), "--log-level", "warning", "--no-server-header", "--lifespan", "off"],
             env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         try:

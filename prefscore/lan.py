@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> None:
         # Forwarded headers only from a proxy on this machine (uvicorn's default).
         proxy_headers=True,
         server_header=False,
+        lifespan="off",  # Django has no lifespan handler
         log_level=os.environ.get("UVICORN_LOG_LEVEL", "warning"),
         # The pages poll every 25 s while their stream is up: keep their connection.
         timeout_keep_alive=30,
