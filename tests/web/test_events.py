@@ -244,3 +244,46 @@ def test_the_asgi_entry_knows_the_event_streams_paths(make_table_pulka, table_wo
     assert EVENT_STREAMS.match(reverse("games:watch_events", args=[token]))
     assert not EVENT_STREAMS.match(reverse("games:poll", args=[pulka.pk]))
     assert not EVENT_STREAMS.match(reverse("games:sheet", args=[pulka.pk]))
+
+
+def test_a_page_that_goes_away_leaves_no_stream_behind(make_table_pulka, table_world):
+    """Through the ASGI entry itself: the browser disconnects after the first event."""
+    from prefscore.asgi import application
+
+    pulka = make_table_pulka()
+    client = Client()
+    client.force_login(table_world.users["anna"])
+    session = client.cookies["sessionid"].value
+
+    async def scenario() -> tuple[int, int, int]:
+        gone = asyncio.Event()
+        sent: list[dict[str, Any]] = []
+        asked: list[bool] = []
+
+        async def receive() -> dict[str, Any]:
+            if not asked:  # the request's (empty) body, then nothing until it goes
+                asked.append(True)
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+            if message.get("body", b"").startswith(b"retry:"):
+                streams.append(changes.hub().streams())
+                gone.set()
+
+        streams: list[int] = []
+        scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+            "method": "GET", "scheme": "http", "path": events_url(pulka), "raw_path": b"",
+            "query_string": b"", "root_path": "",
+            "headers": [(b"host", b"testserver"), (b"cookie", f"sessionid={session}".encode())],
+            "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+        }  # fmt: skip
+        await asyncio.wait_for(application(scope, receive, send), WAIT)
+        return sent[0]["status"], streams[0], changes.hub().streams()
+
+    status, while_open, after = run(scenario)
+
+    assert (status, while_open, after) == (200, 1, 0)
