@@ -65,12 +65,16 @@ def lan_addresses(candidates: Iterable[str] | None = None) -> list[str]:
     return sorted(kept, key=lambda text: not ipaddress.ip_address(text).is_private)
 
 
-def lan_environment(addresses: list[str], port: int, env: dict[str, str]) -> dict[str, str]:
+def lan_environment(
+    addresses: list[str], port: int, env: dict[str, str], hostname: str = ""
+) -> dict[str, str]:
     """What the settings read: the hosts to answer to and the address the QR codes give.
 
-    A variable already set (``ALLOWED_HOSTS``, ``PUBLIC_URL``) is kept as it is.
+    The machine's name counts too, bare and under ``.local`` (mDNS, as phones and laptops
+    resolve it). A variable already set (``ALLOWED_HOSTS``, ``PUBLIC_URL``) is kept.
     """
-    hosts = LOOPBACK_HOSTS + addresses
+    names = [hostname, f"{hostname}.local"] if hostname else []
+    hosts = LOOPBACK_HOSTS + names + addresses
     public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
     return {
         "ALLOWED_HOSTS": env.get("ALLOWED_HOSTS") or ",".join(hosts),
@@ -111,7 +115,8 @@ def main(argv: list[str] | None = None) -> None:
     options = parser.parse_args(argv)
     addresses = lan_addresses() if options.host in ("0.0.0.0", "::") else [options.host]
     addresses = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
-    os.environ.update(lan_environment(addresses, options.port, dict(os.environ)))
+    environment = lan_environment(addresses, options.port, dict(os.environ), socket.gethostname())
+    os.environ.update(environment)
     print(banner(os.environ["PUBLIC_URL"], addresses, options.port), flush=True)
 
     import uvicorn

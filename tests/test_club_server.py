@@ -50,12 +50,14 @@ def test_the_lan_addresses_of_this_machine_are_not_loopback():
 
 
 def test_the_server_answers_to_its_lan_addresses_and_the_codes_give_the_first():
-    env = lan.lan_environment(["192.168.1.20", "10.0.0.5"], 8000, {})
+    env = lan.lan_environment(["192.168.1.20", "10.0.0.5"], 8000, {}, "clubpc")
 
     assert env["ALLOWED_HOSTS"].split(",") == [
         "localhost",
         "127.0.0.1",
         "[::1]",
+        "clubpc",
+        "clubpc.local",
         "192.168.1.20",
         "10.0.0.5",
     ]
