@@ -8,8 +8,8 @@ membership, the spectator's by its link. A check that fails ends the stream with
 ``event: gone``, and the page's poll then says why (sign in, the link no longer works).
 
 Only under ASGI (uvicorn: ``make run``, and the events path in production): an open
-stream there is a few kilobytes of an event loop's memory, where under WSGI it would hold
-a worker. Under WSGI the answer is 204, which tells the browser's ``EventSource`` not to
+stream there is some 50 KiB of an event loop's memory and no thread (bench/push.py),
+where under WSGI it would hold a worker. Under WSGI the answer is 204, which tells the browser's ``EventSource`` not to
 connect again; the page then polls every 2 s as before.
 """
 
