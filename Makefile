@@ -1,4 +1,4 @@
-# prefscore: make run · make test · make lint · make bench
+# prefscore: make run (the club's server) · make dev · make test · make lint · make bench
 # GNU make. Everything runs in .venv, which `make install` creates from pyproject.toml.
 # `make run PORT=8123` serves on another port.
 
@@ -11,7 +11,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 
-.PHONY: .venv install node_modules run test check-tools lint typecheck bench messages
+.PHONY: .venv install node_modules run dev test check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
 
@@ -32,14 +32,31 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-run: export DEBUG = 1
+# The club's own server: DEBUG off, the site on every interface under uvicorn, its
+# address and a QR code of it printed for the phones (prefscore/lan.py). Plain http on
+# the LAN; the secret key is made once in data/ (mode 0600).
+run: export DEBUG = 0
+run: export SECRET_KEY_FILE ?= $(CURDIR)/data/secret_key
+run: export PLAIN_HTTP = 1
 run: install
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py createcachetable
+	$(PY) manage.py load_demo --force
+	$(PY) manage.py summarise
+	$(PY) manage.py collectstatic --no-input --verbosity 0
+	$(PY) -m prefscore.lan --port $(PORT)
+
+# Development: DEBUG on, loopback only, reloaded on every change of the code; uvicorn,
+# so the change signal works here too.
+dev: export DEBUG = 1
+dev: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
 	$(PY) manage.py summarise
-	@echo "prefscore is at http://127.0.0.1:$(PORT) — sign in as demo / demo-pulka"
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+	@echo "prefscore (development) is at http://127.0.0.1:$(PORT) — sign in as demo / demo-pulka"
+	$(PY) -m uvicorn prefscore.asgi:application --reload --reload-dir prefscore \
+		--reload-dir scoring --reload-dir templates --host 127.0.0.1 --port $(PORT) --lifespan off
 
 # check-tools first, before anything is installed or run; then the rest in order.
 test: check-tools

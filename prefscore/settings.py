@@ -69,15 +69,42 @@ def env_list(name: str, default: list[str] | None = None, env: Env = os.environ)
 
 
 def secret_key(env: Env, debug: bool) -> str:
-    """SECRET_KEY from the environment; a fixed development key only when DEBUG."""
+    """SECRET_KEY from the environment, else from the file SECRET_KEY_FILE names (made
+    once, readable by its owner only: ``make run``); a fixed development key only when
+    DEBUG."""
     key = env_str("SECRET_KEY", env=env)
     if key:
         return key
+    key_file = env_str("SECRET_KEY_FILE", env=env)
+    if key_file:
+        return secret_key_from_file(Path(key_file))
     if debug:
         return DEVELOPMENT_SECRET_KEY
     raise ImproperlyConfigured(
         "Set SECRET_KEY (a long random string) or, for development only, DEBUG=1."
     )
+
+
+def secret_key_from_file(path: Path) -> str:
+    """The key kept in ``path``, made there (mode 0600) the first time: stable across
+    restarts, so nobody is signed out, and never in the repository."""
+    try:
+        key = path.read_text().strip()
+    except FileNotFoundError:
+        key = ""
+    if key:
+        return key
+    from django.core.management.utils import get_random_secret_key
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = get_random_secret_key()
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: theirs counts
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as file:
+        file.write(key + "\n")
+    return key
 
 
 def allowed_hosts(env: Env, debug: bool) -> list[str]:
@@ -186,6 +213,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Compresses HTML and JSON answers, not the event stream (README, "Compression").
+    "prefscore.compression.CompressionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "prefscore.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -270,7 +299,14 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "prefscore@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-if not DEBUG:
+# The address the join and spectator QR codes give, e.g. http://192.168.1.20:8000 (make
+# run sets it to the machine's LAN address); unset, the address the page was asked by.
+PUBLIC_URL = env_str("PUBLIC_URL")
+# `make run` on a club's Wi-Fi: plain http, so no HTTPS redirect, no HSTS, and cookies not
+# marked secure (a browser would not send them back over http).
+PLAIN_HTTP = env_bool("PLAIN_HTTP")
+
+if not DEBUG and not PLAIN_HTTP:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     if env_bool("TRUST_X_FORWARDED_PROTO"):
         # Only behind a proxy that sets this header itself and strips it from clients.

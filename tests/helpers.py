@@ -17,6 +17,9 @@ SETTINGS_VARIABLES = (
     "SECURE_SSL_REDIRECT",
     "TRUST_X_FORWARDED_PROTO",
     "EMAIL_HOST",
+    "SECRET_KEY_FILE",
+    "PLAIN_HTTP",
+    "PUBLIC_URL",
     # Set by the browser tests; the deploy check rightly refuses it.
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )

@@ -11,11 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.db import transaction
 from django.db.models import F, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from . import changes
 from .models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
 
 
@@ -83,9 +85,14 @@ class PulkaAdmin(admin.ModelAdmin):
     @admin.action(description=_("Archive the selected pulkas"), permissions=["change"])
     def archive(self, request: HttpRequest, queryset: QuerySet[Pulka]) -> None:
         # The version moves so that devices showing the sheet notice the change.
-        count = queryset.exclude(status=Pulka.Status.ARCHIVED).update(
-            status=Pulka.Status.ARCHIVED, version=F("version") + 1
-        )
+        archived = queryset.exclude(status=Pulka.Status.ARCHIVED)
+        with transaction.atomic():
+            ids = list(archived.values_list("pk", flat=True))
+            count = Pulka.objects.filter(pk__in=ids).update(
+                status=Pulka.Status.ARCHIVED, version=F("version") + 1
+            )
+            for pulka_id in ids:
+                changes.announce(pulka_id)
         self.message_user(
             request,
             ngettext("%(count)d pulka archived.", "%(count)d pulkas archived.", count)

@@ -31,6 +31,7 @@ from scoring.engine.penalties import CorrectionOutcome, favours
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState, apply
 
+from . import changes
 from .models import AuditEvent, Consent, Correction, Deal, ForgottenDeal, Pulka, PulkaSeat
 from .pencil import locked_message, pencil_holder, result_locked
 from .services import NotAllowed, _after_change, audit, score, standing_deals
@@ -404,6 +405,7 @@ def _seen_by_the_table(proposal: ForgottenDeal, pulka: Pulka) -> None:
     if proposal.status != ForgottenDeal.Status.ADDED:
         pulka.version += 1
         pulka.save(update_fields=["version"])
+        changes.announce(pulka.pk)
 
 
 def _answer(proposal: ForgottenDeal, pulka: Pulka, user: Any, seat: int, agreed: bool) -> None:

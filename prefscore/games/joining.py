@@ -102,17 +102,28 @@ def pulka_for_spectator(token: str) -> Pulka | None:
 def spectator_version(token: str) -> int | None:
     """The version of the pulka a live spectator link shows, else None: the poll's one
     query (no query at all for a link whose signature fails)."""
+    found = _spectator_row(token)
+    return None if found is None else found[1]
+
+
+def spectator_pulka_id(token: str) -> int | None:
+    """The id of the pulka a live spectator link shows, else None (its event stream)."""
+    found = _spectator_row(token)
+    return None if found is None else found[0]
+
+
+def _spectator_row(token: str) -> tuple[int, int] | None:
     code = _unsign(SPECTATOR_SALT, token)
     if code is None:
         return None
     found = (
         TableLinks.objects.filter(spectator_code=code, pulka__club__allow_spectators=True)
-        .values_list("spectator_code", "pulka__version")
+        .values_list("spectator_code", "pulka_id", "pulka__version")
         .first()
     )
     if found is None or not constant_time_compare(found[0] or "", code):
         return None
-    return int(found[1])
+    return int(found[1]), int(found[2])
 
 
 def may_manage_links(pulka: Pulka, user: Any, role: str | None, seating: Seating) -> bool:

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from .views import abandon, calculator, corrections, entry, io, join, settlement, sheet, spectator
+from .views import (
+    abandon,
+    calculator,
+    corrections,
+    entry,
+    events,
+    io,
+    join,
+    settlement,
+    sheet,
+    spectator,
+)
 from .views import manual as manual_views
 
 app_name = "games"
@@ -9,6 +20,8 @@ app_name = "games"
 urlpatterns = [
     path("pulkas/<int:pk>/", sheet.sheet_page, name="sheet"),
     path("pulkas/<int:pk>/poll/", sheet.poll, name="poll"),
+    # The change signal (views/events.py): under ASGI only; its path mirrors the poll's.
+    path("pulkas/<int:pk>/events/", events.sheet_events, name="events"),
     path("pulkas/<int:pk>/deals/", entry.record, name="record"),
     path("pulkas/<int:pk>/deals/<int:number>/pencil/", entry.pencil, name="pencil"),
     path("pulkas/<int:pk>/deals/<int:number>/correct/", corrections.correct, name="correct"),
@@ -33,6 +46,7 @@ urlpatterns = [
     path("pulkas/<int:pk>/spectator-link/", join.spectator_link, name="spectator_link"),
     path("watch/<str:token>/", spectator.watch, name="watch"),
     path("watch/<str:token>/poll/", spectator.watch_poll, name="watch_poll"),
+    path("watch/<str:token>/events/", events.watch_events, name="watch_events"),
     # Issue 17, item 13: manual entries on the sheet (views/manual.py).
     path("pulkas/<int:pk>/manual/", manual_views.manual_entry, name="manual"),
     path(

@@ -268,6 +268,8 @@ EXPECTATIONS: dict[str, Expect] = {
     "games:sheet": club_roles(*MEMBERS),
     # A polling device that lost its session gets 403, not a sign-in page htmx can't show.
     "games:poll": replace_outcomes(club_roles(*MEMBERS), anonymous=DENIED),
+    # The change signal is checked as the poll is (a 204 under the walk's WSGI client).
+    "games:events": replace_outcomes(club_roles(*MEMBERS), anonymous=DENIED),
     "games:record": club_roles(*MEMBERS, method="post"),
     # The pencil belongs to whoever recorded the last deal (Кодекс 4.2.8): in the world,
     # the member recorded them; an organiser or an admin is refused like anyone else.
@@ -311,6 +313,7 @@ EXPECTATIONS: dict[str, Expect] = {
     ),
     "games:watch": public(kwargs=watch_kwargs),
     "games:watch_poll": public(kwargs=watch_kwargs),
+    "games:watch_events": public(kwargs=watch_kwargs),
     "members:approve": club_roles(*ADMINS, method="post", kwargs=membership_request_row),
     "members:decline": club_roles(*ADMINS, method="post", kwargs=membership_request_row),
     "members:spectators": club_roles(*ADMINS, method="post", data=lambda w: {"allow": "0"}),

@@ -29,9 +29,12 @@ EVENT_ATTRIBUTE = re.compile(r"<[a-z][^>]*\s(on[a-z]+)\s*=", re.I)
 STYLE_ATTRIBUTE = re.compile(r"<[a-z][^>]*\sstyle\s*=", re.I)
 
 GET_PAGES = [name for name, expect in EXPECTATIONS.items() if expect.method == "get"]
-# Answers that are not pages: the poll (304 or regions) and the JSON export.
+# Answers that are not pages: the poll (304 or regions), the change signal's event
+# stream (204 under the test client's WSGI) and the JSON export.
 NOT_HTML = {
     "games:poll",
+    "games:events",
+    "games:watch_events",
     "games:export",
     "games:watch_poll",
     "stats:player_csv",

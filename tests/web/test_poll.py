@@ -141,7 +141,7 @@ def test_the_swapped_poll_element_polls_on_with_the_new_version(make_table_pulka
     poll = re.search(r'<div id="poll"[^>]*>', html).group(0)
     # hx-swap="none": a 304 (which htmx 2 counts as a success) swaps nothing, and a
     # 200 brings every region out of band, the poll element with its new version too.
-    assert 'hx-trigger="every 2s"' in poll and 'hx-swap="none"' in poll
+    assert 'hx-trigger="every 2s, prefscore:changed"' in poll and 'hx-swap="none"' in poll
     assert f"?v={pulka.version}" in poll
 
 

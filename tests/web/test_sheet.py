@@ -257,7 +257,7 @@ def test_the_page_polls_every_two_seconds_with_the_version_it_shows(make_table_p
 
     poll = re.search(r'<div id="poll"[^>]*>', html).group(0)
     assert f'hx-get="{reverse("games:poll", args=[pulka.pk])}?v={pulka.version}&amp;t=' in poll
-    assert 'hx-trigger="every 2s"' in poll and 'hx-swap="none"' in poll
+    assert 'hx-trigger="every 2s, prefscore:changed"' in poll and 'hx-swap="none"' in poll
 
 
 def test_the_page_has_no_inline_script_or_handlers(make_table_pulka, table_client):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.urls import reverse
@@ -31,12 +33,21 @@ class JoinPanel:
     open: bool  # shown unfolded: just after a change of the links (``?links=open``)
 
 
+def absolute(request: HttpRequest, path: str) -> str:
+    """The address a phone scanning the code opens: under ``PUBLIC_URL`` when it is set
+    (``make run``: the machine's LAN address, even on a page opened at 127.0.0.1), else
+    where this page was asked."""
+    if settings.PUBLIC_URL:
+        return urljoin(settings.PUBLIC_URL, path)
+    return request.build_absolute_uri(path)
+
+
 def join_url(request: HttpRequest, token: str) -> str:
-    return request.build_absolute_uri(reverse("games:join", args=[token]))
+    return absolute(request, reverse("games:join", args=[token]))
 
 
 def watch_url(request: HttpRequest, token: str) -> str:
-    return request.build_absolute_uri(reverse("games:watch", args=[token]))
+    return absolute(request, reverse("games:watch", args=[token]))
 
 
 def qr_code(url: str, label: str) -> joining.QrCode:

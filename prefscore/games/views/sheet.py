@@ -165,7 +165,7 @@ def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render_table(request, shared(request, pulka, context))
 
 
-def _version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
+def version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
     """The version, if the device's ticket is valid, sealed to its live session and its
     account's current password, and the account still belongs to the club: one query."""
     claim = tickets.claim(request.GET.get("t", ""), pk)
@@ -191,7 +191,7 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     :func:`pulka_and_seats_for`, which check the session fully (a changed password, an inactive
     account) before a figure leaves. Anonymous devices get 403, not a sign-in page.
     """
-    version = _version_for_ticket(request, pk)
+    version = version_for_ticket(request, pk)
     if version is None and not request.GET.get("t"):  # a stale ticket gets the full check
         user_id = request.session.get(SESSION_KEY)
         if user_id is None:

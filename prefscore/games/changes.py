@@ -1,0 +1,212 @@
+"""A pulka changed: tell the event streams of every process (README, "See it at once").
+
+Each table page keeps one Server-Sent Events stream open (``views/events.py``); the
+stream says only "the version is now N", and the page then asks the ordinary poll for
+the regions, so permissions, tickets and the render cache stay in the ordinary views.
+
+How a change reaches the streams of one events process (a ``ChangeHub`` per event loop):
+
+- **PostgreSQL**: every change of a pulka's version calls :func:`announce` inside its
+  transaction, which sends ``NOTIFY prefscore_pulka, '<id>'``. PostgreSQL delivers it when
+  the transaction commits, and never if it rolls back. Each events process holds one
+  connection that ``LISTEN``s, straight to PostgreSQL (a transaction-pooling proxy
+  drops a session's ``LISTEN``).
+- **SQLite** (and any other database): one watcher per process reads the versions of the
+  pulkas its streams show, a few times a second, in one query; :func:`announce` does
+  nothing.
+
+A stream woken by either re-reads the version through its own permission check, so a
+member removed from the club, or a revoked spectator link, hears nothing more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from django.db import connection, connections
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+CHANNEL = "prefscore_pulka"
+# How often the SQLite watcher reads the versions: a deal reaches the other phones within
+# this, plus a poll (bench/push.py).
+WATCH_SECONDS = 0.2
+# The PostgreSQL listener's wait before connecting again after it lost its connection.
+RECONNECT_SECONDS = 2.0
+
+
+def announce(pulka_id: int) -> None:
+    """Say that ``pulka_id``'s version changed, from inside the transaction that changed it.
+
+    On PostgreSQL a ``NOTIFY``, delivered at commit; elsewhere nothing (the watcher reads
+    the versions). Called wherever a pulka's ``version`` is written.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(int(pulka_id))])
+
+
+class ChangeHub:
+    """The streams of one event loop, by pulka, and the feed that wakes them."""
+
+    def __init__(self) -> None:
+        self.waiters: dict[int, set[asyncio.Event]] = {}
+        self.feed: asyncio.Task[None] | None = None
+
+    @contextlib.contextmanager
+    def watching(self, pulka_id: int) -> Iterator[asyncio.Event]:
+        """An event set whenever ``pulka_id`` may have changed, while the block runs.
+
+        Taken before the stream reads its first version, so that no change falls between.
+        """
+        woken = asyncio.Event()
+        self.waiters.setdefault(pulka_id, set()).add(woken)
+        self._start_feed()
+        try:
+            yield woken
+        finally:
+            found = self.waiters.get(pulka_id)
+            if found is not None:
+                found.discard(woken)
+                if not found:
+                    del self.waiters[pulka_id]
+
+    def wake(self, pulka_id: int) -> None:
+        for woken in self.waiters.get(pulka_id, ()):
+            woken.set()
+
+    def wake_all(self) -> None:
+        for pulka_id in list(self.waiters):
+            self.wake(pulka_id)
+
+    def streams(self) -> int:
+        return sum(len(found) for found in self.waiters.values())
+
+    async def stop(self) -> None:
+        """End the feed now (its PostgreSQL connection with it), as at a shutdown."""
+        if self.feed is not None and not self.feed.done():
+            self.feed.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.feed
+
+    def _start_feed(self) -> None:
+        if self.feed is None or self.feed.done():
+            run = listen_postgresql if connections["default"].vendor == "postgresql" else watch
+            self.feed = asyncio.get_running_loop().create_task(run(self))
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ChangeHub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> ChangeHub:
+    """The hub of the running event loop: one per events process (uvicorn runs one loop)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = ChangeHub()
+    return found
+
+
+# --- SQLite: one watcher per process ----------------------------------------------------
+
+# One thread, so one database connection, for the watcher's reads; a few for the streams'
+# permission checks, whose connections every stream of the process shares.
+_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prefscore-changes")
+CHECK_THREADS = 4
+_checks = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="prefscore-checks")
+
+
+async def in_check_thread(function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in one of the checks' threads (a stream's permission check)."""
+    return await asyncio.get_running_loop().run_in_executor(_checks, function, *args)
+
+
+def release_connections() -> None:
+    """Close the database connections of the watcher's and the checks' threads (a test's
+    end: its database is dropped). Each thread takes one task: they wait for each other."""
+    for executor, count in ((_reader, 1), (_checks, CHECK_THREADS)):
+        barrier = threading.Barrier(count)
+
+        def close(barrier: threading.Barrier = barrier) -> None:
+            barrier.wait(timeout=10)
+            connections.close_all()
+
+        for future in [executor.submit(close) for _ in range(count)]:
+            future.result(timeout=15)
+
+
+def read_versions(pulka_ids: list[int]) -> dict[int, int]:
+    """The versions of these pulkas, in one query (the watcher's thread)."""
+    from .models import Pulka  # the models load after the apps, this module before
+
+    rows = Pulka.objects.filter(pk__in=pulka_ids).values_list("pk", "version")
+    return {int(pk): int(version) for pk, version in rows}
+
+
+async def watch(
+    hub: ChangeHub, read: Callable[[list[int]], dict[int, int]] = read_versions
+) -> None:
+    """Read the watched pulkas' versions every ``WATCH_SECONDS``; wake the streams of those
+    that changed, and of those read for the first time (they may have changed between
+    the stream's first read and this one). Ends when no stream is left."""
+    loop = asyncio.get_running_loop()
+    known: dict[int, int] = {}
+    while hub.waiters:
+        watched = list(hub.waiters)
+        try:
+            versions = await loop.run_in_executor(_reader, read, watched)
+        except Exception:  # a locked or lost database: the streams' own polls go on
+            logger.exception("reading the pulkas' versions failed")
+            versions = known
+        for pulka_id in watched:
+            version = versions.get(pulka_id)
+            if pulka_id not in known or known[pulka_id] != version:
+                hub.wake(pulka_id)
+        known = {pk: version for pk, version in versions.items() if pk in hub.waiters}
+        await asyncio.sleep(WATCH_SECONDS)
+
+
+# --- PostgreSQL: one LISTEN connection per process --------------------------------------
+
+
+def _listen_dsn() -> dict[str, Any]:
+    """Where the listener connects: the default database's own settings."""
+    return dict(connections["default"].get_connection_params())
+
+
+async def listen_postgresql(hub: ChangeHub) -> None:
+    """``LISTEN prefscore_pulka`` on one connection of its own, waking the streams of each
+    pulka named; every (re)connection wakes all of them, as a change may have come while
+    nobody listened. Ends when no stream is left."""
+    import psycopg
+
+    while hub.waiters:
+        try:
+            params = _listen_dsn()
+            params.pop("cursor_factory", None)
+            params.pop("context", None)
+            async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
+                await conn.execute(f"LISTEN {CHANNEL}")
+                hub.wake_all()
+                await _dispatch(hub, conn)
+                return
+        except Exception:
+            logger.exception("the change listener lost PostgreSQL; connecting again")
+            await asyncio.sleep(RECONNECT_SECONDS)
+
+
+async def _dispatch(hub: ChangeHub, conn: Any) -> None:
+    """Wake by each notification; stop once no stream is left (checked every second)."""
+    while hub.waiters:
+        async for notice in conn.notifies(timeout=1.0):
+            with contextlib.suppress(ValueError):
+                hub.wake(int(notice.payload))
