@@ -4,6 +4,12 @@
 figures may have changed: it finished, a finished pulka was corrected or changed, it
 was reopened by an undo, abandoned or imported. Receivers (the statistics) re-read
 the pulka; the signal carries only its id.
+
+``sheet_changed`` is sent, once the transaction commits, after every change of a
+pulka's figures, running or finished: a deal recorded, changed or undone, a correction,
+a manual line, an import. It carries the pulka's id and its ``tournament_id`` (None for
+a club game), so that a receiver that keeps only tournament tables (the tournament's
+stored table results) skips every other pulka without a query.
 """
 
 from __future__ import annotations
@@ -12,8 +18,16 @@ from django.db import transaction
 from django.dispatch import Signal
 
 sheet_settled = Signal()
+sheet_changed = Signal()
 
 
 def settled(pulka_id: int) -> None:
     """Send ``sheet_settled`` for the pulka after the current transaction commits."""
     transaction.on_commit(lambda: sheet_settled.send(sender=None, pulka_id=pulka_id))
+
+
+def changed(pulka_id: int, tournament_id: int | None) -> None:
+    """Send ``sheet_changed`` for the pulka after the current transaction commits."""
+    transaction.on_commit(
+        lambda: sheet_changed.send(sender=None, pulka_id=pulka_id, tournament_id=tournament_id)
+    )

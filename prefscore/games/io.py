@@ -221,6 +221,7 @@ def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
         pulka.save(update_fields=["version", "status"])
         if pulka.status == Pulka.Status.FINISHED:
             events.settled(pulka.pk)
+        events.changed(pulka.pk, pulka.tournament_id)
     return pulka
 
 

@@ -16,6 +16,7 @@ from prefscore.games.models import Pulka
 from scoring.engine import ranking, seating
 from scoring.engine.normalise import Score, normalised
 
+from . import results
 from .models import Round, Tournament
 from .services import _keys, _results, history, standings, tournament_pulkas
 
@@ -25,6 +26,8 @@ def check(tournament: Tournament) -> list[str]:
     pulkas = tournament_pulkas(tournament)
     rounds = list(tournament.rounds.filter(status=Round.Status.PUBLISHED))
     problems = []
+    # Before the standings are read: reading them writes stale rows back.
+    problems += _stored_results(tournament)
     problems += _seating(tournament, pulkas, rounds)
     problems += _zero_sums(pulkas)
     problems += _standings(tournament, pulkas, rounds)
@@ -54,6 +57,19 @@ def _seating(tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round
             if times > 1:
                 problems.append(f"round {number}: player {key} is seated {times} times")
     return problems
+
+
+def _stored_results(tournament: Tournament) -> list[str]:
+    """Each table's stored result (``results``) against a recount of its sheet."""
+    wording = {
+        "missing": "no stored result",
+        "differs": "stored result differs from the sheet",
+    }
+    return [
+        f"round {pulka.round_number}, table {pulka.pk}: {wording[how]}"
+        f" (manage.py rebuild_results {tournament.club.slug}/{tournament.slug})"
+        for pulka, how in results.differences(tournament)
+    ]
 
 
 def _zero_sums(pulkas: Sequence[Pulka]) -> list[str]:

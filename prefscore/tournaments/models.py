@@ -283,3 +283,39 @@ class RegulationChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.field}"
+
+
+class TableResult(models.Model):
+    """A table's settled figures, kept as the sheet changes (docs/tournaments.md §4.11).
+
+    One row per tournament pulka, written by ``results.refresh`` after every change of the
+    sheet (``games.events.sheet_changed``): each seat's whole whists (Кодекс 4.2.12) and
+    the Кодекс 4.1.3 counts, in seat order, as the engine's fold gives them. The standings
+    rank from these rows rather than folding every table's deals on each read;
+    ``version`` is the pulka's version they were counted at, so a row that missed a change
+    is seen as stale and counted again. An arbiter's final sheet (``TableClosure``) still
+    replaces the whists when the standings read them.
+    """
+
+    pulka = models.OneToOneField(
+        "games.Pulka",
+        on_delete=models.CASCADE,
+        related_name="table_result",
+        verbose_name=_("table"),
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="table_results"
+    )
+    version = models.PositiveIntegerField(_("version of the sheet"))
+    deals = models.PositiveSmallIntegerField(_("deals"), default=0)
+    whists = models.JSONField(_("whole whists per seat"), default=list)
+    # Per seat: [all-pass deals won, all-pass tricks, remizes, misère tricks].
+    stats = models.JSONField(_("counts per seat"), default=list)
+    updated_at = models.DateTimeField(_("counted"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("table result")
+        verbose_name_plural = _("table results")
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id}: {self.whists}"

@@ -11,7 +11,7 @@ they decide. Players are given to the engine by their club player id, as text.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
@@ -21,7 +21,8 @@ from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking, seating
 
-from .models import Round, TableClosure, Tournament, TournamentEntry
+from .models import Round, TableClosure, TableResult, Tournament, TournamentEntry
+from .results import as_ranking, table_results
 
 
 class TournamentError(Exception):
@@ -46,6 +47,20 @@ def tournament_pulkas(tournament: Tournament) -> list[Pulka]:
             ),
             Prefetch("corrections", queryset=Correction.objects.all(), to_attr="all_corrections"),
         )
+    )
+
+
+def standing_pulkas(tournament: Tournament) -> list[Pulka]:
+    """Every table that counts with its seats and closure, without its deals: two queries.
+
+    The standings read each table's stored result (``results.table_results``), not its
+    deals.
+    """
+    return list(
+        live_pulkas(tournament)
+        .select_related("closure")
+        .order_by("round_number", "pk")
+        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
 
 
@@ -121,17 +136,23 @@ def _first_dealers(pulkas: Sequence[Pulka]) -> dict[str, int]:
 # --- standings -------------------------------------------------------------------------
 
 
-def _results(pulkas: Sequence[Pulka]) -> list[ranking.TableResult]:
-    """Each table's whole whists and counts, from the prefetched deals and corrections.
+def _results(
+    pulkas: Sequence[Pulka], stored: Mapping[int, TableResult] | None = None
+) -> list[ranking.TableResult]:
+    """Each table's whole whists and counts: its stored result, or a fold of the
+    prefetched deals and corrections when ``stored`` is None (the recount of the checks).
 
     A table whose final sheet the arbiter entered (Кодекс 4.2.16) counts his figures.
     """
     results = []
     for pulka in pulkas:
-        deals: list[Deal] = pulka.standing_deals  # type: ignore[attr-defined]
-        corrections: list[Correction] = pulka.all_corrections  # type: ignore[attr-defined]
-        scored = services.score(pulka, deals, corrections)
-        result = ranking.table_result(scored, pulka.round_number or 0, _keys(pulka))
+        if stored is not None:
+            result = as_ranking(stored[pulka.pk], pulka)
+        else:
+            deals: list[Deal] = pulka.standing_deals  # type: ignore[attr-defined]
+            corrections: list[Correction] = pulka.all_corrections  # type: ignore[attr-defined]
+            scored = services.score(pulka, deals, corrections)
+            result = ranking.table_result(scored, pulka.round_number or 0, _keys(pulka))
         closure = closure_of(pulka)
         if closure is not None and closure.whists is not None:
             result = ranking.TableResult(
@@ -169,13 +190,14 @@ STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 def standings(tournament: Tournament) -> Standings:
     """Live standings from every table's sheet (Кодекс 4.1.3; docs/tournaments.md §4.8, §4.10).
 
-    Only published rounds count. A constant number of queries however many rounds
-    and tables: entries, rounds, pulkas, and the seats, deals, corrections and
-    closures of all pulkas at once.
+    Only published rounds count. A constant number of queries however many rounds,
+    tables and deals: entries, rounds, the pulkas with their closures, their seats, and
+    their stored results (``results.table_results``; a stale one is counted again there).
     """
     entries = list(TournamentEntry.objects.filter(tournament=tournament).select_related("player"))
     rounds = tuple(tournament.rounds.filter(status=Round.Status.PUBLISHED))
-    pulkas = tournament_pulkas(tournament)
+    pulkas = standing_pulkas(tournament)
+    stored = table_results(pulkas)
     players = {str(entry.player_id): entry.player for entry in entries}
     for pulka in pulkas:
         players.update({str(seat.player_id): seat.player for seat in pulka.seats.all()})
@@ -185,7 +207,7 @@ def standings(tournament: Tournament) -> Standings:
     stages = []
     for stage in played:
         at = [p for p in pulkas if stage_of.get(p.round_number or 0) == stage]
-        stages.append((_results(at), [key for pulka in at for key in _keys(pulka)]))
+        stages.append((_results(at, stored), [key for pulka in at for key in _keys(pulka)]))
     lines = ranking.stage_standings(stages, tournament.carry, tournament.rules, players, dropped)
     unfinished = sum(1 for p in pulkas if p.status == Pulka.Status.RUNNING)
     final = Round.Stage.FINAL in played
