@@ -14,24 +14,20 @@ again, and ``check_tournament`` compares them with a recount (:func:`differences
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import astuple
+from dataclasses import astuple, dataclass
 from typing import Any
 
 from django.db import transaction
 
 from prefscore.games import services
-from prefscore.games.models import Correction, Deal, Pulka
+from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking
 
 from .models import TableResult, Tournament
 
 ROW_FIELDS = ["tournament", "version", "deals", "whists", "stats"]
-
-
-def keys_of(pulka: Pulka) -> tuple[str, ...]:
-    """The players of the table in seat order, as the ranking names them (club player ids)."""
-    return tuple(str(seat.player_id) for seat in pulka.seats.all())
 
 
 def counted(pulka: Pulka, deals: Sequence[Deal], corrections: Sequence[Correction]) -> TableResult:
@@ -88,25 +84,74 @@ def on_sheet_changed(
         refresh(pulka_id)
 
 
-def table_results(pulkas: Sequence[Pulka]) -> dict[int, TableResult]:
-    """Each table's stored row by pulka id, stale ones counted again and written back.
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What the standings need of a table, read without its deals or its model."""
 
-    One query for the rows; when some are stale, two more for their deals and
-    corrections and one write, however many they are.
+    pk: int
+    round_number: int
+    status: str
+    version: int
+    keys: tuple[str, ...]
+    # The arbiter's final sheet (Кодекс 4.2.16), which replaces the sheet's whists.
+    arbiter_whists: tuple[int, ...] | None
+
+
+def standing_tables(tournament: Tournament) -> list[Table]:
+    """The tables that count (not archived), in round and creation order: two queries."""
+    rows = list(
+        tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
+        .order_by("round_number", "pk")
+        .values_list("pk", "round_number", "status", "version", "closure__whists")
+    )
+    seats: dict[int, list[str]] = defaultdict(list)
+    seated = PulkaSeat.objects.filter(pulka__tournament=tournament).order_by("pulka_id", "seat")
+    for pulka_id, player_id in seated.values_list("pulka_id", "player_id"):
+        seats[pulka_id].append(str(player_id))
+    return [
+        Table(pk, number or 0, status, version, tuple(seats[pk]), _whists(arbiter))
+        for pk, number, status, version, arbiter in rows
+    ]
+
+
+def _whists(value: Any) -> tuple[int, ...] | None:
+    return None if value is None else tuple(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A table's stored figures as read: per seat whole whists and 4.1.3 counts."""
+
+    version: int
+    whists: list[int]
+    stats: list[list[int]]
+
+
+def table_results(tournament: Tournament, tables: Sequence[Table]) -> dict[int, Stored]:
+    """Each table's stored figures by pulka id, stale ones counted again and written back.
+
+    One query for the rows; when some are stale (counted at another version of the
+    pulka, or never), three more (their pulkas, deals and corrections) and one write,
+    however many they are.
     """
-    stored = {row.pulka_id: row for row in TableResult.objects.filter(pulka__in=pulkas)}
-    stale = [p for p in pulkas if p.pk not in stored or stored[p.pk].version != p.version]
+    rows = TableResult.objects.filter(tournament=tournament)
+    stored = {
+        pk: Stored(version, whists, stats)
+        for pk, version, whists, stats in rows.values_list("pulka_id", "version", "whists", "stats")
+    }
+    stale = [t.pk for t in tables if t.pk not in stored or stored[t.pk].version != t.version]
     if stale:
-        fresh = recount(stale)
+        fresh = recount(list(Pulka.objects.filter(pk__in=stale)))
         store(fresh)
-        stored.update({row.pulka_id: row for row in fresh})
+        stored.update({r.pulka_id: Stored(r.version, r.whists, r.stats) for r in fresh})
     return stored
 
 
-def as_ranking(row: TableResult, pulka: Pulka) -> ranking.TableResult:
-    """The engine's table result from a stored row, the players from the seats."""
+def ranked(row: Stored, table: Table) -> ranking.TableResult:
+    """The engine's table result from stored figures; the arbiter's whists where he gave them."""
+    whists = table.arbiter_whists if table.arbiter_whists is not None else tuple(row.whists)
     stats = tuple(ranking.PlayerStats(*counts) for counts in row.stats)
-    return ranking.TableResult(pulka.round_number or 0, keys_of(pulka), tuple(row.whists), stats)
+    return ranking.TableResult(table.round_number, table.keys, whists, stats)
 
 
 def rebuild(tournament: Tournament) -> int:

@@ -11,7 +11,7 @@ they decide. Players are given to the engine by their club player id, as text.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
@@ -21,8 +21,8 @@ from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking, seating
 
-from .models import Round, TableClosure, TableResult, Tournament, TournamentEntry
-from .results import as_ranking, table_results
+from . import results
+from .models import Round, TableClosure, Tournament, TournamentEntry
 
 
 class TournamentError(Exception):
@@ -136,23 +136,18 @@ def _first_dealers(pulkas: Sequence[Pulka]) -> dict[str, int]:
 # --- standings -------------------------------------------------------------------------
 
 
-def _results(
-    pulkas: Sequence[Pulka], stored: Mapping[int, TableResult] | None = None
-) -> list[ranking.TableResult]:
-    """Each table's whole whists and counts: its stored result, or a fold of the
-    prefetched deals and corrections when ``stored`` is None (the recount of the checks).
+def _results(pulkas: Sequence[Pulka]) -> list[ranking.TableResult]:
+    """Each table's whole whists and counts, folded from the prefetched deals and
+    corrections: the recount the checks compare the stored results with.
 
     A table whose final sheet the arbiter entered (Кодекс 4.2.16) counts his figures.
     """
     results = []
     for pulka in pulkas:
-        if stored is not None:
-            result = as_ranking(stored[pulka.pk], pulka)
-        else:
-            deals: list[Deal] = pulka.standing_deals  # type: ignore[attr-defined]
-            corrections: list[Correction] = pulka.all_corrections  # type: ignore[attr-defined]
-            scored = services.score(pulka, deals, corrections)
-            result = ranking.table_result(scored, pulka.round_number or 0, _keys(pulka))
+        deals: list[Deal] = pulka.standing_deals  # type: ignore[attr-defined]
+        corrections: list[Correction] = pulka.all_corrections  # type: ignore[attr-defined]
+        scored = services.score(pulka, deals, corrections)
+        result = ranking.table_result(scored, pulka.round_number or 0, _keys(pulka))
         closure = closure_of(pulka)
         if closure is not None and closure.whists is not None:
             result = ranking.TableResult(
@@ -173,7 +168,7 @@ class Standings:
     lines: tuple[ranking.Line, ...]
     players: dict[str, Player]
     rounds: tuple[Round, ...]
-    pulkas: tuple[Pulka, ...]
+    tournament: Tournament
     final: bool
     unfinished: int
     dropped: frozenset[str]
@@ -183,6 +178,11 @@ class Standings:
     def cut(self) -> bool:
         return len(self.stages) > 1
 
+    @property
+    def pulkas(self) -> tuple[Pulka, ...]:
+        """The tables with their seats and closures, read when a page asks (the bracket)."""
+        return tuple(standing_pulkas(self.tournament))
+
 
 STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 
@@ -190,30 +190,40 @@ STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 def standings(tournament: Tournament) -> Standings:
     """Live standings from every table's sheet (Кодекс 4.1.3; docs/tournaments.md §4.8, §4.10).
 
-    Only published rounds count. A constant number of queries however many rounds,
-    tables and deals: entries, rounds, the pulkas with their closures, their seats, and
-    their stored results (``results.table_results``; a stale one is counted again there).
+    Only published rounds count. Each table counts its stored result
+    (``results.table_results``), so the standings of 1,000 players over 5 rounds read
+    no deal. A constant number of queries however many players, tables and deals:
+    entries, players, rounds, the tables with their closures, their seats, and the
+    stored results (a stale result is counted again there, in one batch).
     """
-    entries = list(TournamentEntry.objects.filter(tournament=tournament).select_related("player"))
+    entries = list(tournament.entries.values_list("player_id", "state"))
+    players = {
+        str(p.pk): p for p in Player.objects.filter(tournament_entries__tournament=tournament)
+    }
     rounds = tuple(tournament.rounds.filter(status=Round.Status.PUBLISHED))
-    pulkas = standing_pulkas(tournament)
-    stored = table_results(pulkas)
-    players = {str(entry.player_id): entry.player for entry in entries}
-    for pulka in pulkas:
-        players.update({str(seat.player_id): seat.player for seat in pulka.seats.all()})
+    tables = results.standing_tables(tournament)
+    _add_seated(players, tables)
     stage_of = {r.number: r.stage for r in rounds}
-    dropped = frozenset(str(entry.player_id) for entry in entries if entry.dropped)
+    stored = results.table_results(tournament, [t for t in tables if t.round_number in stage_of])
+    dropped = frozenset(str(key) for key, state in entries if state in TournamentEntry.OUT)
     played = [s for s in STAGE_ORDER if s in stage_of.values() or s == Round.Stage.QUALIFYING]
     stages = []
     for stage in played:
-        at = [p for p in pulkas if stage_of.get(p.round_number or 0) == stage]
-        stages.append((_results(at, stored), [key for pulka in at for key in _keys(pulka)]))
+        at = [t for t in tables if stage_of.get(t.round_number) == stage]
+        ranked = [results.ranked(stored[t.pk], t) for t in at]
+        stages.append((ranked, [key for t in at for key in t.keys]))
     lines = ranking.stage_standings(stages, tournament.carry, tournament.rules, players, dropped)
-    unfinished = sum(1 for p in pulkas if p.status == Pulka.Status.RUNNING)
+    unfinished = sum(1 for t in tables if t.status == Pulka.Status.RUNNING)
     final = Round.Stage.FINAL in played
-    return Standings(
-        lines, players, rounds, tuple(pulkas), final, unfinished, dropped, tuple(played)
-    )
+    return Standings(lines, players, rounds, tournament, final, unfinished, dropped, tuple(played))
+
+
+def _add_seated(players: dict[str, Player], tables: Sequence[results.Table]) -> None:
+    """Players seated at a table without an entry (never in a sound tournament) rank too."""
+    missing = {key for table in tables for key in table.keys} - players.keys()
+    if missing:
+        found = Player.objects.filter(pk__in=[int(key) for key in missing])
+        players.update({str(player.pk): player for player in found})
 
 
 current_standings = standings
