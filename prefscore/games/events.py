@@ -5,6 +5,9 @@ figures may have changed: it finished, a finished pulka was corrected or changed
 was reopened by an undo, abandoned or imported. Receivers (the statistics) re-read
 the pulka; the signal carries only its id.
 
+``sheets_settled`` says the same of many pulkas at once (``pulka_ids``): a tournament
+import sends it once rather than ``sheet_settled`` per table.
+
 ``sheet_changed`` is sent, once the transaction commits, after every change of a
 pulka's figures, running or finished: a deal recorded, changed or undone, a correction,
 a manual line, an import. It carries the pulka's id and its ``tournament_id`` (None for
@@ -19,6 +22,8 @@ from django.dispatch import Signal
 
 sheet_settled = Signal()
 sheet_changed = Signal()
+# ``sheet_settled`` for many pulkas at once (a tournament import): ``pulka_ids``.
+sheets_settled = Signal()
 
 
 def settled(pulka_id: int) -> None:
@@ -31,3 +36,13 @@ def changed(pulka_id: int, tournament_id: int | None) -> None:
     transaction.on_commit(
         lambda: sheet_changed.send(sender=None, pulka_id=pulka_id, tournament_id=tournament_id)
     )
+
+
+def settled_many(pulka_ids: list[int]) -> None:
+    """Send ``sheets_settled`` for these pulkas after the current transaction commits.
+
+    One signal for a whole import, so that a receiver reads and writes them in bulk.
+    """
+    ids = list(pulka_ids)
+    if ids:
+        transaction.on_commit(lambda: sheets_settled.send(sender=None, pulka_ids=ids))

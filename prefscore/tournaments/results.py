@@ -24,6 +24,7 @@ from django.db import transaction
 from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking
+from scoring.engine.pulka import ScoredPulka
 
 from .models import TableResult, Tournament
 
@@ -32,13 +33,17 @@ ROW_FIELDS = ["tournament", "version", "deals", "whists", "stats"]
 
 def counted(pulka: Pulka, deals: Sequence[Deal], corrections: Sequence[Correction]) -> TableResult:
     """The unsaved row of one table from its standing deals and corrections (the fold)."""
-    scored = services.score(pulka, list(deals), list(corrections))
+    return from_scored(pulka, services.score(pulka, list(deals), list(corrections)), len(deals))
+
+
+def from_scored(pulka: Pulka, scored: ScoredPulka, deals: int) -> TableResult:
+    """The unsaved row of one table from the engine's fold of its sheet."""
     result = ranking.table_result(scored, pulka.round_number or 0)
     return TableResult(
-        pulka_id=pulka.pk,
+        pulka=pulka,
         tournament_id=pulka.tournament_id,
         version=pulka.version,
-        deals=len(deals),
+        deals=deals,
         whists=list(result.whists),
         stats=[list(astuple(stats)) for stats in result.stats],
     )
