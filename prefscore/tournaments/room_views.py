@@ -28,7 +28,7 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page, request_int
 
-from . import exports, presenters, printables, room, services
+from . import exports, printables, room
 from .models import Tournament
 from .room_forms import TournamentFileForm
 
@@ -143,7 +143,10 @@ def print_cards(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
 @require_safe
 @login_required
 def print_standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    return _printable(request, club, slug, "print_standings.html", table=_standings_table)
+    """The standings with the date, the regulations and the arbiter's signature line."""
+    return _printable(
+        request, club, slug, "print_standings.html", printed=printables.standings_print
+    )
 
 
 @require_safe
@@ -151,10 +154,6 @@ def print_standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpRespo
 def print_protocol(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Blank protocol sheets for paper play, with the Кодекс 4.2.11 column."""
     return _printable(request, club, slug, "print_protocol.html", protocols=printables.protocols)
-
-
-def _standings_table(tournament: Tournament) -> presenters.StandingsTable:
-    return presenters.standings_table(tournament, services.standings(tournament))
 
 
 # --- export and import (organisers) -----------------------------------------------------
@@ -169,9 +168,10 @@ def _download(body: str, content_type: str, filename: str) -> HttpResponse:
 @require_safe
 @login_required
 def export_csv(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """The standings as CSV (columns: docs/tournaments.md §6.3)."""
+    """The standings as CSV (columns: docs/tournaments.md §6.3); ``?sep=semicolon`` for a
+    spreadsheet set to Russian (``;`` and a decimal comma)."""
     tournament = tournament_for(request, club, slug, ORGANISERS)
-    body = exports.standings_csv(tournament)
+    body = exports.standings_csv(tournament, semicolon=request.GET.get("sep") == "semicolon")
     return _download(body, "text/csv; charset=utf-8", f"{tournament.slug}-standings.csv")
 
 
