@@ -10,6 +10,7 @@ and that the random tournament of ``random_tournament`` imports sound.
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 from typing import Any
 
@@ -210,3 +211,57 @@ def test_the_same_seed_gives_the_same_file() -> None:
     assert generator.tournament_file(13, 2, 6, seed=7) != generator.tournament_file(
         13, 2, 6, seed=8
     )
+
+
+# --- the tournament page in pages ---------------------------------------------------------
+
+
+@pytest.fixture
+def wide(tournament_world: TournamentWorld) -> Tournament:
+    """204 players over 2 rounds: 51 tables a round, 3 pages of players."""
+    return _imported(tournament_world, 204, 2, 2)
+
+
+def _tables_shown(body: str) -> list[str]:
+    return re.findall(r'<span class="pulka-card__title">Table (\d+)</span>', body)
+
+
+def test_the_tournament_page_shows_one_round_and_a_page_of_its_tables(
+    tournament_world: TournamentWorld, wide: Tournament
+) -> None:
+    client = client_as(tournament_world, "organiser")
+    body = client.get(url("detail", wide)).content.decode()
+    assert 'id="round-2"' in body and 'id="round-1"' not in body
+    assert _tables_shown(body) == [str(n) for n in range(1, 51)]
+    assert 'href="?round=2&amp;tables=2#rounds"' in body and "Page 1 of 2" in body
+    assert 'href="?round=1#rounds"' in body
+    second = client.get(url("detail", wide) + "?round=2&tables=2").content.decode()
+    assert _tables_shown(second) == ["51"]
+    first_round = client.get(url("detail", wide) + "?round=1", headers=HTMX).content.decode()
+    assert 'id="round-1"' in first_round and 'id="round-2"' not in first_round
+    assert len(_tables_shown(first_round)) == 50
+    assert len(body.encode()) < 300_000
+
+
+def test_the_tournament_page_lists_the_players_a_page_at_a_time(
+    tournament_world: TournamentWorld, wide: Tournament
+) -> None:
+    client = client_as(tournament_world, "organiser")
+    names = sorted(wide.entries.values_list("player__name", flat=True))
+    body = client.get(url("detail", wide)).content.decode()
+    shown = re.findall(r'<span class="entry-list__name">([^<]+)</span>', body)
+    assert shown == names[:100]
+    assert "204 players in play" in body and 'href="?players=2#entries"' in body
+    last = client.get(url("detail", wide) + "?players=3").content.decode()
+    assert re.findall(r'<span class="entry-list__name">([^<]+)</span>', last) == names[200:]
+
+
+@pytest.mark.parametrize(
+    "query", ["?round=x", "?tables=%D9%A3", "?players=-1", "?round=99999999999", "?tables=999"]
+)
+def test_a_strange_page_in_the_address_shows_a_page_never_an_error(
+    tournament_world: TournamentWorld, wide: Tournament, query: str
+) -> None:
+    response = client_as(tournament_world, "organiser").get(url("detail", wide) + query)
+    assert response.status_code == 200
+    assert _tables_shown(response.content.decode())
