@@ -319,3 +319,43 @@ class TableResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pulka_id}: {self.whists}"
+
+
+class ImportJob(models.Model):
+    """A large tournament file imported after the request (docs/tournaments.md §6.4).
+
+    A file too big to import within the request (``jobs.INLINE_BYTES``) is kept here and
+    imported by a thread of the worker that took it (``jobs.run``); the organiser's page
+    asks for its state (``room_views.import_progress``). ``language``: the organiser's,
+    for the refusal's message. ``updated_at`` moves at each step: a job that stops
+    moving (its worker was stopped) is reported as interrupted.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting to begin")
+        CHECKING = "checking", _("checking the file")
+        STORING = "storing", _("storing the tournament")
+        DONE = "done", _("imported")
+        FAILED = "failed", _("the file was refused")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    text = models.TextField(blank=True)  # the file; emptied once it is imported or refused
+    slug = models.SlugField(max_length=60, blank=True)
+    language = models.CharField(max_length=10, blank=True)
+    message = models.TextField(blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("tournament import")
+        verbose_name_plural = _("tournament imports")
+
+    def __str__(self) -> str:
+        return f"{self.club_id} import {self.pk} ({self.status})"

@@ -23,7 +23,7 @@ from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.tournaments import rounds, tables
-from prefscore.tournaments.models import Round, Tournament, TournamentEntry
+from prefscore.tournaments.models import ImportJob, Round, Tournament, TournamentEntry
 from scoring.engine.conventions import from_options, preset
 
 PASSWORD = "pw-for-tournaments-1234"
@@ -158,6 +158,14 @@ def walk_guest(world: Any) -> dict[str, Any]:
     walk_tournament(world)
     guest, _ = Player.objects.get_or_create(club=world.club, name="Walk guest")
     return {"players": [guest.pk]}
+
+
+def walk_import_job(world: Any) -> dict[str, Any]:
+    """A large import the world's organiser sent, not yet begun."""
+    job = ImportJob.objects.filter(club=world.club).first()
+    if job is None:
+        job = ImportJob.objects.create(club=world.club, created_by=world.users["organiser"])
+    return {"club": world.club.slug, "job": job.pk}
 
 
 # --- the tournament screens' requests, and a tournament to play (``cup``) ---
