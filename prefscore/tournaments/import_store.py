@@ -20,6 +20,7 @@ from prefscore.clubs.models import Player
 from prefscore.games import events, io
 from prefscore.games.models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
 from scoring.conventions import name_of
+from scoring.engine.conventions import Convention
 from scoring.engine.pulka import ScoredPulka
 
 from .models import Round, TableResult, Tournament
@@ -37,9 +38,10 @@ def store_tables(
 ) -> list[Pulka]:
     """The round's tables as pulkas, in table order: ``(number, status, file, scored)``."""
     who = user if getattr(user, "is_authenticated", False) else None
+    conventions = _ConventionNames()
     pulkas = Pulka.objects.bulk_create(
         [
-            _pulka(tournament, round_, number, status, file, who)
+            _pulka(tournament, round_, number, status, file, who, conventions)
             for number, status, file, _s in tables
         ],
         batch_size=BATCH,
@@ -64,8 +66,30 @@ def store_tables(
     return pulkas
 
 
+class _ConventionNames:
+    """``name_of`` once per distinct convention: it compares with every preset, and the
+    tables of a tournament nearly always share one convention."""
+
+    def __init__(self) -> None:
+        self.known: list[tuple[Convention, str]] = []
+
+    def __call__(self, convention: Convention) -> str:
+        for seen, name in self.known:
+            if seen == convention:
+                return name
+        name = name_of(convention)
+        self.known.append((convention, name))
+        return name
+
+
 def _pulka(
-    tournament: Tournament, round_: Round, number: int, status: str, file: io.PulkaFile, who: Any
+    tournament: Tournament,
+    round_: Round,
+    number: int,
+    status: str,
+    file: io.PulkaFile,
+    who: Any,
+    names: _ConventionNames,
 ) -> Pulka:
     parsed = file.parsed
     io.check_importable(parsed)  # type: ignore[arg-type]  # read_file took only deals
@@ -77,7 +101,7 @@ def _pulka(
     return Pulka(
         club=tournament.club,
         title=title[: Pulka._meta.get_field("title").max_length],
-        convention_name=name_of(parsed.convention),  # type: ignore[union-attr]
+        convention_name=names(parsed.convention),  # type: ignore[union-attr]
         convention_options=parsed.convention.to_options(),  # type: ignore[union-attr]
         player_names=list(parsed.names),  # type: ignore[union-attr]
         target=parsed.target,  # type: ignore[union-attr]

@@ -28,7 +28,7 @@ from prefscore.clubs.models import Club
 from . import imports
 from .models import ImportJob
 
-INLINE_BYTES = 512 * 1024
+INLINE_BYTES = 256 * 1024
 STALE_SECONDS = 300
 LARGEST_ID = 2**63 - 1  # a larger id in an address is no job (and no OverflowError)
 

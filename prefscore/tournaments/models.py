@@ -1,8 +1,9 @@
 """Tournaments of a club: entries, rounds, and a pulka per table per round.
 
 The tables of a round are ordinary pulkas (``games.Pulka``) that carry the tournament
-and the round number; their sheets are recorded like any other. Standings are always
-recomputed from those sheets (``services.standings``), never stored.
+and the round number; their sheets are recorded like any other. Each table's settled
+figures are kept as its sheet changes (``TableResult``, ``results.py``); the standings are
+ranked from them at every request (``services.standings``), never stored.
 """
 
 from __future__ import annotations

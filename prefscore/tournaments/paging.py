@@ -107,4 +107,4 @@ def entries_page(
 ) -> tuple[Sequence[TournamentEntry], PageLinks]:
     """One page of the players, in the order given (by name)."""
     page = Paginator(list(entries), ENTRIES_PER_PAGE).get_page(at.players)
-    return page.object_list, PageLinks.of(page)
+    return list(page.object_list), PageLinks.of(page)

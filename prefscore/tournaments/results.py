@@ -37,7 +37,8 @@ def counted(pulka: Pulka, deals: Sequence[Deal], corrections: Sequence[Correctio
 
 
 def from_scored(pulka: Pulka, scored: ScoredPulka, deals: int) -> TableResult:
-    """The unsaved row of one table from the engine's fold of its sheet."""
+    """The unsaved row of one table (of a tournament) from the engine's fold of its sheet."""
+    assert pulka.tournament_id is not None, "only a tournament's table has a result"
     result = ranking.table_result(scored, pulka.round_number or 0)
     return TableResult(
         pulka=pulka,

@@ -217,11 +217,9 @@ def import_job(request: HtmxHttpRequest, club: str, job: int) -> HttpResponse:
     if job > jobs.LARGEST_ID:  # beyond the database's integers: no such job
         raise Http404
     found = get_object_or_404(ImportJob, pk=job, club=club_obj, created_by=request.user)
-    done = found.status == ImportJob.Status.DONE and found.tournament is not None
-    if done and request.htmx:
-        return redirect_to(
-            request, reverse("tournaments:detail", args=[club_obj.slug, found.tournament.slug])
-        )  # type: ignore[union-attr]
+    made = found.tournament if found.status == ImportJob.Status.DONE else None
+    if made is not None and request.htmx:
+        return redirect_to(request, reverse("tournaments:detail", args=[club_obj.slug, made.slug]))
     context = {
         "club": club_obj,
         "job": found,
