@@ -31,7 +31,8 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -150,42 +151,55 @@ def _import(options: argparse.Namespace, club: Any, user: Any) -> Any:
     return tournament
 
 
+@contextmanager
+def _patched(module: Any, **values: Any) -> Iterator[None]:
+    """``module``'s attributes set to ``values`` for the baseline, then restored."""
+    kept = {name: getattr(module, name) for name in values}
+    for name, value in values.items():
+        setattr(module, name, value)
+    try:
+        yield
+    finally:
+        for name, value in kept.items():
+            setattr(module, name, value)
+
+
 def _pages(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     from django.test import Client
 
     from prefscore.games.models import Pulka
-    from prefscore.tournaments import results
-
-    client = Client()
-    client.force_login(user)
-    base = f"/tournaments/{tournament.club.slug}/{tournament.slug}/"
-    pages = {
-        "standings": "standings/",
-        "projector": "projector/?show=standings",
-        "tournament page": "",
-        "printed standings": "print/standings/",
-    }
-    stored = results.table_results
+    from prefscore.tournaments import paging, results
 
     def folding(tournament_: Any, tables: Any) -> dict[int, Any]:
-        """Before: every table's sheet folded on each read (the baseline)."""
+        """Before: every table's sheet folded on each read."""
         fresh = results.recount(list(Pulka.objects.filter(pk__in=[t.pk for t in tables])))
         return {row.pulka_id: results.Stored(row.version, row.whists, row.stats) for row in fresh}
 
-    print(
-        f"\npages ({Pulka.objects.filter(tournament=tournament).count()} tables), best of {options.repeat}"
-    )
-    print(f"  {'page':<18}{'now':>24}{'baseline':>24}{'ratio':>7}{'bytes':>9}")
-    for name, path in pages.items():
+    # Each page and its baseline: the standings folding every sheet on each read; the
+    # tournament page with every table of its round and every player on one page.
+    folded = lambda: _patched(results, table_results=folding)  # noqa: E731
+    whole = lambda: _patched(paging, TABLES_PER_PAGE=10**6, ENTRIES_PER_PAGE=10**6)  # noqa: E731
+    pages = {
+        "standings": ("standings/", folded),
+        "projector": ("projector/?show=standings", folded),
+        "tournament page": ("", whole),
+        "printed standings": ("print/standings/", folded),
+    }
+    client = Client()
+    client.force_login(user)
+    base = f"/tournaments/{tournament.club.slug}/{tournament.slug}/"
+    tables = Pulka.objects.filter(tournament=tournament).count()
+    print(f"\npages ({tables} tables), best of {options.repeat}")
+    print(f"  {'page':<18}{'now':>24}{'baseline':>24}{'ratio':>7}{'bytes':>9}{'before':>9}")
+    for name, (path, baseline) in pages.items():
         get = lambda path=path: client.get(base + path, HTTP_HOST="127.0.0.1")  # noqa: E731
         size = len(get().content)
         now = _best(get, options.repeat)
-        results.table_results = folding  # type: ignore[assignment]
-        try:
+        with baseline():
+            size_before = len(get().content)
             before = _best(get, max(1, options.repeat // 2))
-        finally:
-            results.table_results = stored  # type: ignore[assignment]
-        print(f"  {name:<18}{now!s:>24}{before!s:>24}{now.wall / before.wall:7.2f}{size:9d}")
+        ratio = now.wall / before.wall
+        print(f"  {name:<18}{now!s:>24}{before!s:>24}{ratio:7.2f}{size:9d}{size_before:9d}")
     print(f"  goal: standings and projector < {GOAL_PAGE_SECONDS:.0f} s")
 
 
