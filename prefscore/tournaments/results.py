@@ -14,12 +14,13 @@ again, and ``check_tournament`` compares them with a recount (:func:`differences
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
@@ -27,6 +28,8 @@ from scoring.engine import ranking
 from scoring.engine.pulka import ScoredPulka
 
 from .models import TableResult, Tournament
+
+log = logging.getLogger(__name__)
 
 ROW_FIELDS = ["tournament", "version", "deals", "whists", "stats"]
 
@@ -85,9 +88,18 @@ def refresh(pulka_id: int) -> TableResult | None:
 def on_sheet_changed(
     sender: Any, pulka_id: int, tournament_id: int | None = None, **kwargs: Any
 ) -> None:
-    """``games.events.sheet_changed``: a tournament table's sheet changed; club games pass."""
-    if tournament_id is not None:
+    """``games.events.sheet_changed``: a tournament table's sheet changed; club games pass.
+
+    The deal is committed by now: a failure here must not turn the players' answer into
+    an error. The row is then behind its pulka's version, and the next read of the
+    standings counts it again (``table_results``).
+    """
+    if tournament_id is None:
+        return
+    try:
         refresh(pulka_id)
+    except DatabaseError:
+        log.exception("table result of pulka %s not written; the standings will count it", pulka_id)
 
 
 @dataclass(frozen=True, slots=True)

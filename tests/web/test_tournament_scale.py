@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
 
 from prefscore.games.io import create_pulka
@@ -265,3 +265,24 @@ def test_a_strange_page_in_the_address_shows_a_page_never_an_error(
     response = client_as(tournament_world, "organiser").get(url("detail", wide) + query)
     assert response.status_code == 200
     assert _tables_shown(response.content.decode())
+
+
+def test_a_failed_write_of_a_table_result_leaves_the_deal_and_the_standings_right(
+    cup: Tournament, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    pulka = _published(cup)[0]
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise DatabaseError("disk full")
+
+    monkeypatch.setattr(results, "store", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_deal(pulka.pk, table_deals(pulka)[0], None, 1)  # no error reaches the table
+    assert Deal.objects.filter(pulka=pulka).count() == 1
+    assert not TableResult.objects.filter(pulka=pulka).exists()
+    monkeypatch.undo()
+    by_player = {line.player: line.whists for line in services.standings(cup).lines}
+    fresh = _recount(pulka)
+    keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
+    assert [by_player[key] for key in keys] == fresh.whists and any(fresh.whists)
+    assert TableResult.objects.get(pulka=pulka).whists == fresh.whists
