@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from django.db.models import Count, Prefetch, Q
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from prefscore.games.models import Pulka, PulkaSeat
+from prefscore.games.models import Pulka
 from prefscore.games.presenters import format_result
 from scoring.conventions import convention_label
 
-from . import titles
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament
 from .services import Standings, closure_of
@@ -142,29 +139,6 @@ class RoundView:
     tables: tuple[TableView, ...]
     summary: str
     title: str = ""
-
-
-def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
-    """Each drawn round with its tables and links: three queries, however many tables."""
-    pulkas = (
-        tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
-        .select_related("closure")
-        .order_by("round_number", "pk")
-        .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
-        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
-    )
-    by_round: dict[int, list[Pulka]] = defaultdict(list)
-    for pulka in pulkas:
-        by_round[pulka.round_number or 0].append(pulka)
-    views = []
-    rounds = list(tournament.rounds.all())
-    named = titles.titles_of(((r.number, r.stage) for r in rounds), tournament.stage_rounds)
-    for round_ in rounds:
-        if round_.status != Round.Status.PUBLISHED:
-            continue
-        tables = tuple(_table(n, p) for n, p in enumerate(by_round[round_.number], start=1))
-        views.append(RoundView(round_, tables, summary(round_), named[round_.number]))
-    return tuple(reversed(views))
 
 
 def _table(number: int, pulka: Pulka) -> TableView:
