@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io as text_io
+import json
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -244,4 +245,6 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
 
 
 def export_text(tournament: Tournament) -> str:
-    return protocol.dumps(export_data(tournament))
+    """The tournament file's text, compact: indented, a tournament of 1,000 players over
+    5 rounds wrote 20 MB, more than an import takes (16 MB); compact, 8 MB."""
+    return json.dumps(export_data(tournament), ensure_ascii=False, separators=(",", ":"))

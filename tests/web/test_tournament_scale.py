@@ -286,3 +286,16 @@ def test_a_failed_write_of_a_table_result_leaves_the_deal_and_the_standings_righ
     keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
     assert [by_player[key] for key in keys] == fresh.whists and any(fresh.whists)
     assert TableResult.objects.get(pulka=pulka).whists == fresh.whists
+
+
+def test_the_export_of_a_large_tournament_imports_again(tournament_world: TournamentWorld) -> None:
+    from prefscore.tournaments import exports
+
+    tournament = _imported(tournament_world, 40, 2, 6)
+    text = exports.export_text(tournament)
+    assert "\n" not in text  # compact: 1,000 players over 5 rounds fit in an import
+    again = imports.import_tournament(tournament_world.club, imports.read_file(text), None)
+    assert services.standings(again).lines != () and check(again) == []
+    assert [line.whists for line in services.standings(again).lines] == [
+        line.whists for line in services.standings(tournament).lines
+    ]
