@@ -24,7 +24,7 @@ from prefscore.games.io import create_pulka
 from prefscore.games.models import AuditEvent, Deal, Pulka, PulkaSeat
 from prefscore.games.services import pencil_change, record_deal
 from prefscore.stats.models import PulkaSummary
-from prefscore.tournaments import generator, imports, results, rounds, services
+from prefscore.tournaments import exports, generator, imports, results, rounds, services
 from prefscore.tournaments.checks import check
 from prefscore.tournaments.models import TableResult, Tournament
 from scoring.engine.conventions import preset
@@ -289,8 +289,6 @@ def test_a_failed_write_of_a_table_result_leaves_the_deal_and_the_standings_righ
 
 
 def test_the_export_of_a_large_tournament_imports_again(tournament_world: TournamentWorld) -> None:
-    from prefscore.tournaments import exports
-
     tournament = _imported(tournament_world, 40, 2, 6)
     text = exports.export_text(tournament)
     assert "\n" not in text  # compact: 1,000 players over 5 rounds fit in an import
