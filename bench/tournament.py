@@ -1,6 +1,11 @@
-"""Tournament benchmarks (issue 14): seating, and (its own section) standings.
+"""Tournament benchmarks (issue 14): seating; at scale, the standings pages and the import.
 
     .venv/bin/python bench/tournament.py [--only seating] [--seeds 10] [--quick]
+
+**At scale** (``--only scale``, ``bench/tournament_scale.py``): a random tournament of
+1,000 players over 5 rounds (``--players``, ``--rounds``, ``--deals``) imported by
+today's bulk path against a pulka at a time, and the standings pages against the same
+pages folding every table's sheet on each read.
 
 Each section is a function registered in ``SECTIONS``; ``main`` runs them all, or the
 one named by ``--only``, and each prints its own figures with a baseline measured in
@@ -34,6 +39,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import tournament_scale  # noqa: E402  (bench/ is on the path: run as a script)
 
 from scoring.engine import seating  # noqa: E402
 from scoring.engine.seating_plan import plan_schedule  # noqa: E402
@@ -169,9 +176,12 @@ def _schedules(old: ModuleType | None, options: argparse.Namespace) -> None:
     )
 
 
-# --- standings (the director's section goes here) ---------------------------------------
+# --- at scale: the standings pages and the import (bench/tournament_scale.py) -------------
 
-SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {"seating": seating_section}
+SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "seating": seating_section,
+    "scale": tournament_scale.scale_section,
+}
 
 
 def main() -> None:
@@ -179,6 +189,7 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(SECTIONS), help="run one section")
     parser.add_argument("--seeds", type=int, default=10, help="seeds per seating case")
     parser.add_argument("--quick", action="store_true", help="time the old 200-player draw twice")
+    tournament_scale.add_arguments(parser)
     options = parser.parse_args()
     for name, section in SECTIONS.items():
         if options.only in (None, name):

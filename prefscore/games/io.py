@@ -143,6 +143,11 @@ def settle(file: PulkaFile) -> dict[str, Any]:
     return protocol.scored_json(_score(file.parsed))
 
 
+def score_file(pulka: EnginePulka) -> ScoredPulka:
+    """The engine's fold of a file's deals; a refusal is a :class:`FileRefused`."""
+    return _score(pulka)
+
+
 def _score(pulka: EnginePulka) -> ScoredPulka:
     try:
         return score_pulka(pulka)
@@ -200,7 +205,7 @@ def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
         raise FileRefused(
             _("This file gives a finished sheet, not deals: it can be settled, not imported.")
         )
-    _check_importable(parsed)
+    check_importable(parsed)
     scored = _score(parsed)
     with transaction.atomic():
         pulka = create_pulka(
@@ -221,6 +226,7 @@ def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
         pulka.save(update_fields=["version", "status"])
         if pulka.status == Pulka.Status.FINISHED:
             events.settled(pulka.pk)
+        events.changed(pulka.pk, pulka.tournament_id)
     return pulka
 
 
@@ -228,24 +234,40 @@ def _audit_import(
     pulka: Pulka, file: PulkaFile, corrections: Sequence[Correction], user: Any
 ) -> None:
     """The import itself, with the file's hash, then each correction the file brings."""
+    deals = pulka.deals.count()
+    AuditEvent.objects.bulk_create(import_audit_rows(pulka, file, deals, corrections, user))
+
+
+def import_audit_rows(
+    pulka: Pulka, file: PulkaFile, deals: int, corrections: Sequence[Correction], user: Any
+) -> list[AuditEvent]:
+    """The unsaved audit lines of an import: the file's hash, then each correction."""
     Action = AuditEvent.Action
+    who = user if getattr(user, "is_authenticated", False) else None
     details: dict[str, Any] = {
         "sha256": file.sha256,
-        "deals": pulka.deals.count(),
+        "deals": deals,
         "corrections": len(corrections),
     }
     # Where the file says it comes from (an export writes its club and date).
     details.update({f"file_{key}": value for key, value in file.descriptions.items()})
-    services.audit(pulka, Action.IMPORTED, user, None, details)
+    rows = [AuditEvent(pulka=pulka, action=Action.IMPORTED, user=who, details=details)]
     for correction in corrections:
         kind = "imported" if correction.penalise else "imported-no-penalty"
-        services.audit(
-            pulka,
-            Action.CORRECTED,
-            user,
-            correction.deal_number,
-            {"facts": correction.facts, "kind": kind, "after_deal": correction.after_deal},
+        rows.append(
+            AuditEvent(
+                pulka=pulka,
+                action=Action.CORRECTED,
+                user=who,
+                deal_number=correction.deal_number,
+                details={
+                    "facts": correction.facts,
+                    "kind": kind,
+                    "after_deal": correction.after_deal,
+                },
+            )
         )
+    return rows
 
 
 def earlier_imports(club: Club, file: PulkaFile) -> list[Pulka]:
@@ -262,6 +284,22 @@ def earlier_imports(club: Club, file: PulkaFile) -> list[Pulka]:
 
 def _store_log(pulka: Pulka, items: Sequence[Mapping[str, Any]], user: Any) -> list[Correction]:
     """Deal rows for the deals, correction rows for ``correct`` items, in log order."""
+    deals, corrections = log_rows(pulka, items, user)
+    Deal.objects.bulk_create(deals)
+    # One by one: rows made in the same instant keep their order by primary key.
+    for correction in corrections:
+        correction.save()
+    return corrections
+
+
+def log_rows(
+    pulka: Pulka, items: Sequence[Mapping[str, Any]], user: Any
+) -> tuple[list[Deal], list[Correction]]:
+    """The unsaved deal and correction rows of a file's ``deals`` items, in log order.
+
+    Saved in that order (a bulk insert keeps it), the corrections' primary keys give
+    their order among those made in the same instant (``services.in_log_order``).
+    """
     entered_by = user if getattr(user, "is_authenticated", False) else None
     deals: list[Deal] = []
     corrections: list[Correction] = []
@@ -283,14 +321,10 @@ def _store_log(pulka: Pulka, items: Sequence[Mapping[str, Any]], user: Any) -> l
                 asked_by=entered_by,
             )
         )
-    Deal.objects.bulk_create(deals)
-    # One by one: rows made in the same instant keep their order by primary key.
-    for correction in corrections:
-        correction.save()
-    return corrections
+    return deals, corrections
 
 
-def _check_importable(parsed: EnginePulka) -> None:
+def check_importable(parsed: EnginePulka) -> None:
     """Refuse what the engine accepts but the database cannot hold."""
     for name in parsed.names:
         if len(name) > MAX_PLAYER_NAME:

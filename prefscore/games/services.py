@@ -200,6 +200,7 @@ def record_next(
             if status == Pulka.Status.FINISHED:
                 audit(pulka, AuditEvent.Action.FINISHED, user)
                 events.settled(pulka.pk)
+            events.changed(pulka.pk, pulka.tournament_id)
     except IntegrityError:
         raise Conflict(
             _("Deal %(number)s was already recorded on another device.") % {"number": number}
@@ -258,6 +259,7 @@ def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = No
         audit(pulka, AuditEvent.Action.FINISHED, user)
     if was_finished or pulka.status == Pulka.Status.FINISHED:
         events.settled(pulka.pk)
+    events.changed(pulka.pk, pulka.tournament_id)
 
 
 def pencil_change(

@@ -16,6 +16,7 @@ from django.http import HttpResponse
 
 from prefscore.clubs.models import Club, Membership, Player
 from prefscore.games.models import AuditEvent, Deal, PulkaSeat
+from prefscore.spreadsheet import text_cell
 
 from .models import PulkaSummary
 from .summaries import play_from_json
@@ -30,11 +31,6 @@ PLAYER_COLUMNS = (
     "misere_declared", "misere_made", "misere_caught", "allpass_deals", "allpass_tricks",
     "defended", "whists", "half_whists", "whister_shortfalls",
 )  # fmt: skip
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def text_cell(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_START) else value
 
 
 def csv_response(filename: str, rows: Iterable[Sequence[Any]]) -> HttpResponse:

@@ -10,6 +10,7 @@ engine's: the settlement (docs/rules.md §3.7) and the statistics of the deals
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import asdict
 from decimal import Decimal
 from fractions import Fraction
@@ -19,7 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from prefscore.games import services
-from prefscore.games.models import Pulka, PulkaSeat
+from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
+from scoring.engine.pulka import ScoredPulka
 from scoring.engine.settlement import exact_result, money, pairwise_method, whole_result
 from scoring.engine.stats import ContractCount, PlayStats, play_stats
 
@@ -30,6 +32,12 @@ from .ratings import recompute_club
 def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
     club_id = summarise(pulka_id)
     if club_id is not None:
+        recompute_club(club_id)
+
+
+def on_sheets_settled(sender: Any, pulka_ids: list[int], **kwargs: Any) -> None:
+    """Many pulkas settled at once (an import): their rows in bulk, each club rated once."""
+    for club_id in summarise_many(pulka_ids):
         recompute_club(club_id)
 
 
@@ -57,14 +65,64 @@ def summarise(pulka_id: int) -> int | None:
     return pulka.club_id
 
 
-def summary_rows(pulka: Pulka) -> list[PulkaSummary]:
-    """One unsaved row per seat of a finished pulka, from the engine's figures."""
-    scored = services.score(pulka)
+BATCH = 500  # pulkas read at once by summarise_many
+
+
+def summarise_many(pulka_ids: list[int]) -> set[int]:
+    """Write (or remove) the summary rows of many pulkas in a few queries per
+    ``BATCH``: what :func:`summarise` does for each; the clubs they belong to."""
+    clubs: set[int] = set()
+    for start in range(0, len(pulka_ids), BATCH):
+        clubs |= _summarise_batch(pulka_ids[start : start + BATCH])
+    return clubs
+
+
+def _summarise_batch(ids: list[int]) -> set[int]:
+    pulkas = list(Pulka.objects.filter(pk__in=ids))
+    finished = [p for p in pulkas if p.status == Pulka.Status.FINISHED]
+    deals = _grouped(Deal.objects.current().filter(pulka__in=finished).order_by("number"))
+    corrections = _grouped(Correction.objects.filter(pulka__in=finished))
+    seats = _grouped(PulkaSeat.objects.filter(pulka__in=finished).order_by("seat"))
+    with transaction.atomic():
+        earlier = {
+            (row.pulka_id, row.player_id): row.finished_at
+            for row in PulkaSummary.objects.filter(pulka__in=pulkas).only(
+                "pulka_id", "player_id", "finished_at"
+            )
+        }
+        rows = []
+        for pulka in finished:
+            scored = services.score(pulka, deals[pulka.pk], corrections[pulka.pk])
+            for row in summary_rows(pulka, scored, seats[pulka.pk]):
+                row.finished_at = earlier.get((pulka.pk, row.player_id), row.finished_at)
+                rows.append(row)
+        PulkaSummary.objects.filter(pulka__in=pulkas).delete()
+        PulkaSummary.objects.bulk_create(rows, batch_size=BATCH)
+    return {pulka.club_id for pulka in pulkas}
+
+
+def _grouped(rows: Any) -> dict[int, list[Any]]:
+    grouped: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        grouped[row.pulka_id].append(row)
+    return grouped
+
+
+def summary_rows(
+    pulka: Pulka, scored: ScoredPulka | None = None, seats: list[PulkaSeat] | None = None
+) -> list[PulkaSummary]:
+    """One unsaved row per seat of a finished pulka, from the engine's figures.
+
+    ``scored`` and ``seats`` (in seat order) when the caller read them already.
+    """
+    if scored is None:
+        scored = services.score(pulka)
     totals, convention = scored.totals, pulka.convention
     result = exact_result(totals, convention)
     nets = pairwise_method(totals, convention).nets
     paid = _money(pulka, totals, convention)
-    seats = list(PulkaSeat.objects.filter(pulka=pulka).order_by("seat"))
+    if seats is None:
+        seats = list(PulkaSeat.objects.filter(pulka=pulka).order_by("seat"))
     names = list(scored.pulka.names)
     best = max(result)
     now = timezone.now()

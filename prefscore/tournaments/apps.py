@@ -12,3 +12,9 @@ class TournamentsConfig(AppConfig):
         from . import stages
 
         stages.connect()
+        # Each table's stored result follows its sheet (results.py), as the statistics do.
+        from prefscore.games.events import sheet_changed
+
+        from .results import on_sheet_changed
+
+        sheet_changed.connect(on_sheet_changed, dispatch_uid="tournaments.table_results")

@@ -20,6 +20,7 @@ from scoring.engine import ranking, seating
 from scoring.engine.errors import ScoringError
 from scoring.engine.normalise import Score, normalised
 
+from . import results
 from .models import Round, Tournament
 from .services import _keys, _results, closure_of, history, standings, tournament_pulkas
 
@@ -35,20 +36,22 @@ def check(tournament: Tournament) -> list[str]:
     pulkas = tournament_pulkas(tournament)
     rounds = list(tournament.rounds.filter(status=Round.Status.PUBLISHED))
     problems = []
+    # Before the standings are read: reading them writes stale rows back.
+    problems += _stored_results(tournament)
     problems += _seating(tournament, pulkas, rounds)
     problems += _drawn_tables(tournament, pulkas, rounds)
     problems += _stages(rounds)
-    results: dict[int, ranking.TableResult] = {}
+    read: dict[int, ranking.TableResult] = {}
     for pulka in pulkas:
         malformed = _malformed(pulka)
         if isinstance(malformed, str):
             problems.append(malformed)
         else:
-            results[pulka.pk] = malformed
+            read[pulka.pk] = malformed
     problems += _played_on(tournament, pulkas)
-    problems += _zero_sums(pulkas, results)
-    if len(results) == len(pulkas):  # the standings read every table
-        problems += _standings(tournament, [results[p.pk] for p in pulkas], rounds)
+    problems += _zero_sums(pulkas, read)
+    if len(read) == len(pulkas):  # the standings read every table
+        problems += _standings(tournament, [read[p.pk] for p in pulkas], rounds)
     problems += _repeats(pulkas, rounds)
     return problems
 
@@ -79,6 +82,19 @@ def _seating(tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round
             if times > 1:
                 problems.append(f"round {number}: player {key} is seated {times} times")
     return problems
+
+
+def _stored_results(tournament: Tournament) -> list[str]:
+    """Each table's stored result (``results``) against a recount of its sheet."""
+    wording = {
+        "missing": "no stored result",
+        "differs": "stored result differs from the sheet",
+    }
+    return [
+        f"round {pulka.round_number}, table {pulka.pk}: {wording[how]}"
+        f" (manage.py rebuild_results {tournament.club.slug}/{tournament.slug})"
+        for pulka, how in results.differences(tournament)
+    ]
 
 
 def _drawn_tables(

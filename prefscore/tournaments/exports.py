@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io as text_io
+import json
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -24,6 +25,7 @@ from prefscore.clubs.models import Player
 from prefscore.games import io
 from prefscore.games.models import Correction, Deal, Pulka
 from prefscore.games.services import score
+from prefscore.spreadsheet import text_cell
 from scoring.engine import protocol, ranking
 
 from . import services, titles
@@ -35,43 +37,59 @@ VERSION = 1
 # --- the CSV of the standings ----------------------------------------------------------
 
 CSV_FIXED = ("place", "player", "points", "whists", "rounds")
+CSV_CUT = ("qualifying", "carried", "stage_points")
 CSV_TAIL = ("finalist", "dropped")
+# Written first: a spreadsheet then reads the file as UTF-8, not in the locale's code page.
+BOM = "\ufeff"
 
 
-def _plain(value: Fraction | int | None) -> str:
+def _plain(value: Fraction | int | None, decimal: str = ".") -> str:
     """A figure as a spreadsheet reads it: whole as an integer, else two decimals."""
     if value is None:
         return ""
     if isinstance(value, int) or value.denominator == 1:
         return str(int(value))
-    return f"{float(value):.2f}"
+    return f"{float(value):.2f}".replace(".", decimal)
 
 
-def csv_columns(tournament: Tournament, round_numbers: Sequence[int]) -> list[str]:
-    """The header: fixed columns, the tie-breaks in order, a column per round."""
+def csv_columns(
+    tournament: Tournament, round_numbers: Sequence[int], cut: bool = False
+) -> list[str]:
+    """The header: fixed columns, the tie-breaks in order, a column per round, and after
+    a cut the qualifying, carried and stage points (docs/tournaments.md §6.3)."""
     tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
-    return [*CSV_FIXED, *tie_breaks, *(f"round_{n}" for n in round_numbers), *CSV_TAIL]
+    rounds = [f"round_{n}" for n in round_numbers]
+    return [*CSV_FIXED, *tie_breaks, *rounds, *(CSV_CUT if cut else ()), *CSV_TAIL]
 
 
-def standings_csv(tournament: Tournament) -> str:
-    """The standings as CSV (docs/tournaments.md §6.3): the page's figures, unformatted."""
+def standings_csv(tournament: Tournament, semicolon: bool = False) -> str:
+    """The standings as CSV (docs/tournaments.md §6.3): the page's figures, unformatted.
+
+    UTF-8 with a byte order mark, comma-separated; ``semicolon``: separated by ``;``
+    with a decimal comma, as a spreadsheet set to Russian reads it. Names go through
+    ``text_cell``: a name a spreadsheet would take for a formula stays text.
+    """
     table = services.standings(tournament)
     numbers = [r.number for r in table.rounds]
     tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
+    decimal = "," if semicolon else "."
     out = text_io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(csv_columns(tournament, numbers))
+    out.write(BOM)
+    writer = csv.writer(out, delimiter=";" if semicolon else ",", lineterminator="\r\n")
+    writer.writerow(csv_columns(tournament, numbers, table.cut))
     for line in table.lines:
         player = table.players.get(line.player)
+        cut = (line.qualifying, line.carried, line.stage_points) if table.cut else ()
         writer.writerow(
             [
                 line.place,
-                player.name if player else line.player,
-                _plain(line.points),
+                text_cell(player.name if player else line.player),
+                _plain(line.points, decimal),
                 line.whists,
                 line.rounds,
-                *(_plain(getattr(line, name)) for name in tie_breaks),
-                *(_plain(line.by_round.get(n)) for n in numbers),
+                *(_plain(getattr(line, name), decimal) for name in tie_breaks),
+                *(_plain(line.by_round.get(n), decimal) for n in numbers),
+                *(_plain(value, decimal) for value in cut),
                 int(line.finalist),
                 int(line.player in table.dropped),
             ]
@@ -238,4 +256,6 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
 
 
 def export_text(tournament: Tournament) -> str:
-    return protocol.dumps(export_data(tournament))
+    """The tournament file's text, compact: indented, a tournament of 1,000 players over
+    5 rounds wrote 20 MB, more than an import takes (16 MB); compact, 8 MB."""
+    return json.dumps(export_data(tournament), ensure_ascii=False, separators=(",", ":"))

@@ -23,15 +23,17 @@ from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
 from prefscore.games import io
-from prefscore.games.models import Deal, Pulka
+from prefscore.games.models import Pulka
 from scoring.engine import protocol, ranking
 from scoring.engine.conventions import ConventionError, from_options
 from scoring.engine.errors import ScoringError
 from scoring.engine.pulka import Pulka as EnginePulka
+from scoring.engine.pulka import ScoredPulka
 from scoring.messages import message_for
 
 from .exports import ENTRY_STATES, FORMAT, OUT_STATES, ROUND_STATUSES, STAGES, VERSION
 from .forms import _free_slug
+from .import_store import store_tables
 from .models import Round, TableClosure, Tournament, TournamentEntry
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -73,6 +75,8 @@ class TableFile:
     status: str
     file: io.PulkaFile
     closure: ClosureFile | None = None
+    # The engine's fold of the sheet, made while validating: storing it folds nothing again.
+    scored: ScoredPulka | None = None
 
 
 @dataclass(frozen=True)
@@ -223,24 +227,29 @@ def _read_entry_rounds(data: Any) -> dict[str, tuple[int | None, int | None]]:
 
 def _read_table(
     item: Any, place: str, names: set[str]
-) -> tuple[str, io.PulkaFile, tuple[str, ...]]:
+) -> tuple[str, io.PulkaFile, tuple[str, ...], ScoredPulka]:
     item = _object(item, place)
     status = _choice(item, "status", place, Pulka.Status.values)
     pulka = _object(item.get("pulka"), f"{place} → pulka")
     try:
         file = io.read_text(protocol.dumps(pulka))
-        io.settle(file)  # the engine scores it now, so that storing it cannot fail later
     except io.FileRefused as error:
         raise _refuse(f"{place} → pulka", str(error)) from None
     except (TypeError, ValueError, RecursionError):
         raise _refuse(f"{place} → pulka", _("is not a pulka file.")) from None
     if not isinstance(file.parsed, EnginePulka):
         raise _refuse(f"{place} → pulka", _("must give the deals, not a finished sheet."))
+    try:
+        # The engine scores it now, so that storing it cannot fail later.
+        scored = io.score_file(file.parsed)
+        io.check_importable(file.parsed)
+    except io.FileRefused as error:
+        raise _refuse(f"{place} → pulka", str(error)) from None
     seated = tuple(file.parsed.names)
     strangers = [name for name in seated if name not in names]
     if strangers:
         raise _refuse(place, _("%(name)s is not among the players.") % {"name": strangers[0]})
-    return status, file, seated
+    return status, file, seated, scored
 
 
 def _read_closure(item: Any, place: str, seats: int) -> ClosureFile | None:
@@ -303,13 +312,13 @@ def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
     seated: set[str] = set()
     for index, table in enumerate(_list(item.get("tables"), f"{place} → tables", 1000), start=1):
         here = f"{place} → tables → {index}"
-        status, file, at_table = _read_table(table, here, names)
+        status, file, at_table, scored = _read_table(table, here, names)
         closure = _read_closure(table.get("closure"), here, len(at_table))
         twice = seated.intersection(at_table)
         if twice:
             raise _refuse(place, _("%(name)s sits at two tables.") % {"name": sorted(twice)[0]})
         seated.update(at_table)
-        tables.append(TableFile(index, status, file, closure))
+        tables.append(TableFile(index, status, file, closure, scored))
     draw = _read_draw(item.get("draw", []), place, names)
     if fields["status"] == "draft" and tables:
         raise _refuse(f"{place} → tables", _("a draft round has no tables in play yet."))
@@ -425,9 +434,9 @@ def _user(user: Any) -> Any:
 
 def _club_players(club: Club, names: Sequence[str]) -> dict[str, Player]:
     existing = {p.name: p for p in club.players.filter(name__in=names)}
-    for name in names:
-        if name not in existing:
-            existing[name] = Player.objects.create(club=club, name=name)
+    missing = [Player(club=club, name=name) for name in names if name not in existing]
+    for player in Player.objects.bulk_create(missing, batch_size=1000):
+        existing[player.name] = player
     return existing
 
 
@@ -458,24 +467,14 @@ def _import_round(
     round_ = Round.objects.create(
         tournament=tournament, tables=draw, **_round_fields(round_file.fields)
     )
-    for table in round_file.tables:
-        try:
-            pulka = io.import_file(tournament.club, table.file, user)
-        except io.FileRefused as error:
-            place = f"rounds → {round_.number} → tables → {table.number}"
-            raise _refuse(place, str(error)) from None
-        pulka.tournament, pulka.round_number = tournament, round_.number
-        pulka.status = table.status
-        pulka.title = (
-            _("%(name)s · round %(round)s · table %(table)s")
-            % {"name": tournament.name, "round": round_.number, "table": table.number}
-        )[: Pulka._meta.get_field("title").max_length]
-        if pulka.convention == tournament.convention:  # the tournament's, not "own options"
-            pulka.convention_name = tournament.convention_name
-            pulka.convention_source = tournament.convention_source
-        pulka.save(update_fields=TABLE_FIELDS)
-        # Recorded elsewhere, not here: nobody holds a pencil on an imported deal (4.2.8).
-        Deal.objects.filter(pulka=pulka).update(entered_by=None)
+    stored = store_tables(
+        tournament,
+        round_,
+        [(t.number, t.status, t.file, _scored(t)) for t in round_file.tables],
+        players,
+        user,
+    )
+    for table, pulka in zip(round_file.tables, stored, strict=True):
         if table.closure is not None:
             _import_closure(tournament, pulka, table.closure)
 
@@ -493,3 +492,9 @@ def _import_closure(tournament: Tournament, pulka: Pulka, closure: ClosureFile) 
     )
     if closure.closed_at is not None:  # auto_now_add set it to now: the file's moment instead
         TableClosure.objects.filter(pk=row.pk).update(closed_at=closure.closed_at)
+
+
+def _scored(table: TableFile) -> ScoredPulka:
+    if table.scored is not None:
+        return table.scored
+    return io.score_file(table.file.parsed)  # type: ignore[arg-type]  # deals, never a sheet

@@ -1,8 +1,9 @@
 """Tournaments of a club: entries, rounds, and a pulka per table per round.
 
 The tables of a round are ordinary pulkas (``games.Pulka``) that carry the tournament
-and the round number; their sheets are recorded like any other. Standings are always
-recomputed from those sheets (``services.standings``), never stored.
+and the round number; their sheets are recorded like any other. Each table's settled
+figures are kept as its sheet changes (``TableResult``, ``results.py``); the standings are
+ranked from them at every request (``services.standings``), never stored.
 """
 
 from __future__ import annotations
@@ -321,3 +322,79 @@ class TournamentEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.action}"
+
+
+class TableResult(models.Model):
+    """A table's settled figures, kept as the sheet changes (docs/tournaments.md §4.11).
+
+    One row per tournament pulka, written by ``results.refresh`` after every change of the
+    sheet (``games.events.sheet_changed``): each seat's whole whists (Кодекс 4.2.12) and
+    the Кодекс 4.1.3 counts, in seat order, as the engine's fold gives them. The standings
+    rank from these rows rather than folding every table's deals on each read;
+    ``version`` is the pulka's version they were counted at, so a row that missed a change
+    is seen as stale and counted again. An arbiter's final sheet (``TableClosure``) still
+    replaces the whists when the standings read them.
+    """
+
+    pulka = models.OneToOneField(
+        "games.Pulka",
+        on_delete=models.CASCADE,
+        related_name="table_result",
+        verbose_name=_("table"),
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="table_results"
+    )
+    version = models.PositiveIntegerField(_("version of the sheet"))
+    deals = models.PositiveSmallIntegerField(_("deals"), default=0)
+    whists = models.JSONField(_("whole whists per seat"), default=list)
+    # Per seat: [all-pass deals won, all-pass tricks, remizes, misère tricks].
+    stats = models.JSONField(_("counts per seat"), default=list)
+    updated_at = models.DateTimeField(_("counted"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("table result")
+        verbose_name_plural = _("table results")
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id}: {self.whists}"
+
+
+class ImportJob(models.Model):
+    """A large tournament file imported after the request (docs/tournaments.md §6.4).
+
+    A file too big to import within the request (``jobs.INLINE_BYTES``) is kept here and
+    imported by a thread of the worker that took it (``jobs.run``); the organiser's page
+    asks for its state (``room_views.import_progress``). ``language``: the organiser's,
+    for the refusal's message. ``updated_at`` moves at each step: a job that stops
+    moving (its worker was stopped) is reported as interrupted.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting to begin")
+        CHECKING = "checking", _("checking the file")
+        STORING = "storing", _("storing the tournament")
+        DONE = "done", _("imported")
+        FAILED = "failed", _("the file was refused")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    text = models.TextField(blank=True)  # the file; emptied once it is imported or refused
+    slug = models.SlugField(max_length=60, blank=True)
+    language = models.CharField(max_length=10, blank=True)
+    message = models.TextField(blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("tournament import")
+        verbose_name_plural = _("tournament imports")
+
+    def __str__(self) -> str:
+        return f"{self.club_id} import {self.pk} ({self.status})"

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
-from django.db.models import Count, Prefetch, Q
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from prefscore.games.models import Pulka, PulkaSeat
+from prefscore.games.models import Pulka
 from prefscore.games.presenters import format_result
 from scoring.conventions import convention_label
 
-from . import services, titles
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament
 from .services import Standings, closure_of
@@ -62,7 +60,15 @@ def _out_label(player: str, out: bool, standings: Standings) -> str:
 
 def _number(value: Fraction | int | None) -> str:
     """A figure as the sheet writes it; blank when there is none."""
-    return "" if value is None else format_result(value)
+    return "" if value is None else _formatted(get_language(), value)
+
+
+@lru_cache(maxsize=16384)
+def _formatted(language: str | None, value: Fraction | int) -> str:
+    # A standings page of 1,000 players writes 11,000 figures, many of them alike, and
+    # the projector writes them again every 10 s: each figure is formatted once per
+    # language (``format_result`` and the language look-up are the dear part).
+    return format_result(value)
 
 
 def standings_table(tournament: Tournament, standings: Standings) -> StandingsTable:
@@ -74,6 +80,11 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
     # Until the tournament is finished any round may still change them (a final of
     # several rounds too); once it is, they are final and the page stops asking.
     live = not tournament.finished
+    language = get_language()
+
+    def number(value: Fraction | int | None) -> str:
+        return "" if value is None else _formatted(language, value)
+
     tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
     numbers = tuple(r.number for r in standings.rounds)
     rows = []
@@ -92,18 +103,18 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
             StandingRow(
                 place=line.place,
                 name=player.name if player else line.player,
-                points=_number(line.points),
+                points=number(line.points),
                 negative=line.points < 0,
-                whists=_number(line.whists),
+                whists=number(line.whists),
                 rounds=line.rounds,
-                tie_breaks=tuple(_number(values[name]) for name in tie_breaks),
-                by_round=tuple(_number(line.by_round.get(n)) for n in numbers),
+                tie_breaks=tuple(number(values[name]) for name in tie_breaks),
+                by_round=tuple(number(line.by_round.get(n)) for n in numbers),
                 finalist=line.finalist,
                 dropped=line.out,
                 out_label=_out_label(line.player, line.out, standings),
-                qualifying=_number(line.qualifying),
-                carried=_number(line.carried),
-                stage_points=_number(line.stage_points),
+                qualifying=number(line.qualifying),
+                carried=number(line.carried),
+                stage_points=number(line.stage_points),
             )
         )
     return StandingsTable(
@@ -137,30 +148,6 @@ class RoundView:
     tables: tuple[TableView, ...]
     summary: str
     title: str = ""
-
-
-def rounds_view(tournament: Tournament) -> tuple[RoundView, ...]:
-    """Each drawn round with its tables and links: three queries, however many tables."""
-    pulkas = (
-        tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
-        .select_related("closure")
-        .order_by("round_number", "pk")
-        .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
-        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
-    )
-    by_round: dict[int, list[Pulka]] = defaultdict(list)
-    for pulka in pulkas:
-        by_round[pulka.round_number or 0].append(pulka)
-    views = []
-    rounds = list(tournament.rounds.all())
-    named = titles.titles_of(((r.number, r.stage) for r in rounds), tournament.stage_rounds)
-    for round_ in rounds:
-        if round_.status != Round.Status.PUBLISHED:
-            continue
-        pairs = services.numbered(round_, by_round[round_.number])
-        tables = tuple(_table(n, p) for n, p in pairs)
-        views.append(RoundView(round_, tables, summary(round_), named[round_.number]))
-    return tuple(reversed(views))
 
 
 def _table(number: int, pulka: Pulka) -> TableView:

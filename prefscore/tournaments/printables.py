@@ -9,10 +9,12 @@ it, and the print stylesheet (the room block of prefscore.css) lays it out on A4
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import room
+from . import presenters, room, services
 from .models import Tournament
 
 # Rows of a blank protocol when the regulations set no deal limit: a long evening's.
@@ -41,6 +43,15 @@ def seating(tournament: Tournament) -> Seating:
 
 
 @dataclass(frozen=True)
+class PlayerColumns:
+    """A player's columns on the protocol: pulya, gora, and his whists on each opponent
+    (the sheet's whists are written against each other player, docs/rules.md §1)."""
+
+    name: str
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ProtocolSheet:
     """One table's blank protocol: the players across, a row per deal."""
 
@@ -49,12 +60,31 @@ class ProtocolSheet:
     names: tuple[str, ...]
     first_dealer: str
     rows: tuple[int, ...]
+    players: tuple[PlayerColumns, ...] = ()
+
+    @property
+    def cells_per_row(self) -> tuple[int, ...]:
+        """One item per blank cell of a deal's row, across all players."""
+        return tuple(range(sum(len(p.columns) for p in self.players)))
 
 
 @dataclass(frozen=True)
 class Protocols:
     sheets: tuple[ProtocolSheet, ...]
     columns_per_player: tuple[str, ...]
+
+
+def player_columns(names: tuple[str, ...]) -> tuple[PlayerColumns, ...]:
+    """Pulya, gora and the whists on each opponent, named (or by seat on a blank sheet)."""
+    players = []
+    for seat, name in enumerate(names):
+        whists = tuple(
+            _("whists on %(name)s") % {"name": other or _("seat %(seat)s") % {"seat": n + 1}}
+            for n, other in enumerate(names)
+            if n != seat
+        )
+        players.append(PlayerColumns(name, (_("pulya"), _("gora"), *whists)))
+    return tuple(players)
 
 
 def protocols(tournament: Tournament) -> Protocols:
@@ -66,10 +96,35 @@ def protocols(tournament: Tournament) -> Protocols:
     limit = tournament.deals_per_round or PROTOCOL_ROWS_WITHOUT_LIMIT
     rows = tuple(range(1, min(limit, PROTOCOL_MAX_ROWS) + 1))
     sheets = tuple(
-        ProtocolSheet(current.title, t.number, t.names, t.first_dealer, rows)
+        ProtocolSheet(
+            current.title, t.number, t.names, t.first_dealer, rows, player_columns(t.names)
+        )
         for t in current.tables
     )
     if not sheets:
         blank = ("",) * tournament.table_size
-        sheets = (ProtocolSheet("", None, blank, "", rows),)
+        sheets = (ProtocolSheet("", None, blank, "", rows, player_columns(blank)),)
     return Protocols(sheets, (_("pulya"), _("gora"), _("whists")))
+
+
+@dataclass(frozen=True)
+class StandingsPrint:
+    """The standings to print: the table, the date, the regulations in short, and the
+    chief arbiter's signature line at the foot (docs/tournaments.md §6.2)."""
+
+    table: presenters.StandingsTable
+    date: date
+    regulations: tuple[tuple[str, str], ...]
+    final: bool
+
+
+def standings_print(tournament: Tournament) -> StandingsPrint:
+    """The standings as printed: dated by the finish, or today while the tournament runs."""
+    table = presenters.standings_table(tournament, services.standings(tournament))
+    moment = tournament.finished_at or timezone.now()
+    return StandingsPrint(
+        table,
+        timezone.localtime(moment).date(),
+        tuple(presenters.settings_lines(tournament)),
+        tournament.finished,
+    )

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club
 
-from . import imports
-from .models import Tournament
+from . import imports, jobs
+from .models import ImportJob, Tournament
 
 
 class TournamentFileForm(forms.Form):
@@ -51,15 +51,23 @@ class TournamentFileForm(forms.Form):
                 if upload.size > imports.MAX_FILE_BYTES:
                     raise imports.ImportRefused(imports.too_large_message())
                 text = imports.decode(upload.read(imports.MAX_FILE_BYTES + 1))
-            cleaned["tournament_file"] = imports.read_file(text)
+            if len(text.encode("utf-8", "surrogatepass")) > imports.MAX_FILE_BYTES:
+                raise imports.ImportRefused(imports.too_large_message())
+            if jobs.needs_job(text):
+                cleaned["deferred_text"] = text  # read and stored after the request (jobs)
+            else:
+                cleaned["tournament_file"] = imports.read_file(text)
         except imports.ImportRefused as error:
             self.add_error(field, str(error))
         cleaned["field"] = field
         return cleaned
 
-    def save(self, user: Any) -> Tournament | None:
-        """The new tournament, or None with the refusal added to the form."""
+    def save(self, user: Any) -> Tournament | ImportJob | None:
+        """The new tournament; for a large file the job that will import it; or None
+        with the refusal added to the form."""
         data = self.cleaned_data
+        if "deferred_text" in data:
+            return jobs.submit(self.club, user, data["deferred_text"], data.get("slug") or "")
         try:
             return imports.import_tournament(
                 self.club, data["tournament_file"], user, data.get("slug") or ""

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -28,8 +29,8 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page, request_int
 
-from . import exports, presenters, printables, room, services
-from .models import Tournament
+from . import exports, jobs, printables, room
+from .models import ImportJob, Tournament
 from .room_forms import TournamentFileForm
 
 
@@ -143,7 +144,10 @@ def print_cards(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
 @require_safe
 @login_required
 def print_standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    return _printable(request, club, slug, "print_standings.html", table=_standings_table)
+    """The standings with the date, the regulations and the arbiter's signature line."""
+    return _printable(
+        request, club, slug, "print_standings.html", printed=printables.standings_print
+    )
 
 
 @require_safe
@@ -151,10 +155,6 @@ def print_standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpRespo
 def print_protocol(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     """Blank protocol sheets for paper play, with the Кодекс 4.2.11 column."""
     return _printable(request, club, slug, "print_protocol.html", protocols=printables.protocols)
-
-
-def _standings_table(tournament: Tournament) -> presenters.StandingsTable:
-    return presenters.standings_table(tournament, services.standings(tournament))
 
 
 # --- export and import (organisers) -----------------------------------------------------
@@ -169,9 +169,10 @@ def _download(body: str, content_type: str, filename: str) -> HttpResponse:
 @require_safe
 @login_required
 def export_csv(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """The standings as CSV (columns: docs/tournaments.md §6.3)."""
+    """The standings as CSV (columns: docs/tournaments.md §6.3); ``?sep=semicolon`` for a
+    spreadsheet set to Russian (``;`` and a decimal comma)."""
     tournament = tournament_for(request, club, slug, ORGANISERS)
-    body = exports.standings_csv(tournament)
+    body = exports.standings_csv(tournament, semicolon=request.GET.get("sep") == "semicolon")
     return _download(body, "text/csv; charset=utf-8", f"{tournament.slug}-standings.csv")
 
 
@@ -191,10 +192,39 @@ def import_json(request: HtmxHttpRequest, club: str) -> HttpResponse:
     club_obj, _role = club_and_role_for(request, club, roles=ORGANISERS)
     form = TournamentFileForm(request.POST or None, request.FILES or None, club=club_obj)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save(request.user)
-        if tournament is not None:
-            url = reverse("tournaments:detail", args=[club_obj.slug, tournament.slug])
+        made = form.save(request.user)
+        if isinstance(made, ImportJob):
+            return redirect_to(
+                request, reverse("tournaments:import_job", args=[club_obj.slug, made.pk])
+            )
+        if made is not None:
+            url = reverse("tournaments:detail", args=[club_obj.slug, made.slug])
             return redirect_to(request, url)
     status = invalid_status(request) if request.method == "POST" else 200
     context = {"club": club_obj, "form": form}
     return render_page(request, "tournaments/room/import.html", context, "form", status=status)
+
+
+@require_safe
+@login_required
+def import_job(request: HtmxHttpRequest, club: str, job: int) -> HttpResponse:
+    """How a large import goes (``jobs``): asked again every second until it is over.
+
+    Only the organiser who sent the file sees it; once it is imported, the page leads to
+    the tournament (htmx goes there by itself).
+    """
+    club_obj, _role = club_and_role_for(request, club, roles=ORGANISERS)
+    if job > jobs.LARGEST_ID:  # beyond the database's integers: no such job
+        raise Http404
+    found = get_object_or_404(ImportJob, pk=job, club=club_obj, created_by=request.user)
+    made = found.tournament if found.status == ImportJob.Status.DONE else None
+    if made is not None and request.htmx:
+        return redirect_to(request, reverse("tournaments:detail", args=[club_obj.slug, made.slug]))
+    context = {
+        "club": club_obj,
+        "job": found,
+        "interrupted": jobs.interrupted(found),
+        "finished": jobs.finished(found),
+        "seconds": int((timezone.now() - found.created_at).total_seconds()),
+    }
+    return render_page(request, "tournaments/room/import_job.html", context, "progress")

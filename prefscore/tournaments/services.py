@@ -22,6 +22,7 @@ from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking, seating
 
+from . import results
 from .models import Round, TableClosure, Tournament, TournamentEntry
 
 
@@ -47,6 +48,20 @@ def tournament_pulkas(tournament: Tournament) -> list[Pulka]:
             ),
             Prefetch("corrections", queryset=Correction.objects.all(), to_attr="all_corrections"),
         )
+    )
+
+
+def standing_pulkas(tournament: Tournament) -> list[Pulka]:
+    """Every table that counts with its seats and closure, without its deals: two queries.
+
+    The standings read each table's stored result (``results.table_results``), not its
+    deals.
+    """
+    return list(
+        live_pulkas(tournament)
+        .select_related("closure")
+        .order_by("round_number", "pk")
+        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
 
 
@@ -151,7 +166,8 @@ def _first_dealers(pulkas: Sequence[Pulka]) -> dict[str, int]:
 
 
 def _results(pulkas: Sequence[Pulka]) -> list[ranking.TableResult]:
-    """Each table's whole whists and counts, from the prefetched deals and corrections.
+    """Each table's whole whists and counts, folded from the prefetched deals and
+    corrections: the recount the checks compare the stored results with.
 
     A table whose final sheet the arbiter entered (Кодекс 4.2.16) counts his figures.
     """
@@ -181,7 +197,7 @@ class Standings:
     lines: tuple[ranking.Line, ...]
     players: dict[str, Player]
     rounds: tuple[Round, ...]
-    pulkas: tuple[Pulka, ...]
+    tournament: Tournament
     final: bool
     unfinished: int
     dropped: frozenset[str]
@@ -192,6 +208,11 @@ class Standings:
     def cut(self) -> bool:
         return len(self.stages) > 1
 
+    @property
+    def pulkas(self) -> tuple[Pulka, ...]:
+        """The tables with their seats and closures, read when a page asks (the bracket)."""
+        return tuple(standing_pulkas(self.tournament))
+
 
 STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 
@@ -199,41 +220,56 @@ STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 def standings(tournament: Tournament) -> Standings:
     """Live standings from every table's sheet (Кодекс 4.1.3; docs/tournaments.md §4.8, §4.10).
 
-    Only published rounds count. A constant number of queries however many rounds
-    and tables: entries, rounds, pulkas, and the seats, deals, corrections and
-    closures of all pulkas at once.
+    Only published rounds count. Each table counts its stored result
+    (``results.table_results``), so the standings of 1,000 players over 5 rounds read
+    no deal. A constant number of queries however many players, tables and deals:
+    entries, players, rounds, the tables with their closures, their seats, and the
+    stored results (a stale result is counted again there, in one batch).
     """
-    entries = list(TournamentEntry.objects.filter(tournament=tournament).select_related("player"))
+    entries = list(tournament.entries.values_list("player_id", "state"))
+    players = {
+        str(p.pk): p for p in Player.objects.filter(tournament_entries__tournament=tournament)
+    }
     rounds = tuple(tournament.rounds.filter(status=Round.Status.PUBLISHED))
-    pulkas = tournament_pulkas(tournament)
-    players = {str(entry.player_id): entry.player for entry in entries}
-    for pulka in pulkas:
-        players.update({str(seat.player_id): seat.player for seat in pulka.seats.all()})
+    tables = results.standing_tables(tournament)
+    _add_seated(players, tables)
     stage_of = {r.number: r.stage for r in rounds}
-    dropped = frozenset(str(entry.player_id) for entry in entries if entry.dropped)
-    state = {str(entry.player_id): entry.state for entry in entries}
+    stored = results.table_results(tournament, [t for t in tables if t.round_number in stage_of])
+    dropped = frozenset(str(key) for key, state in entries if state in TournamentEntry.OUT)
+    state = {str(key): state for key, state in entries}
     played = [s for s in STAGE_ORDER if s in stage_of.values() or s == Round.Stage.QUALIFYING]
     stages = []
     for stage in played:
-        at = [p for p in pulkas if stage_of.get(p.round_number or 0) == stage]
-        stages.append((_results(at), [key for pulka in at for key in _keys(pulka)]))
-    ranked = {key: player for key, player in players.items() if state.get(key) != ABSENT}
-    lines = ranking.stage_standings(stages, tournament.carry, tournament.rules, ranked, dropped)
+        at = [t for t in tables if stage_of.get(t.round_number) == stage]
+        ranked = [results.ranked(stored[t.pk], t) for t in at]
+        stages.append((ranked, [key for t in at for key in t.keys]))
+    ranked_players = {key: p for key, p in players.items() if state.get(key) != ABSENT}
+    lines = ranking.stage_standings(
+        stages, tournament.carry, tournament.rules, ranked_players, dropped
+    )
     disqualified = frozenset(k for k, v in state.items() if v == DISQUALIFIED)
     lines = _disqualified_last(lines, disqualified)
-    unfinished = sum(1 for p in pulkas if p.status == Pulka.Status.RUNNING)
+    unfinished = sum(1 for t in tables if t.status == Pulka.Status.RUNNING)
     final = Round.Stage.FINAL in played
     return Standings(
         lines,
         players,
         rounds,
-        tuple(pulkas),
+        tournament,
         final,
         unfinished,
         dropped,
         tuple(played),
         disqualified,
     )
+
+
+def _add_seated(players: dict[str, Player], tables: Sequence[results.Table]) -> None:
+    """Players seated at a table without an entry (never in a sound tournament) rank too."""
+    missing = {key for table in tables for key in table.keys} - players.keys()
+    if missing:
+        found = Player.objects.filter(pk__in=[int(key) for key in missing])
+        players.update({str(player.pk): player for player in found})
 
 
 ABSENT = TournamentEntry.State.ABSENT

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from prefscore.games.events import sheet_settled
+from prefscore.games.events import sheet_settled, sheets_settled
 from prefscore.games.models import Pulka
 from scoring.engine import seating
 
@@ -140,5 +140,13 @@ def _on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
         finish_if_over(tournament_id)
 
 
+def _on_sheets_settled(sender: Any, pulka_ids: list[int], **kwargs: Any) -> None:
+    """Many tables settled at once (an import): each tournament looks once."""
+    found = Pulka.objects.filter(pk__in=pulka_ids[:1000], tournament__isnull=False)
+    for tournament_id in set(found.values_list("tournament_id", flat=True)):
+        finish_if_over(tournament_id)
+
+
 def connect() -> None:
     sheet_settled.connect(_on_sheet_settled, dispatch_uid="tournaments.finish_if_over")
+    sheets_settled.connect(_on_sheets_settled, dispatch_uid="tournaments.finish_if_over_many")

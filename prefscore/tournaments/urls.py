@@ -36,6 +36,7 @@ urlpatterns = [
     path(f"{T}/bracket/", views.bracket, name="bracket"),
     # The room (docs/tournaments.md §4.11-4.12): prefscore/tournaments/room_views.py.
     path("<slug:club>/new/import/", room_views.import_json, name="import"),
+    path("<slug:club>/new/import/<int:job>/", room_views.import_job, name="import_job"),
     path("<slug:club>/<slug:slug>/room/", room_views.dashboard, name="room"),
     path("<slug:club>/<slug:slug>/projector/", room_views.projector, name="projector"),
     path("<slug:club>/<slug:slug>/my-table/", room_views.my_table, name="my_table"),

@@ -29,7 +29,16 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
-from . import decisions, presenters, presenters_control, regulations, services, stages, titles
+from . import (
+    decisions,
+    paging,
+    presenters,
+    presenters_control,
+    regulations,
+    services,
+    stages,
+    titles,
+)
 from .forms import (
     CutForm,
     DecisionReasonForm,
@@ -100,7 +109,10 @@ def move_form(tournament: Tournament, number: int, data: Any = None) -> MoveForm
     return MoveForm(data, players=players, tables=len(round_.tables) if round_ else 0)
 
 
-def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict[str, Any]:
+def _detail_context(
+    tournament: Tournament, role: str, at: paging.Paging | None = None, **overrides: Any
+) -> dict[str, Any]:
+    at = at or paging.Paging()
     entries = list(tournament.entries.select_related("player"))
     may_run = may(role, ORGANISERS)
     rounds = list(tournament.rounds.all())
@@ -117,8 +129,9 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         titles_by_number.get(draft_round.number, "") if draft_round else "",
     )
     open_ = tournament.status not in (Tournament.Status.FINAL, Tournament.Status.FINISHED)
-    published = presenters.rounds_view(tournament)
-    playing = sum(1 for r in published for t in r.tables if t.running)
+    shown = paging.rounds_page(tournament, at)
+    published, playing = shown.links, shown.playing
+    listed, players_page = paging.entries_page(entries, at)
     finished = tournament.finished
     stage_left = stages.rounds_left(tournament) if cut else 0
     idle = draft is None and not playing and not finished
@@ -126,9 +139,13 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         "club": tournament.club,
         "tournament": tournament,
         "may_run": may_run,
-        "entries": presenters_control.entry_rows(entries, may_run and not tournament.finished),
+        "entries": presenters_control.entry_rows(list(listed), may_run and not tournament.finished),
+        "players_page": players_page,
         "active_count": sum(1 for entry in entries if not entry.dropped),
-        "rounds": published,
+        "rounds": shown.rounds,
+        "round_links": published,
+        "shown_round": shown.shown,
+        "tables_page": shown.tables,
         "any_round": bool(rounds),
         "draft": draft,
         "swap_form": SwapForm(seated=list(draft.seated)) if draft else None,
@@ -161,7 +178,8 @@ def _detail(
     request: HtmxHttpRequest, tournament: Tournament, role: str, partial: str, **overrides: Any
 ) -> HttpResponse:
     """The tournament page, or with htmx the ``partial`` region a form changed."""
-    return render_page(request, DETAIL, _detail_context(tournament, role, **overrides), partial)
+    context = _detail_context(tournament, role, paging.Paging.of(request.GET), **overrides)
+    return render_page(request, DETAIL, context, partial)
 
 
 def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> HttpResponse:
@@ -180,7 +198,8 @@ def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> 
 @login_required
 def detail(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     tournament, role = _tournament(request, club, slug)
-    return render_page(request, DETAIL, _detail_context(tournament, role))
+    context = _detail_context(tournament, role, paging.Paging.of(request.GET))
+    return render_page(request, DETAIL, context)
 
 
 @require_POST

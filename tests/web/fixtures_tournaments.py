@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.tournaments import rounds, tables
-from prefscore.tournaments.models import Round, Tournament, TournamentEntry
+from prefscore.tournaments.models import ImportJob, Round, Tournament, TournamentEntry
 from scoring.engine.conventions import from_options, preset
 
 PASSWORD = "pw-for-tournaments-1234"
@@ -85,12 +85,14 @@ def table_deals(pulka: Pulka) -> list[dict[str, Any]]:
 
 
 def play_round_deals(tournament: Tournament, round_number: int, user: Any = None) -> None:
-    """Record a deal or two at every table of a round through the service."""
+    """Record a deal or two at every table of a round through the service, with what
+    runs once each record commits (the stored table results) run as it would."""
     for pulka in Pulka.objects.filter(
         tournament=tournament, round_number=round_number, status=Pulka.Status.RUNNING
     ):
         for number, facts in enumerate(table_deals(pulka), start=1):
-            record_deal(pulka.pk, facts, user, number)
+            with TestCase.captureOnCommitCallbacks(execute=True):
+                record_deal(pulka.pk, facts, user, number)
 
 
 @pytest.fixture
@@ -172,6 +174,14 @@ def walk_guest(world: Any) -> dict[str, Any]:
     walk_tournament(world)
     guest, _ = Player.objects.get_or_create(club=world.club, name="Walk guest")
     return {"players": [guest.pk]}
+
+
+def walk_import_job(world: Any) -> dict[str, Any]:
+    """A large import the world's organiser sent, not yet begun."""
+    job = ImportJob.objects.filter(club=world.club).first()
+    if job is None:
+        job = ImportJob.objects.create(club=world.club, created_by=world.users["organiser"])
+    return {"club": world.club.slug, "job": job.pk}
 
 
 # --- the tournament screens' requests, and a tournament to play (``cup``) ---

@@ -38,6 +38,7 @@ from tests.web.fixtures_tournaments import (
     walk_club,
     walk_entry,
     walk_guest,
+    walk_import_job,
     walk_kwargs,
     walk_round,
     walk_table,
@@ -378,6 +379,8 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:export_csv": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:export_json": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:import": club_roles(*ORGANISERS, kwargs=walk_club),
+    # A large import's page: the organiser who sent the file, nobody else (404 to them).
+    "tournaments:import_job": club_roles("organiser", kwargs=walk_import_job),
     # --- the Django admin: its front page stands for all of it ---
     # Club admins (the outsider is one, of his own club) reach the admin for their
     # club's conventions; what they see there is tested in test_conventions_admin.

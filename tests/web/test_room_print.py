@@ -69,10 +69,11 @@ def test_a_protocol_per_table_with_the_game_and_result_column(tournament_world, 
     assert body.count('class="protocol-sheet"') == 3
     assert body.count("Кодекс 4.2.11") == 3
     assert "6/= made, 8/−1 one down" in body
-    # the cup plays 4 deals a round: four rows per sheet; three columns per player
+    # the cup plays 4 deals a round: four rows per sheet; per player pulya, gora and
+    # the whists on each of the two others
     first = body[body.index('class="protocol-sheet"') : body.index("</article>")]
     assert len(re.findall(r'<tr><th scope="row">\d+</th>', first)) == 4
-    assert first.count('class="protocol-grid__sub"') == 9
+    assert first.count('class="protocol-grid__sub"') == 12
     assert all(name in first for name in seats(drawn)[0])
 
 

@@ -1,0 +1,115 @@
+"""The tournament page in pages: one round's tables and one page of players at a time.
+
+A tournament of 1,000 players over 5 rounds has 1,250 tables: listed whole, its page
+was 2 MB. The page shows one round (the latest, or ``?round=N``) with its tables
+``TABLES_PER_PAGE`` at a time (``?tables=K``), and the players ``ENTRIES_PER_PAGE`` at a
+time (``?players=K``); links lead to the other rounds and pages. Each is a few queries
+whatever the size (a count and a slice), and a table keeps its number in its round on
+every page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Prefetch, Q
+
+from prefscore.games.models import Pulka, PulkaSeat
+from prefscore.web import request_int
+
+from . import presenters, services, titles
+from .models import Round, Tournament, TournamentEntry
+
+TABLES_PER_PAGE = 50
+ENTRIES_PER_PAGE = 100
+
+
+@dataclass(frozen=True)
+class Paging:
+    """What the address asks for: a round, a page of its tables, a page of players."""
+
+    round_number: int | None = None
+    tables: int = 1
+    players: int = 1
+
+    @classmethod
+    def of(cls, query: Mapping[str, str]) -> Paging:
+        """From the query string; anything but a plain number is the default."""
+        return cls(
+            request_int(query.get("round")),
+            request_int(query.get("tables")) or 1,
+            request_int(query.get("players")) or 1,
+        )
+
+
+@dataclass(frozen=True)
+class PageLinks:
+    """Where the pager leads: the page numbers before and after, if any."""
+
+    number: int
+    count: int
+    previous: int | None
+    next: int | None
+
+    @classmethod
+    def of(cls, page: Page) -> PageLinks:  # type: ignore[type-arg]
+        return cls(
+            page.number,
+            page.paginator.num_pages,
+            page.previous_page_number() if page.has_previous() else None,
+            page.next_page_number() if page.has_next() else None,
+        )
+
+
+@dataclass(frozen=True)
+class RoundsPage:
+    """The published rounds for the links, the one shown with a page of its tables."""
+
+    rounds: tuple[presenters.RoundView, ...]  # the one shown, or none
+    links: tuple[tuple[int, str], ...]  # every published round: number, title
+    shown: int | None
+    tables: PageLinks | None
+    playing: int
+
+
+def rounds_page(tournament: Tournament, at: Paging) -> RoundsPage:
+    """The round asked for (else the latest published) and one page of its tables."""
+    rounds = list(tournament.rounds.all())
+    named = titles.titles_of(((r.number, r.stage) for r in rounds), tournament.stage_rounds)
+    published = [r for r in rounds if r.status == Round.Status.PUBLISHED]
+    live = tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
+    playing = live.filter(
+        status=Pulka.Status.RUNNING, round_number__in=[r.number for r in published]
+    ).count()
+    links = tuple((r.number, named[r.number]) for r in reversed(published))
+    shown = next((r for r in published if r.number == at.round_number), None)
+    shown = shown or (published[-1] if published else None)
+    if shown is None:
+        return RoundsPage((), links, None, None, playing)
+    in_round = live.filter(round_number=shown.number)
+    # A table keeps the number of its draw on every screen (services.table_numbers).
+    numbers = services.table_numbers(
+        shown, list(in_round.only("pk", "tournament_id").order_by("pk"))
+    )
+    by_number = sorted(numbers, key=numbers.__getitem__)
+    page = Paginator(by_number, TABLES_PER_PAGE).get_page(at.tables)
+    tables = (
+        in_round.filter(pk__in=list(page.object_list))
+        .select_related("closure")
+        .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
+        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
+    )
+    ordered = sorted(tables, key=lambda pulka: numbers[pulka.pk])
+    views = tuple(presenters._table(numbers[p.pk], p) for p in ordered)
+    view = presenters.RoundView(shown, views, presenters.summary(shown), named[shown.number])
+    return RoundsPage((view,), links, shown.number, PageLinks.of(page), playing)
+
+
+def entries_page(
+    entries: Sequence[TournamentEntry], at: Paging
+) -> tuple[Sequence[TournamentEntry], PageLinks]:
+    """One page of the players, in the order given (by name)."""
+    page = Paginator(list(entries), ENTRIES_PER_PAGE).get_page(at.players)
+    return list(page.object_list), PageLinks.of(page)

@@ -1,0 +1,206 @@
+"""Each table's settled figures, kept as its sheet changes (docs/tournaments.md §4.11).
+
+The standings of a big field cannot fold every table's deals on each read (1,250 tables,
+15,000 deals: seconds, and the projector asks every 10 s). So each tournament pulka keeps
+one ``TableResult`` row: its whole whists and Кодекс 4.1.3 counts per seat, written by
+:func:`refresh` after every change of the sheet (``games.events.sheet_changed``, sent
+once the change commits, the way the statistics keep their summaries). The standings
+read those rows (:func:`table_results`): a row counted at an older version of its pulka
+(a change it missed, or none written yet) is counted again there, in one batch, and
+written back. The figures are the engine's fold either way
+(``scoring.engine.ranking.table_result``); ``manage.py rebuild_results`` writes them all
+again, and ``check_tournament`` compares them with a recount (:func:`differences`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import astuple, dataclass
+from typing import Any
+
+from django.db import DatabaseError, transaction
+
+from prefscore.games import services
+from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
+from scoring.engine import ranking
+from scoring.engine.pulka import ScoredPulka
+
+from .models import TableResult, Tournament
+
+log = logging.getLogger(__name__)
+
+ROW_FIELDS = ["tournament", "version", "deals", "whists", "stats"]
+
+
+def counted(pulka: Pulka, deals: Sequence[Deal], corrections: Sequence[Correction]) -> TableResult:
+    """The unsaved row of one table from its standing deals and corrections (the fold)."""
+    return from_scored(pulka, services.score(pulka, list(deals), list(corrections)), len(deals))
+
+
+def from_scored(pulka: Pulka, scored: ScoredPulka, deals: int) -> TableResult:
+    """The unsaved row of one table (of a tournament) from the engine's fold of its sheet."""
+    assert pulka.tournament_id is not None, "only a tournament's table has a result"
+    result = ranking.table_result(scored, pulka.round_number or 0)
+    return TableResult(
+        pulka=pulka,
+        tournament_id=pulka.tournament_id,
+        version=pulka.version,
+        deals=deals,
+        whists=list(result.whists),
+        stats=[list(astuple(stats)) for stats in result.stats],
+    )
+
+
+def store(rows: Iterable[TableResult]) -> None:
+    """Write rows, replacing each pulka's earlier one (two writers race harmlessly)."""
+    TableResult.objects.bulk_create(
+        list(rows), update_conflicts=True, unique_fields=["pulka"], update_fields=ROW_FIELDS
+    )
+
+
+def recount(pulkas: Sequence[Pulka]) -> list[TableResult]:
+    """Count these tables from their sheets: two queries however many tables."""
+    if not pulkas:
+        return []
+    ids = [pulka.pk for pulka in pulkas]
+    deals: dict[int, list[Deal]] = {pk: [] for pk in ids}
+    for deal in Deal.objects.current().filter(pulka_id__in=ids).order_by("pulka_id", "number"):
+        deals[deal.pulka_id].append(deal)
+    corrections: dict[int, list[Correction]] = {pk: [] for pk in ids}
+    for correction in Correction.objects.filter(pulka_id__in=ids):
+        corrections[correction.pulka_id].append(correction)
+    return [counted(pulka, deals[pulka.pk], corrections[pulka.pk]) for pulka in pulkas]
+
+
+def refresh(pulka_id: int) -> TableResult | None:
+    """Count one tournament table again and keep its row (after a change of its sheet)."""
+    pulka = Pulka.objects.filter(pk=pulka_id, tournament__isnull=False).first()
+    if pulka is None:
+        return None
+    with transaction.atomic():
+        rows = recount([pulka])
+        store(rows)
+    return rows[0]
+
+
+def on_sheet_changed(
+    sender: Any, pulka_id: int, tournament_id: int | None = None, **kwargs: Any
+) -> None:
+    """``games.events.sheet_changed``: a tournament table's sheet changed; club games pass.
+
+    The deal is committed by now: a failure here must not turn the players' answer into
+    an error. The row is then behind its pulka's version, and the next read of the
+    standings counts it again (``table_results``).
+    """
+    if tournament_id is None:
+        return
+    try:
+        refresh(pulka_id)
+    except DatabaseError:
+        log.exception("table result of pulka %s not written; the standings will count it", pulka_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What the standings need of a table, read without its deals or its model."""
+
+    pk: int
+    round_number: int
+    status: str
+    version: int
+    keys: tuple[str, ...]
+    # The arbiter's final sheet (Кодекс 4.2.16), which replaces the sheet's whists.
+    arbiter_whists: tuple[int, ...] | None
+
+
+def standing_tables(tournament: Tournament) -> list[Table]:
+    """The tables that count (not archived), in round and creation order: two queries."""
+    rows = list(
+        tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
+        .order_by("round_number", "pk")
+        .values_list("pk", "round_number", "status", "version", "closure__whists")
+    )
+    seats: dict[int, list[str]] = defaultdict(list)
+    seated = PulkaSeat.objects.filter(pulka__tournament=tournament).order_by("pulka_id", "seat")
+    for pulka_id, player_id in seated.values_list("pulka_id", "player_id"):
+        seats[pulka_id].append(str(player_id))
+    return [
+        Table(pk, number or 0, status, version, tuple(seats[pk]), _whists(arbiter))
+        for pk, number, status, version, arbiter in rows
+    ]
+
+
+def _whists(value: Any) -> tuple[int, ...] | None:
+    return None if value is None else tuple(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A table's stored figures as read: per seat whole whists and 4.1.3 counts."""
+
+    version: int
+    whists: list[int]
+    stats: list[list[int]]
+
+
+def table_results(tournament: Tournament, tables: Sequence[Table]) -> dict[int, Stored]:
+    """Each table's stored figures by pulka id, stale ones counted again and written back.
+
+    One query for the rows; when some are stale (counted at another version of the
+    pulka, or never), three more (their pulkas, deals and corrections) and one write,
+    however many they are.
+    """
+    rows = TableResult.objects.filter(tournament=tournament)
+    stored = {
+        pk: Stored(version, whists, stats)
+        for pk, version, whists, stats in rows.values_list("pulka_id", "version", "whists", "stats")
+    }
+    stale = [t.pk for t in tables if t.pk not in stored or stored[t.pk].version != t.version]
+    if stale:
+        fresh = recount(list(Pulka.objects.filter(pk__in=stale)))
+        store(fresh)
+        stored.update({r.pulka_id: Stored(r.version, r.whists, r.stats) for r in fresh})
+    return stored
+
+
+def ranked(row: Stored, table: Table) -> ranking.TableResult:
+    """The engine's table result from stored figures; the arbiter's whists where he gave them."""
+    whists = table.arbiter_whists if table.arbiter_whists is not None else tuple(row.whists)
+    stats = tuple(ranking.PlayerStats(*counts) for counts in row.stats)
+    return ranking.TableResult(table.round_number, table.keys, whists, stats)
+
+
+def rebuild(tournament: Tournament) -> int:
+    """Count every table of the tournament again from its sheet; how many rows were written."""
+    pulkas = list(tournament.pulkas.all())
+    with transaction.atomic():
+        rows = recount(pulkas)
+        store(rows)
+    return len(rows)
+
+
+def differences(tournament: Tournament) -> list[tuple[Pulka, str]]:
+    """Tables whose stored row is missing or differs from a recount of the sheet, and how.
+
+    ``missing``: no row for a table with deals; ``differs``: the row's figures are not the sheet's. A row
+    merely counted at an older version is not a difference when its figures still hold.
+    """
+    pulkas = list(
+        tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED).order_by("round_number", "pk")
+    )
+    by_id = {pulka.pk: pulka for pulka in pulkas}
+    stored = {row.pulka_id: row for row in TableResult.objects.filter(pulka__in=pulkas)}
+    found = []
+    for fresh in recount(pulkas):
+        row = stored.get(fresh.pulka_id)
+        if row is None and fresh.deals:
+            found.append((by_id[fresh.pulka_id], "missing"))
+        elif row is not None and (row.whists, row.stats, row.deals) != (
+            fresh.whists,
+            fresh.stats,
+            fresh.deals,
+        ):
+            found.append((by_id[fresh.pulka_id], "differs"))
+    return found
