@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
+from typing import NoReturn
 
 from . import half_whist, house_deals
 from .allpass import allpass_in_gora, allpass_in_whists
@@ -24,7 +25,7 @@ from .allpass_runs import (
     ends_run,
 )
 from .checked_ten import checked_ten_trick_whists
-from .contracts import Kind, obligation
+from .contracts import ALLPASS, MANUAL, TRICKS, Contract, obligation
 from .defence import gentleman_splits, own_trick_shares, shortfall_entries
 from .errors import DealError
 from .facts import (
@@ -70,26 +71,33 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
 def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
     """Score one deal by its kind: docs/rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass),
     §3.11 (a manual entry)."""
-    kind = deal.contract.kind
-    if kind is Kind.MANUAL:
+    contract = deal.contract
+    kind = contract.kind
+    if kind is TRICKS:
+        declarer = _declarer(ctx, deal)
+        if contract.level < ctx.min_contract:
+            _below_exit(ctx, contract)
+        return _trick_contract(ctx, deal, declarer)
+    if kind is MANUAL:
         return score_manual(ctx, deal)
-    if kind is not Kind.TRICKS and (deal.conceded or deal.totus or deal.talon_shown):
+    if deal.conceded or deal.totus or deal.talon_shown:
         house_deals.refuse_flags_off_contract(deal)
-    if kind is Kind.ALLPASS:
+    if kind is ALLPASS:
         refuse(deal.declarer is not None, "allpass.declarer", "declarer")
         refuse(bool(deal.whists), "allpass.whists", "whists")
         refuse(deal.prikup != 0, "allpass.prikup", "prikup")
         if ctx.convention.allpass_scoring == "whists":
             return allpass_in_whists(ctx, deal)
         return allpass_in_gora(ctx, deal)
-    declarer = _declarer(ctx, deal)
-    if deal.contract.rank < ctx.min_contract:
-        raise DealError(
-            "deal.below_exit", "contract", low=ctx.min_contract, contract=deal.contract.symbol
-        )
-    if kind is Kind.MISERE:
-        return _misere(ctx, deal, declarer)
-    return _trick_contract(ctx, deal, declarer)
+    declarer = _declarer(ctx, deal)  # a misère: the one kind left
+    if contract.rank < ctx.min_contract:
+        _below_exit(ctx, contract)
+    return _misere(ctx, deal, declarer)
+
+
+def _below_exit(ctx: DealContext, contract: Contract) -> NoReturn:
+    """A contract below the exit ladder's step (docs/rules.md §3.3 "Exit")."""
+    raise DealError("deal.below_exit", "contract", low=ctx.min_contract, contract=contract.symbol)
 
 
 def _declarer(ctx: DealContext, deal: Deal) -> int:

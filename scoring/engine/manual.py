@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contracts import Contract, Kind
+from .contracts import MANUAL, Contract, Kind
 from .errors import DealError
 from .facts import GORA, PULYA, WHISTS, Deal, DealContext, DealOutcome, Entry, seat_of
 from .pickling import compact_pickle
@@ -72,7 +72,7 @@ class ManualDeal(Deal):
 
 def is_manual(deal: Deal) -> bool:
     """Whether a log item is a manual entry (docs/rules.md §3.11)."""
-    return deal.contract.kind is Kind.MANUAL
+    return deal.contract.kind is MANUAL
 
 
 def parse_manual(raw: Mapping[str, object]) -> ManualDeal:

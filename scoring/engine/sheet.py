@@ -11,14 +11,14 @@ from dataclasses import dataclass, replace
 
 from .allpass import TrickPrice, trick_price
 from .allpass_runs import finish_held, next_run
-from .contracts import Kind
+from .contracts import MANUAL
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
 from .help_order import help_receiver
 from .numbers import Points
 from .pickling import compact_pickle
-from .seats import seating
+from .seats import Seating, seating
 from .writeoff import help_writeoff
 
 
@@ -103,12 +103,13 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         if deal.dealer not in state.names:
             raise DealError("deal.unknown_dealer", "dealer", player=deal.dealer)
         dealer = state.names.index(deal.dealer)
-    size, convention = len(state.names), state.convention
-    ctx = _context(state, dealer)
+    names, convention, run = state.names, state.convention, state.run
+    size = len(names)
+    ctx = _context(convention, names, seating(size, dealer), run)
     outcome = score_deal(ctx, deal)
     entries = outcome.entries
     # Nobody deals a manual entry (docs/rules.md §3.11): the dealer stays, nobody sits out.
-    manual = deal.contract.kind is Kind.MANUAL
+    manual = deal.contract.kind is MANUAL
     pulya_now, gora_now = list(state.pulya), list(state.gora)
     whists_now: list[list[Points] | tuple[Points, ...]] = list(state.whists)
     if convention.help and any(entry.section == PULYA for entry in entries):
@@ -123,23 +124,23 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     pulya = tuple(pulya_now)
     played = state.deals_played + 1
     manual_lines = state.manual_lines + manual
-    # A manual line neither grows nor ends a run of all-passes (docs/rules.md §3.11).
-    run, led = (
-        (state.run, state.led)
-        if manual
-        else next_run(
+    if manual:  # a manual line neither grows nor ends a run of all-passes (§3.11)
+        led = state.led
+    elif not outcome.is_allpass and (run == 0 or outcome.resets_run):
+        run = led = 0  # no run goes on: what next_run gives, without asking it
+    else:
+        run, led = next_run(
             convention,
-            state.run,
+            run,
             state.led,
             is_allpass=outcome.is_allpass,
             resets=outcome.resets_run,
             first_hand=ctx.seats.active[0],
             size=size,
         )
-    )
     # Built directly rather than through dataclasses.replace: this is the fold's hot path.
     new_state = SheetState(
-        state.names,
+        names,
         convention,
         state.target,
         pulya,
@@ -156,14 +157,18 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     return new_state, record
 
 
-def _context(state: SheetState, dealer: int) -> DealContext:
-    """The DealContext of a deal dealt by ``dealer`` on this sheet (seatings are shared)."""
+def _context(
+    convention: Convention, names: tuple[str, ...], seats: Seating, run: int
+) -> DealContext:
+    """The DealContext of a deal at these seats after ``run`` all-passes: the ladders'
+    steps as ``SheetState.allpass_price`` and ``min_contract`` read them (docs/rules.md §3.3)."""
+    allpass, exit_ = convention.allpass_ladder, convention.exit_ladder
     return DealContext(
-        state.convention,
-        state.names,
-        seating(len(state.names), dealer),
-        state.allpass_price,
-        state.min_contract,
+        convention,
+        names,
+        seats,
+        allpass[run] if run < len(allpass) else allpass[-1],
+        exit_[run] if run < len(exit_) else exit_[-1],
     )
 
 
