@@ -185,8 +185,12 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     conv, level = ctx.convention, deal.contract.level
     price = conv.price(level)
     defence = _defence(ctx, deal, declarer)
-    _check_prikup(ctx, deal)
-    talon = _talon_whists(ctx, deal, declarer, price)
+    # A convention without talon whists keeps the count as a fact and writes nothing
+    # for it: docs/protocol.md's own example records one under Sochi.
+    prikup = deal.prikup
+    if not 0 <= prikup <= 3:
+        raise DealError("deal.prikup_range", "prikup", value=prikup)
+    talon = _talon_whists(ctx, deal, declarer, price) if prikup else ()
     if deal.conceded or deal.totus or deal.talon_shown:  # docs/rules.md §3.10
         house_deals.check_flags(ctx, deal)
         talon += house_deals.talon_shown_entries(ctx, deal, declarer, price)
@@ -220,13 +224,6 @@ def _scored_contract(
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
         return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, UNPLAYED), False)
     return _played(ctx, deal, defence, price, talon)
-
-
-def _check_prikup(ctx: DealContext, deal: Deal) -> None:
-    # A convention without talon whists keeps the count as a fact and writes nothing
-    # for it: docs/protocol.md's own example records one under Sochi.
-    if not 0 <= deal.prikup <= 3:
-        raise DealError("deal.prikup_range", "prikup", value=deal.prikup)
 
 
 def _talon_whists(ctx: DealContext, deal: Deal, declarer: int, price: int) -> tuple[Entry, ...]:

@@ -122,7 +122,8 @@ def checked_tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> di
         raise DealError("deal.tricks_missing", "tricks")
     names = ctx.names
     by_seat: dict[int, int] = {}
-    for name, count in dict(counts).items():
+    # The pairs come from a map (parse_deal, the entry form): each name once.
+    for name, count in counts:
         seat = names.index(name) if name in names else seat_of(ctx, name, "tricks")
         if seat not in players:
             raise DealError("deal.tricks_sits_out", "tricks", player=name)

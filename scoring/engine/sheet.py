@@ -210,7 +210,7 @@ def pulka_over(
     is reached; with no limit the pulka is played by time and never ends by itself.
     With ``finish_after_allpass_run`` no end comes while a run of all-passes goes on.
     """
-    if finish_held(convention, run):
+    if run and finish_held(convention, run):
         return False
     if convention.end == "all_closed":
         return all(p >= target for p in pulya)
