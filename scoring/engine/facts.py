@@ -15,7 +15,7 @@ from .contracts import Contract
 from .conventions import Convention
 from .errors import DealError
 from .numbers import Points
-from .pickling import compact_pickle
+from .pickling import compact_pickle, slot_setters
 from .seats import Seating
 
 WORDS = ("whist", "pass", "half")
@@ -40,6 +40,31 @@ class Deal:
     conceded: bool = False
     totus: bool = False
     talon_shown: bool = False
+
+    def __init__(
+        self,
+        contract: Contract,
+        declarer: str | None = None,
+        whists: tuple[tuple[str, str], ...] = (),
+        tricks: tuple[tuple[str, int], ...] | None = None,
+        prikup: int = 0,
+        dealer: str | None = None,
+        conceded: bool = False,
+        totus: bool = False,
+        talon_shown: bool = False,
+    ) -> None:
+        # Every field set through its slot (pickling.slot_setters): a file reads one
+        # deal per item. A subclass (manual.ManualDeal) has the dataclass's own.
+        put = _DEAL_SLOTS
+        put[0](self, contract)
+        put[1](self, declarer)
+        put[2](self, whists)
+        put[3](self, tricks)
+        put[4](self, prikup)
+        put[5](self, dealer)
+        put[6](self, conceded)
+        put[7](self, totus)
+        put[8](self, talon_shown)
 
     @property
     def whist_words(self) -> dict[str, str]:
@@ -69,7 +94,21 @@ class Entry:
     on: int | None = None
     reason: str = ""
 
+    def __init__(
+        self, player: int, section: str, points: Points, on: int | None = None, reason: str = ""
+    ) -> None:
+        # The dataclass's own fields, set through their slots (pickling.slot_setters):
+        # the fold writes about three entries a deal.
+        put_player, put_section, put_points, put_on, put_reason = _ENTRY_SLOTS
+        put_player(self, player)
+        put_section(self, section)
+        put_points(self, points)
+        put_on(self, on)
+        put_reason(self, reason)
 
+
+_DEAL_SLOTS = slot_setters(Deal)
+_ENTRY_SLOTS = slot_setters(Entry)
 _NOBODY: frozenset[int] = frozenset()
 
 

@@ -17,7 +17,7 @@ from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
 from .help_order import help_receiver
 from .numbers import Points
-from .pickling import compact_pickle
+from .pickling import compact_pickle, slot_setters
 from .seats import Seating, seating
 from .writeoff import help_writeoff
 
@@ -44,6 +44,36 @@ class SheetState:
     # (option allpass_exit_round, docs/rules.md §3.3); 0 when nobody is counted.
     led: int = 0
     manual_lines: int = 0  # of deals_played, the manual entries (docs/rules.md §3.11)
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        convention: Convention,
+        target: int,
+        pulya: tuple[Points, ...],
+        gora: tuple[Points, ...],
+        whists: tuple[tuple[Points, ...], ...],
+        dealer: int,
+        run: int = 0,
+        deals_played: int = 0,
+        closed: bool = False,
+        led: int = 0,
+        manual_lines: int = 0,
+    ) -> None:
+        # Every field set through its slot (pickling.slot_setters): one state a deal.
+        put = _STATE_SLOTS
+        put[0](self, names)
+        put[1](self, convention)
+        put[2](self, target)
+        put[3](self, pulya)
+        put[4](self, gora)
+        put[5](self, whists)
+        put[6](self, dealer)
+        put[7](self, run)
+        put[8](self, deals_played)
+        put[9](self, closed)
+        put[10](self, led)
+        put[11](self, manual_lines)
 
     @property
     def size(self) -> int:
@@ -77,6 +107,21 @@ class DealRecord:
     notation: str
     entries: tuple[Entry, ...]
     deal: Deal
+
+    def __init__(
+        self, number: int, dealer: int, notation: str, entries: tuple[Entry, ...], deal: Deal
+    ) -> None:
+        # Every field set through its slot (pickling.slot_setters): one record a deal.
+        put_number, put_dealer, put_notation, put_entries, put_deal = _RECORD_SLOTS
+        put_number(self, number)
+        put_dealer(self, dealer)
+        put_notation(self, notation)
+        put_entries(self, entries)
+        put_deal(self, deal)
+
+
+_STATE_SLOTS = slot_setters(SheetState)
+_RECORD_SLOTS = slot_setters(DealRecord)
 
 
 def start(
