@@ -492,7 +492,13 @@ def test_the_command_reads_a_file_and_names_a_missing_one(tmp_path: Path) -> Non
 MISERE = {"contract": "misere", "declarer": "A", "tricks": {"A": 0}}
 PASSED = {"contract": "7H", "declarer": "B", "whists": {"A": "pass", "C": "pass"}}
 MANUAL = {"manual": {"player": "A", "section": "gora", "points": 2, "reason": "fine"}}
-ITEMS = {"contract": SIX, "unplayed": PASSED, "misere": MISERE, "allpass": ALLPASS, "manual": MANUAL}
+ITEMS = {
+    "contract": SIX,
+    "unplayed": PASSED,
+    "misere": MISERE,
+    "allpass": ALLPASS,
+    "manual": MANUAL,
+}
 
 
 @pytest.mark.parametrize("kind", list(ITEMS))
