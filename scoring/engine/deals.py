@@ -156,9 +156,9 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
     given = dict(deal.whists)
     dealer_word = ""
     for name, word in given.items():
-        if name in names:
+        try:
             seat = names.index(name)
-        else:
+        except ValueError:
             seat = seat_of(ctx, name, "whists")
         if seat == declarer:
             raise DealError("deal.declarer_defends", "whists", player=name)

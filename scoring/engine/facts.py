@@ -163,7 +163,10 @@ def checked_tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> di
     by_seat: dict[int, int] = {}
     # The pairs come from a map (parse_deal, the entry form): each name once.
     for name, count in counts:
-        seat = names.index(name) if name in names else seat_of(ctx, name, "tricks")
+        try:
+            seat = names.index(name)
+        except ValueError:
+            seat = seat_of(ctx, name, "tricks")
         if seat not in players:
             raise DealError("deal.tricks_sits_out", "tricks", player=name)
         if (
