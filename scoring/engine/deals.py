@@ -153,9 +153,9 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
     """Read each defender's word; with two players the dummy always passes (§4)."""
     defenders = ctx.seats.defenders_of(declarer)
     names = ctx.names
-    given = dict(deal.whists)
+    said = [""] * len(defenders)  # each defender's word, in their order
     dealer_word = ""
-    for name, word in given.items():
+    for name, word in deal.whists:  # pairs read from a map: each name once
         try:
             seat = names.index(name)
         except ValueError:
@@ -169,7 +169,8 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
             raise DealError("deal.whister_sits_out", "whists", player=name)
         if word not in WORDS:
             raise DealError("deal.bad_word", "whists", player=name, value=word)
-    words = tuple([given.get(names[seat], "") for seat in defenders])
+        said[defenders.index(seat)] = word
+    words = tuple(said)
     if "" in words:
         # Nobody has to speak on a checked 10, nor before a concession (§3.10.1).
         unspoken = deal.conceded or (deal.contract.level == 10 and ctx.convention.ten == "checked")
@@ -299,7 +300,7 @@ def _played(
     return DealOutcome(
         tuple([e for e in entries if e.points]),
         f"{deal.contract.symbol}/{result}",
-        _resets(ctx, WHISTED_FAILED if under else WHISTED_MADE),
+        ends_run(conv, WHISTED_FAILED if under else WHISTED_MADE),
         False,
         frozenset([e.player for e in shortfall if e.points]) if shortfall else _NOBODY,
     )
