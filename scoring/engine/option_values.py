@@ -33,13 +33,15 @@ class Choice:
     code: str = "option.choice"
 
     def check(self, name: str, value: object) -> None:
-        """Refuse a value not among ``values`` (a bool is no number here)."""
+        """Refuse a value not among ``values`` (a bool is no number here)
+        (docs/protocol.md, "Convention options")."""
         if isinstance(value, bool) or value not in self.values:
             if self.code == "option.choice":
                 raise ConventionError(name, self.code, allowed=self.values, value=value)
             raise ConventionError(name, self.code, value=value)
 
     def describe(self) -> str:
+        """What it allows, as docs/protocol.md's option table writes it ("values")."""
         return _words(self.values)
 
 
@@ -48,11 +50,13 @@ class Flag:
     """``true`` or ``false``."""
 
     def check(self, name: str, value: object) -> None:
-        """Refuse anything but a JSON boolean."""
+        """Refuse anything but a JSON boolean
+        (docs/protocol.md, "Convention options")."""
         if not isinstance(value, bool):
             raise ConventionError(name, "option.bool", value=value)
 
     def describe(self) -> str:
+        """What it allows, as docs/protocol.md's option table writes it ("values")."""
         return "bool"
 
 
@@ -65,7 +69,8 @@ class Whole:
     optional: bool = False
 
     def check(self, name: str, value: object) -> None:
-        """Refuse a value outside ``low``–``high`` (``None`` only when optional)."""
+        """Refuse a value outside ``low``–``high`` (``None`` only when optional)
+        (docs/protocol.md, "Convention options")."""
         if value is None and self.optional:
             return
         if not _is_int(value) or not self.low <= value <= self.high:  # type: ignore[operator]
@@ -74,6 +79,7 @@ class Whole:
             )
 
     def describe(self) -> str:
+        """What it allows, as docs/protocol.md's option table writes it ("values")."""
         return f"int {self.low}–{self.high}" + (" or null" if self.optional else "")
 
 
@@ -85,7 +91,8 @@ class Ladder:
     high: int
 
     def check(self, name: str, value: object) -> None:
-        """Refuse an empty or too long list, or a step outside ``low``–``high``."""
+        """Refuse an empty or too long list, or a step outside ``low``–``high``
+        (docs/protocol.md, "Convention options")."""
         if (
             not isinstance(value, tuple)
             or not value
@@ -95,6 +102,7 @@ class Ladder:
             raise ConventionError(name, "option.int_list", low=self.low, high=self.high)
 
     def describe(self) -> str:
+        """What it allows, as docs/protocol.md's option table writes it ("values")."""
         return f"list of 1–{MAX_LADDER} ints {self.low}–{self.high}"
 
 
@@ -107,7 +115,8 @@ class Levels:
     distinct: bool = False
 
     def check(self, name: str, value: object) -> None:
-        """Refuse a level outside ``levels`` (and one given twice, when ``distinct``)."""
+        """Refuse a level outside ``levels`` (and one given twice, when ``distinct``)
+        (docs/protocol.md, "Convention options")."""
         if (
             not isinstance(value, tuple)
             or not all(_is_int(v) and v in self.levels for v in value)
@@ -116,6 +125,7 @@ class Levels:
             raise ConventionError(name, self.code)
 
     def describe(self) -> str:
+        """What it allows, as docs/protocol.md's option table writes it ("values")."""
         each = ", each once" if self.distinct else ""
         return f"list of levels among {_words(self.levels)}{each}; may be empty"
 
@@ -127,13 +137,15 @@ class Subset:
     values: tuple[str, ...]
 
     def check(self, name: str, value: object) -> None:
-        """Refuse a word outside ``values``, or one given twice."""
+        """Refuse a word outside ``values``, or one given twice
+        (docs/protocol.md, "Convention options")."""
         if not isinstance(value, tuple) or not all(v in self.values for v in value):
             raise ConventionError(name, "option.consolers")
         if len(set(value)) != len(value):
             raise ConventionError(name, "option.consolers_twice")
 
     def describe(self) -> str:
+        """What it allows, as docs/protocol.md's option table writes it ("values")."""
         return f"list of {_words(self.values)}, each once; may be empty"
 
 
@@ -145,7 +157,8 @@ class Prices:
     high: int
 
     def check(self, name: str, value: object) -> None:
-        """Refuse a value that is not one price per key, or a price outside 1–``high``."""
+        """Refuse a value that is not one price per key, or a price outside 1–``high``
+        (docs/protocol.md, "Convention options")."""
         if (
             not isinstance(value, tuple)
             or len(value) != len(self.keys)
@@ -156,6 +169,7 @@ class Prices:
             raise ConventionError(name, "option.prices_range", low=1, high=self.high)
 
     def describe(self) -> str:
+        """What it allows, as docs/protocol.md's option table writes it ("values")."""
         return f"map of {_words(self.keys)} → int 1–{self.high}"
 
 

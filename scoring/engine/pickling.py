@@ -59,7 +59,8 @@ def compact_pickle(cls: C) -> C:
 
 def slot_setters(cls: type) -> tuple[Callable[[Any, Any], None], ...]:
     """The ``__set__`` of each field's slot of ``cls`` (a frozen dataclass with slots), in
-    the fields' order, for an ``__init__`` written out by hand.
+    the fields' order, for an ``__init__`` written out by hand (docs/design.md, "How a
+    deal flows": the fold's hot path).
 
     A frozen dataclass's generated ``__init__`` sets each field through
     ``object.__setattr__(self, name, value)``, which looks the slot up by its name every
