@@ -16,7 +16,15 @@ from typing import Any
 
 import pytest
 
-from scoring.engine.conventions import OPTION_NAMES, OPTION_VALUES, Convention, from_options
+from scoring.engine.conventions import (
+    OPTION_NAMES,
+    OPTION_VALUES,
+    PRESET_NAMES,
+    PRICE_KEYS,
+    Convention,
+    from_options,
+    preset,
+)
 from scoring.engine.errors import ConventionError
 from scoring.engine.option_values import Choice, Flag
 from scoring.engine.protocol import score_text
@@ -197,3 +205,64 @@ def test_the_convention_models_choices_are_the_engines(name: str) -> None:
     allowed = OPTION_VALUES[name]
     assert isinstance(allowed, Choice)
     assert {value for value, _label in field.choices or ()} == set(allowed.values)
+
+
+# --- the preset tables ---------------------------------------------------------------------
+
+
+def _preset_value(text: str, name: str) -> object:
+    """A cell of the preset tables as the value ``Convention.to_options`` gives."""
+    text = text.removesuffix(" (played by time)").strip()
+    if name == "prices":
+        levels, misere = text.split("; misère ")
+        return dict(zip(PRICE_KEYS, [*map(int, levels.split(", ")), int(misere)], strict=True))
+    if name == "consolation":
+        return [] if text == "none" else text.split(", ")
+    if text.startswith("`"):
+        return text.strip("`")
+    return json.loads(text)  # true, false, null, a number or a list
+
+
+def preset_cells() -> list[tuple[str, str, object]]:
+    """(preset, option, value) for every cell of both tables of "Preset defaults"."""
+    cells = []
+    for block in section("Preset defaults").split("\n\n"):
+        lines = [line for line in block.splitlines() if line.startswith("|")]
+        if not lines:
+            continue
+        presets = re.findall(r"`([\w-]+)`", lines[0])
+        for line in lines[2:]:
+            row = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+            names = re.findall(r"`(\w+)`", row[0])
+            for preset_name, cell in zip(presets, row[1:], strict=True):
+                cell = row[1] if cell == "=" else cell
+                parts = cell.split(", ") if len(names) > 1 else [cell]
+                for name, part in zip(names, parts, strict=True):
+                    cells.append((preset_name, name, _preset_value(part, name)))
+    return cells
+
+
+PRESET_CELLS = preset_cells()
+
+
+def test_the_preset_tables_name_every_preset() -> None:
+    assert {p for p, _name, _value in PRESET_CELLS} == set(PRESET_NAMES)
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "name", "value"), PRESET_CELLS, ids=[f"{p}-{n}" for p, n, _v in PRESET_CELLS]
+)
+def test_each_preset_value_in_the_tables_is_the_engines(
+    preset_name: str, name: str, value: object
+) -> None:
+    assert preset(preset_name).to_options()[name] == value
+
+
+def test_an_option_the_tables_leave_out_has_sochis_value() -> None:
+    """ "Every option not listed under a preset has the Sochi value" (docs/protocol.md)."""
+    listed = {(p, name) for p, name, _value in PRESET_CELLS}
+    sochi = preset("sochi").to_options()
+    for preset_name in PRESET_NAMES:
+        options = preset(preset_name).to_options()
+        left_out = [name for name in OPTION_NAMES if (preset_name, name) not in listed]
+        assert {n: options[n] for n in left_out} == {n: sochi[n] for n in left_out}
