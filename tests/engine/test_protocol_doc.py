@@ -2,8 +2,9 @@
 
 The option table ("Convention options"): every option of ``Convention`` once, in its
 order, with exactly the values the engine allows (``conventions.OPTION_VALUES``, the
-same objects that validate). The output's key table ("Output"): the keys ``score``
-prints, each where the table says it is, and no other.
+same objects that validate), which are also the model's choices. The preset tables
+("Preset defaults"): every cell is that preset's value. The output's key table
+("Output"): the keys ``score`` prints, each where the table says it is, and no other.
 """
 
 from __future__ import annotations
