@@ -362,9 +362,11 @@ def _whister_shortfall(
     """
     conv = ctx.convention
     whisters = defence.whisters
-    own = own_trick_shares(conv, whisters, tricks, level)  # house rules: defence.py
-    if own is not None:
-        return shortfall_entries(conv, own, price)
+    # The two house rules of defence.py, asked only by a pulka that plays one of them.
+    if len(whisters) == 2 and (conv.personal_quota or conv.joint_liability == "second_own"):
+        own = own_trick_shares(conv, whisters, tricks, level)
+        if own is not None:
+            return shortfall_entries(conv, own, price)
     need = obligation(level)
     short = need - (10 - tricks[defence.declarer])  # what the defence took
     if short <= 0:
