@@ -17,6 +17,7 @@ from django.core import management
 
 import manage
 from prefscore.settings import DEVELOPMENT_SECRET_KEY
+from tests.engine.test_protocol_doc import DOCUMENTED, RICH, paths
 from tests.helpers import ROOT, run_python
 
 EXAMPLE = ROOT / "tests" / "engine" / "examples" / "001-protocol-example.json"
@@ -78,3 +79,16 @@ def test_a_secret_key_given_is_kept_for_the_pure_commands_too(
     manage.main()
 
     assert seen["key"] == "the-real-key"
+
+
+def test_the_command_prints_the_documented_keys_with_corrections_and_a_stake(
+    tmp_path: Path,
+) -> None:
+    """docs/protocol.md's output key table, against the real command's standard output
+    for a file with a manual entry, two corrections and a stake."""
+    pulka = tmp_path / "pulka.json"
+    pulka.write_text(json.dumps(RICH), encoding="utf-8")
+    done = run_python("manage.py", "score", str(pulka), env={})
+
+    assert done.returncode == 0, done.stderr
+    assert paths(json.loads(done.stdout)) == set(DOCUMENTED)

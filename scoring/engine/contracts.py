@@ -63,6 +63,11 @@ class Kind(enum.Enum):
     MANUAL = "manual"
 
 
+# The kinds by plain module names: on Python 3.11 reading an Enum member from its class
+# (``Kind.MISERE``) costs four times a global's lookup, and the fold asks a deal's kind
+# several times per deal (docs/design.md, "How a deal flows").
+TRICKS, MISERE, ALLPASS, MANUAL = Kind.TRICKS, Kind.MISERE, Kind.ALLPASS, Kind.MANUAL
+
 _MISERE_WORDS = {"MISERE", "МИЗЕР", "M", "М"}
 _ALLPASS_WORDS = {"ALLPASS", "РАСПАСЫ", "РАСПАС", "P"}
 
@@ -111,33 +116,30 @@ class Contract:
         return cls(Kind.TRICKS, int(digits), _SUIT_SPELLINGS[rest] if rest else None)
 
     def __str__(self) -> str:
-        if self.kind is Kind.MISERE:
+        kind = self.kind
+        if kind is TRICKS:
+            return f"{self.level}{self.suit._value_ if self.suit else ''}"
+        if kind is MISERE:
             return "misere"
-        if self.kind is Kind.ALLPASS:
-            return "allpass"
-        if self.kind is Kind.MANUAL:
-            return "manual"
-        return f"{self.level}{self.suit.value if self.suit else ''}"
+        return "allpass" if kind is ALLPASS else "manual"
 
     @property
     def symbol(self) -> str:
         """The contract as the 4.2.11 notation writes it: ``6♠``, ``8``, ``7БК``, ``M``, ``P``."""
         kind = self.kind
-        if kind is Kind.MISERE:
+        if kind is TRICKS:
+            # Looked up by the suit's letters (``_value_``, a plain attribute: ``.value`` is
+            # a property): an Enum member hashes in Python, a str in C.
+            suit = self.suit
+            return f"{self.level}{_SIGNS[suit._value_]}" if suit else str(self.level)
+        if kind is MISERE:
             return "M"
-        if kind is Kind.ALLPASS:
-            return "P"
-        if kind is Kind.MANUAL:
-            return "✎"  # a line written by hand (docs/rules.md §3.11)
-        # Looked up by the suit's letters: an Enum member hashes in Python, a str in C.
-        return f"{self.level}{_SIGNS[self.suit.value]}" if self.suit else str(self.level)
+        return "P" if kind is ALLPASS else "✎"  # ✎: a line written by hand (docs/rules.md §3.11)
 
     @property
     def rank(self) -> float:
         """Bidding height for the exit ladder: a misère ranks between 8NT and 9♠ (docs/rules.md §2)."""
-        if self.kind is Kind.MISERE:
-            return 8.5
-        return float(self.level)
+        return 8.5 if self.kind is MISERE else float(self.level)
 
 
 _PARSED: dict[str, Contract] = {}

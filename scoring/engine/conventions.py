@@ -6,11 +6,13 @@ contract: option names and values here are exactly theirs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
+from .contracts import LEVELS
 from .errors import ConventionError
+from .option_values import Allowed, Choice, Flag, Ladder, Levels, Prices, Subset, Whole
 from .pickling import compact_pickle
 from .preset_options import PRESET_OPTIONS
 
@@ -95,6 +97,7 @@ _BOOLS = (
 # Upper bounds keep absurd files from producing absurd sheets (a price of 10**9).
 _MAX_PRICE = 1000
 _MAX_SCALE = 100
+_MAX_COUNT = 100_000  # deals or all-passes in a row
 
 
 @compact_pickle
@@ -166,8 +169,8 @@ class Convention:
     half_whist_played: bool = False
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            _VALIDATORS[field.name](field.name, getattr(self, field.name))
+        for name, allowed in OPTION_VALUES.items():
+            allowed.check(name, getattr(self, name))
         _check_consistency(self)
 
     def price(self, level: int) -> int:
@@ -188,101 +191,28 @@ class Convention:
         return options
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_int(low: int, high: int) -> Callable[[str, object], None]:
-    def check(name: str, value: object) -> None:
-        if not _is_int(value) or not low <= value <= high:  # type: ignore[operator]
-            raise ConventionError(name, "option.int_range", low=low, high=high, value=value)
-
-    return check
-
-
-def _check_optional_int(name: str, value: object) -> None:
-    if value is not None:
-        _check_int(1, 100_000)(name, value)
-
-
-def _check_choice(name: str, value: object) -> None:
-    if value not in _CHOICES[name]:
-        raise ConventionError(name, "option.choice", allowed=_CHOICES[name], value=value)
-
-
-def _check_bool(name: str, value: object) -> None:
-    if not isinstance(value, bool):
-        raise ConventionError(name, "option.bool", value=value)
-
-
-def _check_prices(name: str, value: object) -> None:
-    if not isinstance(value, tuple) or len(value) != 6 or not all(_is_int(v) for v in value):
-        raise ConventionError(name, "option.prices_shape")
-    if not all(0 < v <= _MAX_PRICE for v in value):
-        raise ConventionError(name, "option.prices_range", low=1, high=_MAX_PRICE)
-
-
-def _check_int_list(low: int, high: int) -> Callable[[str, object], None]:
-    def check(name: str, value: object) -> None:
-        if (
-            not isinstance(value, tuple)
-            or not value
-            or len(value) > 20
-            or not all(_is_int(v) and low <= v <= high for v in value)
-        ):
-            raise ConventionError(name, "option.int_list", low=low, high=high)
-
-    return check
-
-
-def _check_half_levels(name: str, value: object) -> None:
-    if not isinstance(value, tuple) or not all(_is_int(v) and v in (6, 7) for v in value):
-        raise ConventionError(name, "option.half_levels")
-
-
-def _check_concede_levels(name: str, value: object) -> None:
-    if (
-        not isinstance(value, tuple)
-        or not all(_is_int(v) and 6 <= v <= 10 for v in value)
-        or len(set(value)) != len(value)
-    ):
-        raise ConventionError(name, "option.concede_levels")
-
-
-def _check_consolation(name: str, value: object) -> None:
-    if not isinstance(value, tuple) or not all(v in CONSOLERS for v in value):
-        raise ConventionError(name, "option.consolers")
-    if len(set(value)) != len(value):
-        raise ConventionError(name, "option.consolers_twice")
-
-
-def _check_pulya_to_gora(name: str, value: object) -> None:
-    if value not in (1, 2) or isinstance(value, bool):
-        raise ConventionError(name, "option.pulya_to_gora", value=value)
-
-
-def _check_compensation(name: str, value: object) -> None:
-    if value not in (2, 3) or isinstance(value, bool):
-        raise ConventionError(name, "option.compensation", value=value)
-
-
-_VALIDATORS: dict[str, Callable[[str, object], None]] = {
-    "prices": _check_prices,
-    "whist_scale": _check_int(1, _MAX_SCALE),
-    "gora_scale": _check_int(1, _MAX_SCALE),
-    "half_whist_levels": _check_half_levels,
-    "consolation": _check_consolation,
-    "allpass_ladder": _check_int_list(1, _MAX_PRICE),
-    "allpass_whist_rate": _check_int(0, _MAX_PRICE),
-    "allpass_max_run": _check_optional_int,
-    "exit_ladder": _check_int_list(6, 10),
-    "deal_limit": _check_optional_int,
-    "pulya_to_gora": _check_pulya_to_gora,
-    "rounding_compensation_4": _check_compensation,
-    "concede_levels": _check_concede_levels,
-    "totus_bonus": _check_int(0, _MAX_PRICE),
-    **{name: _check_choice for name in _CHOICES},
-    **{name: _check_bool for name in _BOOLS},
+_ALLOWED: dict[str, Allowed] = {
+    "prices": Prices(PRICE_KEYS, _MAX_PRICE),
+    "whist_scale": Whole(1, _MAX_SCALE),
+    "gora_scale": Whole(1, _MAX_SCALE),
+    "half_whist_levels": Levels((6, 7), "option.half_levels"),
+    "consolation": Subset(CONSOLERS),
+    "allpass_ladder": Ladder(1, _MAX_PRICE),
+    "allpass_whist_rate": Whole(0, _MAX_PRICE),
+    "allpass_max_run": Whole(1, _MAX_COUNT, optional=True),
+    "exit_ladder": Ladder(6, 10),
+    "deal_limit": Whole(1, _MAX_COUNT, optional=True),
+    "pulya_to_gora": Choice((1, 2), "option.pulya_to_gora"),
+    "rounding_compensation_4": Choice((2, 3), "option.compensation"),
+    "concede_levels": Levels(LEVELS, "option.concede_levels", distinct=True),
+    "totus_bonus": Whole(0, _MAX_PRICE),
+    **{name: Choice(values) for name, values in _CHOICES.items()},
+    **{name: Flag() for name in _BOOLS},
+}
+# What each option may hold (docs/protocol.md, "Convention options", column "values"):
+# every option once, in the dataclass's order; each checks a value and describes itself.
+OPTION_VALUES: dict[str, Allowed] = {
+    field.name: _ALLOWED[field.name] for field in fields(Convention)
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
+from typing import NoReturn
 
 from . import half_whist, house_deals
 from .allpass import allpass_in_gora, allpass_in_whists
@@ -24,7 +25,7 @@ from .allpass_runs import (
     ends_run,
 )
 from .checked_ten import checked_ten_trick_whists
-from .contracts import Kind, obligation
+from .contracts import ALLPASS, MANUAL, TRICKS, Contract, obligation
 from .defence import gentleman_splits, own_trick_shares, shortfall_entries
 from .errors import DealError
 from .facts import (
@@ -70,26 +71,33 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
 def score_deal(ctx: DealContext, deal: Deal) -> DealOutcome:
     """Score one deal by its kind: docs/rules.md §3.1 (contract), §3.2 (misère), §3.3 (all-pass),
     §3.11 (a manual entry)."""
-    kind = deal.contract.kind
-    if kind is Kind.MANUAL:
+    contract = deal.contract
+    kind = contract.kind
+    if kind is TRICKS:
+        declarer = _declarer(ctx, deal)
+        if contract.level < ctx.min_contract:
+            _below_exit(ctx, contract)
+        return _trick_contract(ctx, deal, declarer)
+    if kind is MANUAL:
         return score_manual(ctx, deal)
-    if kind is not Kind.TRICKS and (deal.conceded or deal.totus or deal.talon_shown):
+    if deal.conceded or deal.totus or deal.talon_shown:
         house_deals.refuse_flags_off_contract(deal)
-    if kind is Kind.ALLPASS:
+    if kind is ALLPASS:
         refuse(deal.declarer is not None, "allpass.declarer", "declarer")
         refuse(bool(deal.whists), "allpass.whists", "whists")
         refuse(deal.prikup != 0, "allpass.prikup", "prikup")
         if ctx.convention.allpass_scoring == "whists":
             return allpass_in_whists(ctx, deal)
         return allpass_in_gora(ctx, deal)
-    declarer = _declarer(ctx, deal)
-    if deal.contract.rank < ctx.min_contract:
-        raise DealError(
-            "deal.below_exit", "contract", low=ctx.min_contract, contract=deal.contract.symbol
-        )
-    if kind is Kind.MISERE:
-        return _misere(ctx, deal, declarer)
-    return _trick_contract(ctx, deal, declarer)
+    declarer = _declarer(ctx, deal)  # a misère: the one kind left
+    if contract.rank < ctx.min_contract:
+        _below_exit(ctx, contract)
+    return _misere(ctx, deal, declarer)
+
+
+def _below_exit(ctx: DealContext, contract: Contract) -> NoReturn:
+    """A contract below the exit ladder's step (docs/rules.md §3.3 "Exit")."""
+    raise DealError("deal.below_exit", "contract", low=ctx.min_contract, contract=contract.symbol)
 
 
 def _declarer(ctx: DealContext, deal: Deal) -> int:
@@ -145,12 +153,12 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
     """Read each defender's word; with two players the dummy always passes (§4)."""
     defenders = ctx.seats.defenders_of(declarer)
     names = ctx.names
-    given = dict(deal.whists)
+    said = [""] * len(defenders)  # each defender's word, in their order
     dealer_word = ""
-    for name, word in given.items():
-        if name in names:
+    for name, word in deal.whists:  # pairs read from a map: each name once
+        try:
             seat = names.index(name)
-        else:
+        except ValueError:
             seat = seat_of(ctx, name, "whists")
         if seat == declarer:
             raise DealError("deal.declarer_defends", "whists", player=name)
@@ -161,7 +169,8 @@ def _defence(ctx: DealContext, deal: Deal, declarer: int) -> _Defence:
             raise DealError("deal.whister_sits_out", "whists", player=name)
         if word not in WORDS:
             raise DealError("deal.bad_word", "whists", player=name, value=word)
-    words = tuple([given.get(names[seat], "") for seat in defenders])
+        said[defenders.index(seat)] = word
+    words = tuple(said)
     if "" in words:
         # Nobody has to speak on a checked 10, nor before a concession (§3.10.1).
         unspoken = deal.conceded or (deal.contract.level == 10 and ctx.convention.ten == "checked")
@@ -177,8 +186,12 @@ def _trick_contract(ctx: DealContext, deal: Deal, declarer: int) -> DealOutcome:
     conv, level = ctx.convention, deal.contract.level
     price = conv.price(level)
     defence = _defence(ctx, deal, declarer)
-    _check_prikup(ctx, deal)
-    talon = _talon_whists(ctx, deal, declarer, price)
+    # A convention without talon whists keeps the count as a fact and writes nothing
+    # for it: docs/protocol.md's own example records one under Sochi.
+    prikup = deal.prikup
+    if not 0 <= prikup <= 3:
+        raise DealError("deal.prikup_range", "prikup", value=prikup)
+    talon = _talon_whists(ctx, deal, declarer, price) if prikup else ()
     if deal.conceded or deal.totus or deal.talon_shown:  # docs/rules.md §3.10
         house_deals.check_flags(ctx, deal)
         talon += house_deals.talon_shown_entries(ctx, deal, declarer, price)
@@ -212,13 +225,6 @@ def _scored_contract(
         entries = (Entry(declarer, PULYA, price, reason="unplayed"), *talon)
         return DealOutcome(entries, f"{deal.contract.symbol}/пас", _resets(ctx, UNPLAYED), False)
     return _played(ctx, deal, defence, price, talon)
-
-
-def _check_prikup(ctx: DealContext, deal: Deal) -> None:
-    # A convention without talon whists keeps the count as a fact and writes nothing
-    # for it: docs/protocol.md's own example records one under Sochi.
-    if not 0 <= deal.prikup <= 3:
-        raise DealError("deal.prikup_range", "prikup", value=deal.prikup)
 
 
 def _talon_whists(ctx: DealContext, deal: Deal, declarer: int, price: int) -> tuple[Entry, ...]:
@@ -294,7 +300,7 @@ def _played(
     return DealOutcome(
         tuple([e for e in entries if e.points]),
         f"{deal.contract.symbol}/{result}",
-        _resets(ctx, WHISTED_FAILED if under else WHISTED_MADE),
+        ends_run(conv, WHISTED_FAILED if under else WHISTED_MADE),
         False,
         frozenset([e.player for e in shortfall if e.points]) if shortfall else _NOBODY,
     )
@@ -356,9 +362,11 @@ def _whister_shortfall(
     """
     conv = ctx.convention
     whisters = defence.whisters
-    own = own_trick_shares(conv, whisters, tricks, level)  # house rules: defence.py
-    if own is not None:
-        return shortfall_entries(conv, own, price)
+    # The two house rules of defence.py, asked only by a pulka that plays one of them.
+    if len(whisters) == 2 and (conv.personal_quota or conv.joint_liability == "second_own"):
+        own = own_trick_shares(conv, whisters, tricks, level)
+        if own is not None:
+            return shortfall_entries(conv, own, price)
     need = obligation(level)
     short = need - (10 - tricks[defence.declarer])  # what the defence took
     if short <= 0:

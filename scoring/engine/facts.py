@@ -8,14 +8,14 @@ the checks of names and tricks that every kind of deal shares.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from .contracts import Contract
 from .conventions import Convention
 from .errors import DealError
 from .numbers import Points
-from .pickling import compact_pickle
+from .pickling import compact_pickle, slot_setters
 from .seats import Seating
 
 WORDS = ("whist", "pass", "half")
@@ -40,6 +40,31 @@ class Deal:
     conceded: bool = False
     totus: bool = False
     talon_shown: bool = False
+
+    def __init__(
+        self,
+        contract: Contract,
+        declarer: str | None = None,
+        whists: tuple[tuple[str, str], ...] = (),
+        tricks: tuple[tuple[str, int], ...] | None = None,
+        prikup: int = 0,
+        dealer: str | None = None,
+        conceded: bool = False,
+        totus: bool = False,
+        talon_shown: bool = False,
+    ) -> None:
+        # Every field set through its slot (pickling.slot_setters): a file reads one
+        # deal per item. A subclass (manual.ManualDeal) has the dataclass's own.
+        put = _DEAL_SLOTS
+        put[0](self, contract)
+        put[1](self, declarer)
+        put[2](self, whists)
+        put[3](self, tricks)
+        put[4](self, prikup)
+        put[5](self, dealer)
+        put[6](self, conceded)
+        put[7](self, totus)
+        put[8](self, talon_shown)
 
     @property
     def whist_words(self) -> dict[str, str]:
@@ -69,21 +94,44 @@ class Entry:
     on: int | None = None
     reason: str = ""
 
+    def __init__(
+        self, player: int, section: str, points: Points, on: int | None = None, reason: str = ""
+    ) -> None:
+        # The dataclass's own fields, set through their slots (pickling.slot_setters):
+        # the fold writes about three entries a deal.
+        put_player, put_section, put_points, put_on, put_reason = _ENTRY_SLOTS
+        put_player(self, player)
+        put_section(self, section)
+        put_points(self, points)
+        put_on(self, on)
+        put_reason(self, reason)
 
-@dataclass(frozen=True, slots=True)
-class DealOutcome:
-    """What a deal wrote and what the sheet needs to know about it."""
+
+_DEAL_SLOTS = slot_setters(Deal)
+_ENTRY_SLOTS = slot_setters(Entry)
+_NOBODY: frozenset[int] = frozenset()
+
+
+class DealOutcome(NamedTuple):
+    """What a deal wrote and what the sheet needs to know about it.
+
+    A named tuple, like :class:`DealContext`: made for every deal and read once, it is
+    immutable all the same and built at a third of a frozen dataclass's cost.
+    """
 
     entries: tuple[Entry, ...]
     notation: str
     resets_run: bool
     is_allpass: bool
-    remized_whisters: frozenset[int] = field(default_factory=frozenset)
+    remized_whisters: frozenset[int] = _NOBODY
 
 
-@dataclass(frozen=True, slots=True)
-class DealContext:
-    """The state a deal is scored in: seats, the all-pass price and the exit ladder."""
+class DealContext(NamedTuple):
+    """The state a deal is scored in: seats, the all-pass price and the exit ladder.
+
+    A named tuple: the fold makes one for every deal (docs/design.md, "How a deal
+    flows"), and a frozen dataclass sets each field through ``object.__setattr__``.
+    """
 
     convention: Convention
     names: tuple[str, ...]
@@ -113,8 +161,12 @@ def checked_tricks(ctx: DealContext, deal: Deal, players: tuple[int, ...]) -> di
         raise DealError("deal.tricks_missing", "tricks")
     names = ctx.names
     by_seat: dict[int, int] = {}
-    for name, count in dict(counts).items():
-        seat = names.index(name) if name in names else seat_of(ctx, name, "tricks")
+    # The pairs come from a map (parse_deal, the entry form): each name once.
+    for name, count in counts:
+        try:
+            seat = names.index(name)
+        except ValueError:
+            seat = seat_of(ctx, name, "tricks")
         if seat not in players:
             raise DealError("deal.tricks_sits_out", "tricks", player=name)
         if (
@@ -148,13 +200,17 @@ def parse_deal(raw: Mapping[str, object]) -> Deal:
     tricks_raw = raw.get("tricks")
     tricks = None if tricks_raw is None else _name_map(tricks_raw, "tricks", int)
     prikup = raw.get("prikup", 0)
-    if type(prikup) is not int and (not isinstance(prikup, int) or isinstance(prikup, bool)):
-        raise DealError("deal.prikup_not_whole", "prikup")
+    if type(prikup) is not int:
+        if not isinstance(prikup, int) or isinstance(prikup, bool):
+            raise DealError("deal.prikup_not_whole", "prikup")
+        prikup = int(prikup)
     if not _DEAL_FIELDS.issuperset(raw):
         unknown = sorted(map(str, set(raw) - _DEAL_FIELDS))
         raise DealError("deal.unknown_field", unknown[0], name=unknown[0])
-    flags = [_flag(raw, name) for name in _FLAGS] if _FLAGS_SET & raw.keys() else (False,) * 3
-    return Deal(contract, declarer, whists, tricks, int(prikup), dealer, *flags)
+    if _FLAGS_SET.isdisjoint(raw):  # a deal without §3.10's facts: their defaults
+        return Deal(contract, declarer, whists, tricks, prikup, dealer)
+    flags = [_flag(raw, name) for name in _FLAGS]
+    return Deal(contract, declarer, whists, tricks, prikup, dealer, *flags)
 
 
 def _flag(raw: Mapping[str, object], name: str) -> bool:
@@ -195,11 +251,13 @@ def _name_map(value: object, what: str, kind: type) -> tuple[tuple[str, Any], ..
     if type(value) is not dict and not isinstance(value, Mapping):
         raise DealError("deal.whists_not_map" if what == WHISTS else "deal.tricks_not_map", what)
     items = tuple(value.items())
-    exact = True
-    for name, item in items:
+    for item in value.values():
         if type(item) is not kind:  # JSON gives exact str and int: the rest is checked here
-            if not isinstance(item, kind) or isinstance(item, bool):
-                code = "deal.word_not_text" if kind is str else "deal.count_not_whole"
-                raise DealError(code, what, player=name, value=item)
-            exact = False
-    return items if exact else tuple((name, kind(item)) for name, item in items)
+            break
+    else:
+        return items
+    for name, item in items:
+        if not isinstance(item, kind) or isinstance(item, bool):
+            code = "deal.word_not_text" if kind is str else "deal.count_not_whole"
+            raise DealError(code, what, player=name, value=item)
+    return tuple((name, kind(item)) for name, item in items)

@@ -11,7 +11,6 @@ anything: every preset scores as before.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from .allpass_runs import WHISTED_FAILED, WHISTED_MADE
 from .contracts import obligation
@@ -216,4 +215,4 @@ def with_totus_bonus(
     if not any(e.player == declarer and e.section == PULYA for e in outcome.entries):
         return outcome
     bonus = Entry(declarer, PULYA, ctx.convention.totus_bonus, reason="totus")
-    return replace(outcome, entries=(*outcome.entries, bonus))
+    return outcome._replace(entries=(*outcome.entries, bonus))

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contracts import Contract, Kind
+from .contracts import MANUAL, Contract, Kind
 from .errors import DealError
 from .facts import GORA, PULYA, WHISTS, Deal, DealContext, DealOutcome, Entry, seat_of
 from .pickling import compact_pickle
@@ -30,9 +30,12 @@ MAX_REASON = 200
 NOTATION = "✎"
 REASON_CODE = "manual"
 FIELDS = frozenset({"player", "section", "on", "points", "reason"})
-# What an exported item carries beside its facts (docs/protocol.md, output ``deals``): the
-# ``dealer`` it names is the player due to deal, never read (nobody deals a manual line).
-_OUTPUT_FIELDS = frozenset({"number", "dealer", "notation", "entries"})
+# What an exported item carries beside its facts (docs/protocol.md, output ``deals``),
+# recomputed and never read. Its ``dealer`` is the player due to deal (nobody deals a
+# manual line): beside ``manual`` it is taken only as part of that output, with the
+# other three; alone it would read as a dealer named by hand, and is refused.
+_OUTPUT_FIELDS = frozenset({"number", "notation", "entries"})
+_EXPORTED_FIELDS = _OUTPUT_FIELDS | {"dealer"}
 _NOT_IN_REASONS = frozenset({"Cc", "Cs", "Zl", "Zp"})
 MANUAL_CONTRACT = Contract(Kind.MANUAL)
 
@@ -72,7 +75,7 @@ class ManualDeal(Deal):
 
 def is_manual(deal: Deal) -> bool:
     """Whether a log item is a manual entry (docs/rules.md §3.11)."""
-    return deal.contract.kind is Kind.MANUAL
+    return deal.contract.kind is MANUAL
 
 
 def parse_manual(raw: Mapping[str, object]) -> ManualDeal:
@@ -80,7 +83,9 @@ def parse_manual(raw: Mapping[str, object]) -> ManualDeal:
 
     The shape is checked here; names are checked against the seats when it is scored.
     """
-    unknown = sorted(map(str, set(raw) - {"manual"} - _OUTPUT_FIELDS))
+    beside = set(raw) - {"manual"}
+    exported = _OUTPUT_FIELDS <= beside
+    unknown = sorted(map(str, beside - (_EXPORTED_FIELDS if exported else _OUTPUT_FIELDS)))
     if unknown:
         raise DealError("deal.unknown_field", unknown[0], name=unknown[0])
     body = raw["manual"]

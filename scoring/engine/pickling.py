@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 C = TypeVar("C", bound=type)
@@ -55,3 +55,16 @@ def compact_pickle(cls: C) -> C:
     setattr(cls, "__getstate__", getstate)  # noqa: B010 (mypy refuses a method assigned)
     setattr(cls, "__setstate__", setstate)  # noqa: B010
     return cls
+
+
+def slot_setters(cls: type) -> tuple[Callable[[Any, Any], None], ...]:
+    """The ``__set__`` of each field's slot of ``cls`` (a frozen dataclass with slots), in
+    the fields' order, for an ``__init__`` written out by hand (docs/design.md, "How a
+    deal flows": the fold's hot path).
+
+    A frozen dataclass's generated ``__init__`` sets each field through
+    ``object.__setattr__(self, name, value)``, which looks the slot up by its name every
+    time: for the objects the fold makes for every deal that is most of their cost. The
+    object stays as frozen as before (its own ``__setattr__`` still refuses).
+    """
+    return tuple(cls.__dict__[field.name].__set__ for field in dataclasses.fields(cls))

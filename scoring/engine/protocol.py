@@ -272,11 +272,17 @@ def _sheet(value: object, names: tuple[str, ...], target: int) -> Totals:
 
 def entry_json(entry: Entry, names: tuple[str, ...]) -> dict[str, Any]:
     """One entry as docs/protocol.md prints it: player, section, [on], points."""
-    out: dict[str, Any] = {"player": names[entry.player], "section": entry.section}
-    if entry.on is not None:
-        out["on"] = names[entry.on]
-    out["points"] = to_json_number(entry.points)
-    return out
+    on, figure = entry.on, entry.points
+    # Nearly every figure is whole: the output's hot path.
+    points = figure if type(figure) is int else to_json_number(figure)
+    if on is None:
+        return {"player": names[entry.player], "section": entry.section, "points": points}
+    return {
+        "player": names[entry.player],
+        "section": entry.section,
+        "on": names[on],
+        "points": points,
+    }
 
 
 def sheet_json(totals: Totals) -> dict[str, Any]:

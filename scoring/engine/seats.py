@@ -5,7 +5,7 @@ Seats are numbered clockwise in the order of the pulka's ``players``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -25,11 +25,24 @@ class Seating:
     dealer: int
     active: tuple[int, ...]
     sitting_out: tuple[int, ...]
+    # Each active seat's defenders, worked out once: a seating is shared by every deal
+    # dealt from that chair (:func:`seating`), and every trick contract asks.
+    defenders: dict[int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        active = self.active
+        rotated = {seat: active[i + 1 :] + active[:i] for i, seat in enumerate(active)}
+        object.__setattr__(self, "defenders", rotated)
 
     def defenders_of(self, declarer: int) -> tuple[int, ...]:
-        """The defenders clockwise from the declarer: first hand ``f1`` speaks first (§3.1)."""
-        position = self.active.index(declarer)
-        return self.active[position + 1 :] + self.active[:position]
+        """The defenders clockwise from the declarer: first hand ``f1`` speaks first (§3.1).
+
+        A seat that is not dealt a hand has none: ``ValueError``, as ``tuple.index`` says.
+        """
+        found = self.defenders.get(declarer)
+        if found is None:
+            raise ValueError(f"seat {declarer} is not dealt a hand")
+        return found
 
 
 def seating(size: int, dealer: int) -> Seating:

@@ -11,14 +11,14 @@ from dataclasses import dataclass, replace
 
 from .allpass import TrickPrice, trick_price
 from .allpass_runs import finish_held, next_run
-from .contracts import Kind
+from .contracts import MANUAL
 from .conventions import Convention
 from .deals import GORA, PULYA, WHISTS, Deal, DealContext, Entry, score_deal
 from .errors import DealError
 from .help_order import help_receiver
 from .numbers import Points
-from .pickling import compact_pickle
-from .seats import seating
+from .pickling import compact_pickle, slot_setters
+from .seats import Seating, seating
 from .writeoff import help_writeoff
 
 
@@ -44,6 +44,36 @@ class SheetState:
     # (option allpass_exit_round, docs/rules.md §3.3); 0 when nobody is counted.
     led: int = 0
     manual_lines: int = 0  # of deals_played, the manual entries (docs/rules.md §3.11)
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        convention: Convention,
+        target: int,
+        pulya: tuple[Points, ...],
+        gora: tuple[Points, ...],
+        whists: tuple[tuple[Points, ...], ...],
+        dealer: int,
+        run: int = 0,
+        deals_played: int = 0,
+        closed: bool = False,
+        led: int = 0,
+        manual_lines: int = 0,
+    ) -> None:
+        # Every field set through its slot (pickling.slot_setters): one state a deal.
+        put = _STATE_SLOTS
+        put[0](self, names)
+        put[1](self, convention)
+        put[2](self, target)
+        put[3](self, pulya)
+        put[4](self, gora)
+        put[5](self, whists)
+        put[6](self, dealer)
+        put[7](self, run)
+        put[8](self, deals_played)
+        put[9](self, closed)
+        put[10](self, led)
+        put[11](self, manual_lines)
 
     @property
     def size(self) -> int:
@@ -78,6 +108,21 @@ class DealRecord:
     entries: tuple[Entry, ...]
     deal: Deal
 
+    def __init__(
+        self, number: int, dealer: int, notation: str, entries: tuple[Entry, ...], deal: Deal
+    ) -> None:
+        # Every field set through its slot (pickling.slot_setters): one record a deal.
+        put_number, put_dealer, put_notation, put_entries, put_deal = _RECORD_SLOTS
+        put_number(self, number)
+        put_dealer(self, dealer)
+        put_notation(self, notation)
+        put_entries(self, entries)
+        put_deal(self, deal)
+
+
+_STATE_SLOTS = slot_setters(SheetState)
+_RECORD_SLOTS = slot_setters(DealRecord)
+
 
 def start(
     names: Sequence[str], convention: Convention, target: int, first_dealer: int = 0
@@ -103,12 +148,13 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
         if deal.dealer not in state.names:
             raise DealError("deal.unknown_dealer", "dealer", player=deal.dealer)
         dealer = state.names.index(deal.dealer)
-    size, convention = len(state.names), state.convention
-    ctx = _context(state, dealer)
+    names, convention, run = state.names, state.convention, state.run
+    size = len(names)
+    ctx = _context(convention, names, seating(size, dealer), run)
     outcome = score_deal(ctx, deal)
     entries = outcome.entries
     # Nobody deals a manual entry (docs/rules.md §3.11): the dealer stays, nobody sits out.
-    manual = deal.contract.kind is Kind.MANUAL
+    manual = deal.contract.kind is MANUAL
     pulya_now, gora_now = list(state.pulya), list(state.gora)
     whists_now: list[list[Points] | tuple[Points, ...]] = list(state.whists)
     if convention.help and any(entry.section == PULYA for entry in entries):
@@ -123,23 +169,23 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     pulya = tuple(pulya_now)
     played = state.deals_played + 1
     manual_lines = state.manual_lines + manual
-    # A manual line neither grows nor ends a run of all-passes (docs/rules.md §3.11).
-    run, led = (
-        (state.run, state.led)
-        if manual
-        else next_run(
+    if manual:  # a manual line neither grows nor ends a run of all-passes (§3.11)
+        led = state.led
+    elif not outcome.is_allpass and (run == 0 or outcome.resets_run):
+        run = led = 0  # no run goes on: what next_run gives, without asking it
+    else:
+        run, led = next_run(
             convention,
-            state.run,
+            run,
             state.led,
             is_allpass=outcome.is_allpass,
             resets=outcome.resets_run,
             first_hand=ctx.seats.active[0],
             size=size,
         )
-    )
     # Built directly rather than through dataclasses.replace: this is the fold's hot path.
     new_state = SheetState(
-        state.names,
+        names,
         convention,
         state.target,
         pulya,
@@ -156,14 +202,18 @@ def apply(state: SheetState, deal: Deal) -> tuple[SheetState, DealRecord]:
     return new_state, record
 
 
-def _context(state: SheetState, dealer: int) -> DealContext:
-    """The DealContext of a deal dealt by ``dealer`` on this sheet (seatings are shared)."""
+def _context(
+    convention: Convention, names: tuple[str, ...], seats: Seating, run: int
+) -> DealContext:
+    """The DealContext of a deal at these seats after ``run`` all-passes: the ladders'
+    steps as ``SheetState.allpass_price`` and ``min_contract`` read them (docs/rules.md §3.3)."""
+    allpass, exit_ = convention.allpass_ladder, convention.exit_ladder
     return DealContext(
-        state.convention,
-        state.names,
-        seating(len(state.names), dealer),
-        state.allpass_price,
-        state.min_contract,
+        convention,
+        names,
+        seats,
+        allpass[run] if run < len(allpass) else allpass[-1],
+        exit_[run] if run < len(exit_) else exit_[-1],
     )
 
 
@@ -205,7 +255,7 @@ def pulka_over(
     is reached; with no limit the pulka is played by time and never ends by itself.
     With ``finish_after_allpass_run`` no end comes while a run of all-passes goes on.
     """
-    if finish_held(convention, run):
+    if run and finish_held(convention, run):
         return False
     if convention.end == "all_closed":
         return all(p >= target for p in pulya)

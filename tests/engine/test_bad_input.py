@@ -483,3 +483,55 @@ def test_the_command_reads_a_file_and_names_a_missing_one(tmp_path: Path) -> Non
     done = call_score(str(missing))
     assert done.returncode == 2
     assert done.stderr.decode() == f"cannot read {missing}: No such file or directory\n"
+
+
+# Every kind of log item refuses a field that is not its own (docs/protocol.md: "Unknown
+# names are an error, never ignored"), ``dealer`` beside ``manual`` included: nobody
+# deals a manual entry. A played deal's ``dealer`` is its own field (the rotation
+# restarts from him), so there it is read, not refused.
+MISERE = {"contract": "misere", "declarer": "A", "tricks": {"A": 0}}
+PASSED = {"contract": "7H", "declarer": "B", "whists": {"A": "pass", "C": "pass"}}
+MANUAL = {"manual": {"player": "A", "section": "gora", "points": 2, "reason": "fine"}}
+ITEMS = {
+    "contract": SIX,
+    "unplayed": PASSED,
+    "misere": MISERE,
+    "allpass": ALLPASS,
+    "manual": MANUAL,
+}
+
+
+@pytest.mark.parametrize("kind", list(ITEMS))
+@pytest.mark.parametrize("stray", [{"foo": 1}, {"penalty": False}, {"reason": "x"}])
+def test_every_kind_of_deal_refuses_a_field_not_its_own(kind: str, stray: dict) -> None:
+    with pytest.raises(ScoringError) as error:
+        score_text(text([{**ITEMS[kind], **stray}]))
+    assert error.value.code == "deal.unknown_field"
+    assert str(error.value) == f"deal 1: unknown field '{next(iter(stray))}'"
+
+
+@pytest.mark.parametrize("kind", list(ITEMS))
+def test_a_corrections_deal_refuses_a_field_not_its_own(kind: str) -> None:
+    correction = {"correct": 1, "deal": {**ITEMS[kind], "foo": 1}}
+    with pytest.raises(ScoringError) as error:
+        score_text(text([ITEMS[kind], correction]))
+    assert error.value.code == "deal.unknown_field"
+
+
+def test_a_correction_refuses_a_field_beside_its_deal() -> None:
+    with pytest.raises(ScoringError) as error:
+        score_text(text([SIX, {"correct": 1, "deal": SIX, "dealer": "B"}]))
+    assert error.value.code == "correction.fields"
+
+
+def test_a_dealer_is_read_on_a_played_deal_and_refused_beside_a_manual_entry() -> None:
+    """A is due to deal the first item; each names B."""
+    played = score_text(text([{**ALLPASS, "dealer": "B"}]))
+    assert played["deals"][0]["dealer"] == "B" and played["next"]["dealer"] == "C"
+    with pytest.raises(ScoringError) as error:
+        score_text(text([{**MANUAL, "dealer": "B"}]))
+    assert error.value.code == "deal.unknown_field"
+    assert str(error.value) == "deal 1: unknown field 'dealer'"
+    with pytest.raises(ScoringError) as error:
+        score_text(text([SIX, {"correct": 1, "deal": {**MANUAL, "dealer": "B"}}]))
+    assert error.value.code == "deal.unknown_field"

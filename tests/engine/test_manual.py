@@ -231,6 +231,11 @@ BAD = [
     (manual("A", "gora", 1, "x" * (MAX_REASON + 1)), "manual.reason_long"),
     (manual("A", "gora", 1, "two\nlines"), "manual.reason_long"),
     ({**manual("A", "gora", 1, "x"), "contract": "6S"}, "deal.unknown_field"),
+    # Nobody deals a manual entry: a dealer beside it is no field of its own, whether it
+    # names the player due to deal or another (docs/protocol.md, "Manual entries").
+    ({**manual("A", "gora", 1, "x"), "dealer": "B"}, "deal.unknown_field"),
+    ({**manual("A", "gora", 1, "x"), "dealer": "A"}, "deal.unknown_field"),
+    ({**manual("A", "gora", 1, "x"), "number": 1, "dealer": "A"}, "deal.unknown_field"),
 ]
 
 
@@ -239,6 +244,25 @@ def test_a_bad_manual_entry_is_refused_with_its_code(item: dict, code: str) -> N
     with pytest.raises(DealError) as error:
         parse_deal(item)
     assert error.value.code == code
+
+
+def test_a_dealer_beside_a_manual_entry_is_refused_in_a_file() -> None:
+    """docs/protocol.md, "Manual entries": any field beside ``manual``, a ``dealer``
+    say, is ``deal.unknown_field``; A is due to deal, and the item names B."""
+    item = {**manual("A", "gora", 2, "fine"), "dealer": "B"}
+    with pytest.raises(DealError) as error:
+        score_text(pulka_file([{"contract": "allpass", "tricks": {"A": 2, "B": 4, "C": 4}}, item]))
+    assert error.value.code == "deal.unknown_field"
+    assert str(error.value) == "deal 2: unknown field 'dealer'"
+
+
+def test_an_exported_manual_item_reads_with_its_output() -> None:
+    """An export writes the engine's output beside the line (number, dealer, notation,
+    entries; docs/protocol.md): read again, all four are recomputed, never read."""
+    first = score_text(pulka_file([manual("A", "gora", 2, "fine")]))
+    exported = {**manual("A", "gora", 2, "fine"), **first["deals"][0]}
+    assert set(exported) == {"manual", "number", "dealer", "notation", "entries"}
+    assert score_text(pulka_file([exported])) == first
 
 
 @pytest.mark.parametrize("field", ["player", "on"])
