@@ -261,7 +261,17 @@ STORAGES = {
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
 
-EMAIL_BACKEND = email_backend(os.environ)
+# Mail is queued in the request and sent after it (prefscore/clubs/outbox.py) through
+# MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
+EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
+MAIL_DELIVERY_BACKEND = email_backend(os.environ)
+# 0 leaves the sending to `manage.py send_queued_mail --loop` alone.
+MAIL_SEND_IN_THREAD = env_bool("MAIL_SEND_IN_THREAD", True)
+MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
+# Requests that mail or invite, per client address and hour (prefscore/clubs/ratelimit.py).
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)
+RESETS_PER_ADDRESS_PER_HOUR = env_int("RESETS_PER_ADDRESS_PER_HOUR", 10)
+INVITATIONS_PER_ADDRESS_PER_HOUR = env_int("INVITATIONS_PER_ADDRESS_PER_HOUR", 30)
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
@@ -323,3 +333,7 @@ SESSION_ENGINE = "prefscore.sessions"
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
+
+# A challenged sign-in's mailed code (prefscore/clubs/signin_codes.py).
+SIGNIN_CODE_MINUTES = env_int("SIGNIN_CODE_MINUTES", 15)
+SIGNIN_CODE_TRIES = env_int("SIGNIN_CODE_TRIES", 5)

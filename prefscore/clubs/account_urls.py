@@ -26,6 +26,7 @@ member_patterns = [
 
 urlpatterns = [
     path("accounts/login/", account_views.SignInView.as_view(), name="login"),
+    path("accounts/login/code/", account_views.sign_in_code, name="login_code"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
@@ -40,7 +41,7 @@ urlpatterns = [
     ),
     path(
         "accounts/password/reset/",
-        auth_views.PasswordResetView.as_view(),
+        account_views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

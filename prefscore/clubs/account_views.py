@@ -12,45 +12,86 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpResponse
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import accounts, ratelimit
+from . import accounts, ratelimit, signin_codes
 
 TOO_MANY = "too_many_attempts"
+TOO_MANY_REQUESTS = _("Too many requests from your network. Try again in an hour.")
+CHALLENGE_MESSAGE = _(
+    "Too many failed sign-in attempts on this account or from this network. If the "
+    "username and password were right, we have mailed a one-time code to the account's "
+    "email address: enter it to sign in."
+)
 
 
 class SignInForm(AuthenticationForm):
-    """Django's sign-in form that says how long to wait once the limit is reached."""
+    """Django's sign-in form; a challenged attempt (ratelimit.py) asks for a mailed code."""
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")
-        wait = ratelimit.wait_minutes(username, ratelimit.client_address(self.request))
-        if wait:
-            # "min." reads right after any number, in both languages: no plural forms.
-            raise ValidationError(
-                _("Too many failed sign-in attempts. Try again in %(minutes)d min."),
-                code=TOO_MANY,
-                params={"minutes": wait},
-            )
-        return super().clean()
+        try:
+            return super().clean()
+        except ValidationError:
+            challenge = getattr(self.request, "signin_challenge", None)
+            if challenge is None:
+                raise
+            signin_codes.start(self.request, challenge, self.cleaned_data.get("username", ""))
+            raise ValidationError(CHALLENGE_MESSAGE, code=TOO_MANY) from None
 
 
 class SignInView(auth_views.LoginView):
+    """Sign in; a challenged attempt answers 429 with the code form, whatever the password."""
+
     form_class = SignInForm
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
-        response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, TOO_MANY):
-            response.status_code = 429
-        return response
+            return code_page(self.request, CodeForm(), self.get_redirect_url(), status=429)
+        return super().form_invalid(form)
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Code from the email"),
+        max_length=20,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )
+
+
+def code_page(
+    request: HtmxHttpRequest, form: CodeForm, next_url: str, status: int = 200
+) -> HttpResponse:
+    context = {"form": form, "next": next_url, "message": CHALLENGE_MESSAGE}
+    return render_page(request, "registration/signin_code.html", context, status=status)
+
+
+@sensitive_post_parameters("code")
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_in_code(request: HtmxHttpRequest) -> HttpResponse:
+    """The mailed code of a challenged sign-in; then signed in and on to ``next``."""
+    if not signin_codes.pending(request):
+        return redirect_to(request, str(reverse("login")))
+    form = CodeForm(request.POST or None)
+    if request.method != "POST" or not form.is_valid():
+        return code_page(request, form, safe_next(request))
+    outcome = signin_codes.verify(request, form.cleaned_data["code"])
+    if outcome == signin_codes.WRONG:
+        form.add_error("code", _("That code is not the one we mailed."))
+        return code_page(request, form, safe_next(request), status=invalid_status(request))
+    if isinstance(outcome, str):  # expired, used up or gone: start again with the password
+        form.add_error(None, _("The code has expired. Sign in again to get a new one."))
+        return code_page(request, form, safe_next(request), status=429)
+    login(request, outcome, backend=settings.AUTHENTICATION_BACKENDS[0])
+    return redirect_to(request, safe_next(request))
 
 
 class SignUpForm(UserCreationForm):
@@ -91,6 +132,10 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect_to(request, safe_next(request))
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and not ratelimit.allow_hourly(ratelimit.Scope.SIGNUP, request):
+        form.add_error(None, TOO_MANY_REQUESTS)
+        context = {"form": form, "next": safe_next(request)}
+        return render_page(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = accounts.create_account(form, request)
         if user is not None:
@@ -98,3 +143,14 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
             return redirect_to(request, safe_next(request))
     context = {"form": form, "next": safe_next(request)}
     return render_page(request, "registration/signup.html", context)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, limited per address; its mail is queued (outbox.py), so the
+    answer takes as long for a registered email as for any other."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        if not ratelimit.allow_hourly(ratelimit.Scope.RESET, self.request):
+            form.add_error(None, TOO_MANY_REQUESTS)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)

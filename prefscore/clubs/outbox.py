@@ -1,0 +1,143 @@
+"""Mail leaves the request: queued in a table, sent after the response.
+
+``EMAIL_BACKEND`` is :class:`QueueBackend`: every ``send_mail`` (sign-up's "your email
+is in use", password resets, sign-in codes) writes one :class:`OutgoingMail` row per
+recipient, a millisecond's work, so a page answers in the same time whether it mails or
+not. Once the request's transaction commits, a thread of the same process sends what is
+due (:func:`deliver_due`) through ``MAIL_DELIVERY_BACKEND`` (SMTP, or the console);
+``manage.py send_queued_mail --loop`` does the same as a worker, for what a restart left
+behind. Why a table, not only a thread: a thread's mail dies with its process.
+
+Neither lost nor doubled: a row is claimed (``claimed_until``) in its own transaction
+before it is sent and marked sent right after, so two senders never take the same row;
+a sender killed between the SMTP server's "accepted" and that mark leaves a claim that
+lapses after ``CLAIM`` and is sent again, with the same Message-ID, which mail clients
+show once. A recipient gets at most ``MAIL_PER_RECIPIENT_PER_HOUR`` mails an hour;
+more are dropped (logged), so nobody can use the site to flood someone's inbox.
+bench/mail_timing.py measures the answer times with a slow SMTP server.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage, EmailMultiAlternatives, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
+from django.db import connection, transaction
+from django.utils import timezone
+
+from .models import OutgoingMail
+
+log = logging.getLogger(__name__)
+# How long a sender may take over one mail before another may take it over.
+CLAIM = timedelta(minutes=5)
+MAX_ATTEMPTS = 5
+
+
+def _serialise(message: EmailMessage, recipient: str) -> dict[str, Any]:
+    headers = dict(message.extra_headers)
+    # Fixed now, so that a mail sent twice (a crash at the wrong instant) reads as one.
+    headers.setdefault("Message-ID", message.message()["Message-ID"])
+    return {
+        "subject": str(message.subject),
+        "body": str(message.body),
+        "from_email": message.from_email,
+        "to": [recipient],
+        "reply_to": list(message.reply_to),
+        "headers": headers,
+        "alternatives": [
+            [str(content), mimetype] for content, mimetype in getattr(message, "alternatives", [])
+        ],
+    }
+
+
+def _rebuild(data: dict[str, Any]) -> EmailMultiAlternatives:
+    message = EmailMultiAlternatives(
+        data["subject"],
+        data["body"],
+        data["from_email"],
+        data["to"],
+        reply_to=data["reply_to"],
+        headers=data["headers"],
+    )
+    for content, mimetype in data["alternatives"]:
+        message.attach_alternative(content, mimetype)
+    return message
+
+
+def over_limit(recipient: str) -> bool:
+    """Has this address had its share of mail this hour?"""
+    since = timezone.now() - timedelta(hours=1)
+    recent = OutgoingMail.objects.filter(to__iexact=recipient, created_at__gt=since)
+    return recent.count() >= settings.MAIL_PER_RECIPIENT_PER_HOUR
+
+
+class QueueBackend(BaseEmailBackend):
+    """Queue each mail for :func:`deliver_due`; nothing goes out during the request."""
+
+    def send_messages(self, email_messages: Sequence[EmailMessage]) -> int:
+        queued = 0
+        for message in email_messages:
+            for recipient in message.recipients():
+                if over_limit(recipient):
+                    log.warning("mail to %s dropped: its hourly limit is reached", recipient)
+                    continue
+                OutgoingMail.objects.create(to=recipient, message=_serialise(message, recipient))
+                queued += 1
+        if queued and settings.MAIL_SEND_IN_THREAD:
+            transaction.on_commit(start_sender)
+        return queued
+
+
+def start_sender() -> None:
+    """Send what is due in a thread of this process, after the response."""
+    threading.Thread(target=_send_and_close, name="prefscore-mail", daemon=True).start()
+
+
+def _send_and_close() -> None:
+    try:
+        deliver_due()
+    except Exception:  # the worker command or the next mail takes over
+        log.exception("sending queued mail failed")
+    finally:
+        connection.close()
+
+
+def _claim() -> OutgoingMail | None:
+    """The oldest mail due, claimed for this sender in a transaction of its own."""
+    now = timezone.now()
+    with transaction.atomic():
+        due = OutgoingMail.objects.filter(sent_at=None, attempts__lt=MAX_ATTEMPTS).exclude(
+            claimed_until__gt=now
+        )
+        mail = due.order_by("pk").select_for_update(skip_locked=True).first()
+        if mail is None:
+            return None
+        mail.claimed_until = now + CLAIM
+        mail.attempts += 1
+        mail.save(update_fields=["claimed_until", "attempts"])
+    return mail
+
+
+def deliver_due(limit: int = 100) -> int:
+    """Send up to ``limit`` queued mails; how many went out."""
+    sent = 0
+    for _ in range(limit):
+        mail = _claim()
+        if mail is None:
+            break
+        try:
+            backend = get_connection(settings.MAIL_DELIVERY_BACKEND)
+            backend.send_messages([_rebuild(mail.message)])
+        except Exception as error:  # noqa: BLE001 - kept on the row, tried again later
+            log.warning("mail %s to %s not sent: %s", mail.pk, mail.to, error)
+            OutgoingMail.objects.filter(pk=mail.pk).update(error=str(error)[:1000])
+            continue
+        OutgoingMail.objects.filter(pk=mail.pk).update(sent_at=timezone.now(), error="")
+        sent += 1
+    return sent
