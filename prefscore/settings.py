@@ -189,6 +189,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "prefscore.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Private, no-store on every answer but the public ones (prefscore/security.py).
+    "prefscore.security.PrivateCacheMiddleware",
     # A shared Redis gets each request's cache writes in one round trip (issue 16).
     "prefscore.cache.DeferredCacheWritesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -322,6 +324,11 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+)
+# Pages that show nobody's data, which browsers may cache when no one is signed in;
+# every other answer is "Cache-Control: private, no-store" (prefscore/security.py).
+PUBLIC_VIEW_NAMES = frozenset(
+    {"clubs:home", "conventions:list", "conventions:compare", "conventions:detail"}
 )
 # htmx sends the token from base.html's hx-headers, so no script needs the cookie.
 CSRF_COOKIE_HTTPONLY = True

@@ -27,7 +27,7 @@ member_patterns = [
 urlpatterns = [
     path("accounts/login/", account_views.SignInView.as_view(), name="login"),
     path("accounts/login/code/", account_views.sign_in_code, name="login_code"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", account_views.SignOutView.as_view(), name="logout"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/password/change/",

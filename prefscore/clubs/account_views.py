@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
@@ -154,3 +154,14 @@ class PasswordResetView(auth_views.PasswordResetView):
             form.add_error(None, TOO_MANY_REQUESTS)
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().form_valid(form)
+
+
+class SignOutView(auth_views.LogoutView):
+    """Django's sign-out, telling the browser to forget what it kept for this person:
+    its cache and the site's storage (the offline outbox, the service worker's copies),
+    so that the next person on a shared tablet finds none of it."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response.headers["Clear-Site-Data"] = '"cache", "storage"'
+        return response
