@@ -90,7 +90,9 @@ def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
     url = env_str("DATABASE_URL", env=env)
     if not url:
         data_dir = base_dir / "data"
-        data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        data_dir.chmod(0o700)  # whatever the umask, and for a folder made before
+        private_sqlite_files(data_dir / "db.sqlite3")
         url = f"sqlite:///{data_dir / 'db.sqlite3'}"
     config: dict[str, Any] = dict(dj_database_url.parse(url))
     if config["ENGINE"] == "django.db.backends.postgresql":
@@ -113,6 +115,20 @@ def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
         database = Path(config["NAME"])
         config["TEST"] = {"NAME": str(database.with_name(f"test-{database.name}"))}
     return config
+
+
+def private_sqlite_files(database: Path) -> None:
+    """The database file readable by its owner alone, from its first open on.
+
+    Created here, empty (an empty file is an empty SQLite database), with mode 0600:
+    SQLite gives its -wal, -shm and journal files the database file's mode, so they are
+    private too. Files made before are made private; backups are already (``backup``).
+    """
+    if not database.exists():
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
+        if path.exists():
+            path.chmod(0o600)
 
 
 def cache_config(env: Env) -> dict[str, Any]:
