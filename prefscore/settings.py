@@ -354,6 +354,9 @@ SESSION_COOKIE_HTTPONLY = True
 # Database sessions, read in one plain statement (issue 16; why not cached: prefscore/sessions.py).
 SESSION_ENGINE = "prefscore.sessions"
 
+# While the database does not answer, pages are a 503 asking to retry after this long.
+DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
+
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
 
