@@ -283,8 +283,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 # MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
 EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
 MAIL_DELIVERY_BACKEND = email_backend(os.environ)
-# 0 leaves the sending to `manage.py send_queued_mail --loop` alone.
-MAIL_SEND_IN_THREAD = env_bool("MAIL_SEND_IN_THREAD", True)
+# 1: a thread of the app server sends after each response (the default with DEBUG, so
+# that `make run` needs nothing more); 0: `manage.py send_queued_mail --loop` alone
+# sends, which keeps answer times closest whatever the email (docs/benchmarks.md).
+MAIL_SEND_IN_THREAD = env_bool("MAIL_SEND_IN_THREAD", DEBUG)
 MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
 # Requests that mail or invite, per client address and hour (prefscore/clubs/ratelimit.py).
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)

@@ -134,7 +134,7 @@ class IdsChoiceField(forms.ModelMultipleChoiceField):
                     code="invalid_pk_value",
                     params={"pk": item},
                 )
-        return super()._check_values(value)
+        return super()._check_values(value)  # type: ignore[misc]
 
 
 def request_int(value: object, *, max_digits: int = 9) -> int | None:

@@ -6,7 +6,7 @@ Sign out, password change and password reset are Django's views with our templat
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -17,13 +17,14 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import accounts, ratelimit, signin_codes
+from . import accounts, outbox, ratelimit, signin_codes
 
 TOO_MANY = "too_many_attempts"
 TOO_MANY_REQUESTS = _("Too many requests from your network. Try again in an hour.")
@@ -42,7 +43,7 @@ class SignInForm(AuthenticationForm):
             return super().clean()
         except ValidationError:
             challenge = getattr(self.request, "signin_challenge", None)
-            if challenge is None:
+            if challenge is None or self.request is None:
                 raise
             signin_codes.start(self.request, challenge, self.cleaned_data.get("username", ""))
             raise ValidationError(CHALLENGE_MESSAGE, code=TOO_MANY) from None
@@ -55,7 +56,8 @@ class SignInView(auth_views.LoginView):
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         if form.has_error(NON_FIELD_ERRORS, TOO_MANY):
-            return code_page(self.request, CodeForm(), self.get_redirect_url(), status=429)
+            request = cast(HtmxHttpRequest, self.request)
+            return code_page(request, CodeForm(), self.get_redirect_url(), status=429)
         return super().form_invalid(form)
 
 
@@ -146,14 +148,24 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's reset, limited per address; its mail is queued (outbox.py), so the
-    answer takes as long for a registered email as for any other."""
+    """Django's reset, limited per address. The request only queues the job (outbox.py):
+    whether the email has an account is looked up after the response, so the answer
+    takes as long for a registered email as for any other."""
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         if not ratelimit.allow_hourly(ratelimit.Scope.RESET, self.request):
             form.add_error(None, TOO_MANY_REQUESTS)
             return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().form_valid(form)
+        email = form.cleaned_data["email"]
+        outbox.defer(
+            "password_reset",
+            to=email,
+            email=email,
+            domain=self.request.get_host(),
+            use_https=self.request.is_secure(),
+            language=get_language(),
+        )
+        return redirect_to(cast(HtmxHttpRequest, self.request), str(self.get_success_url()))
 
 
 class SignOutView(auth_views.LogoutView):

@@ -14,7 +14,12 @@ a sender killed between the SMTP server's "accepted" and that mark leaves a clai
 lapses after ``CLAIM`` and is sent again, with the same Message-ID, which mail clients
 show once. A recipient gets at most ``MAIL_PER_RECIPIENT_PER_HOUR`` mails an hour;
 more are dropped (logged), so nobody can use the site to flood someone's inbox.
-bench/mail_timing.py measures the answer times with a slow SMTP server.
+
+A password reset does not even look its email up in the request: it queues a *job*
+(:func:`defer`), one row whatever the email, and the sender composes the mail, if the
+email has an account, after the response. So the request does the same work, one
+insert, for every email. bench/mail_timing.py measures the answer times with a slow
+SMTP server (docs/benchmarks.md, "Mail timing").
 """
 
 from __future__ import annotations
@@ -28,8 +33,10 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import EmailMessage, EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
+from django.core.signals import request_finished, request_started
 from django.db import connection, transaction
-from django.utils import timezone
+from django.dispatch import receiver
+from django.utils import timezone, translation
 
 from .models import OutgoingMail
 
@@ -37,6 +44,7 @@ log = logging.getLogger(__name__)
 # How long a sender may take over one mail before another may take it over.
 CLAIM = timedelta(minutes=5)
 MAX_ATTEMPTS = 5
+SENDER = "prefscore-mail"
 
 
 def _serialise(message: EmailMessage, recipient: str) -> dict[str, Any]:
@@ -71,10 +79,43 @@ def _rebuild(data: dict[str, Any]) -> EmailMultiAlternatives:
 
 
 def over_limit(recipient: str) -> bool:
-    """Has this address had its share of mail this hour?"""
+    """Has this address had its share of mail this hour? (Jobs are no mail.)"""
     since = timezone.now() - timedelta(hours=1)
     recent = OutgoingMail.objects.filter(to__iexact=recipient, created_at__gt=since)
+    recent = recent.exclude(message__has_key=JOB)
     return recent.count() >= settings.MAIL_PER_RECIPIENT_PER_HOUR
+
+
+JOB = "job"
+
+
+def defer(job: str, to: str, **params: Any) -> None:
+    """Queue a mail to be composed after the response by ``COMPOSERS[job]``; composed
+    at once when ``EMAIL_BACKEND`` is not this queue (the tests' mailbox, say)."""
+    if settings.EMAIL_BACKEND != f"{__name__}.QueueBackend":
+        COMPOSERS[job](params)
+        return
+    OutgoingMail.objects.create(to=to[:254], message={JOB: job, "params": params})
+    send_later()
+
+
+def compose_password_reset(params: dict[str, Any]) -> None:
+    """Django's reset mail, for each active account with this email, if any."""
+    from django.contrib.auth.forms import PasswordResetForm
+
+    form = PasswordResetForm({"email": params["email"]})
+    if form.is_valid():
+        with translation.override(params["language"]):
+            form.save(domain_override=params["domain"], use_https=params["use_https"])
+
+
+def compose_email_in_use(params: dict[str, Any]) -> None:
+    from .accounts import tell_the_owner
+
+    tell_the_owner(params)
+
+
+COMPOSERS = {"password_reset": compose_password_reset, "email_in_use": compose_email_in_use}
 
 
 class QueueBackend(BaseEmailBackend):
@@ -89,14 +130,46 @@ class QueueBackend(BaseEmailBackend):
                     continue
                 OutgoingMail.objects.create(to=recipient, message=_serialise(message, recipient))
                 queued += 1
-        if queued and settings.MAIL_SEND_IN_THREAD:
-            transaction.on_commit(start_sender)
+        if queued:
+            send_later()
         return queued
+
+
+_request = threading.local()
+
+
+def send_later() -> None:
+    """Have the sender thread start once the response has gone (``request_finished``),
+    or, outside a request, once the transaction commits."""
+    if not settings.MAIL_SEND_IN_THREAD or _in_sender():
+        return
+    if getattr(_request, "active", False):
+        _request.mail_waiting = True
+    else:
+        transaction.on_commit(start_sender)
+
+
+@receiver(request_started)
+def _request_started(**kwargs: Any) -> None:
+    _request.active, _request.mail_waiting = True, False
+
+
+@receiver(request_finished)
+def _request_finished(**kwargs: Any) -> None:
+    waiting = getattr(_request, "mail_waiting", False)
+    _request.active, _request.mail_waiting = False, False
+    if waiting:
+        start_sender()
+
+
+def _in_sender() -> bool:
+    """A job composing its mail runs in the sender already, which sends it next."""
+    return threading.current_thread().name == SENDER
 
 
 def start_sender() -> None:
     """Send what is due in a thread of this process, after the response."""
-    threading.Thread(target=_send_and_close, name="prefscore-mail", daemon=True).start()
+    threading.Thread(target=_send_and_close, name=SENDER, daemon=True).start()
 
 
 def _send_and_close() -> None:
@@ -125,19 +198,23 @@ def _claim() -> OutgoingMail | None:
 
 
 def deliver_due(limit: int = 100) -> int:
-    """Send up to ``limit`` queued mails; how many went out."""
+    """Send (or compose) up to ``limit`` queued rows; how many mails went out."""
     sent = 0
     for _ in range(limit):
         mail = _claim()
         if mail is None:
             break
+        is_job = JOB in mail.message
         try:
-            backend = get_connection(settings.MAIL_DELIVERY_BACKEND)
-            backend.send_messages([_rebuild(mail.message)])
+            if is_job:  # its mail, if any, is queued now and sent in a later round
+                COMPOSERS[mail.message[JOB]](mail.message["params"])
+            else:
+                backend = get_connection(settings.MAIL_DELIVERY_BACKEND)
+                backend.send_messages([_rebuild(mail.message)])
         except Exception as error:  # noqa: BLE001 - kept on the row, tried again later
             log.warning("mail %s to %s not sent: %s", mail.pk, mail.to, error)
             OutgoingMail.objects.filter(pk=mail.pk).update(error=str(error)[:1000])
             continue
         OutgoingMail.objects.filter(pk=mail.pk).update(sent_at=timezone.now(), error="")
-        sent += 1
+        sent += 0 if is_job else 1
     return sent

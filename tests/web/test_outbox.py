@@ -1,10 +1,12 @@
 """Mail leaves the request (prefscore/clubs/outbox.py): queued in a table, sent after the
 response, never lost or doubled, and limited per recipient and per client address."""
 
+import threading
 from unittest import mock
 
 import pytest
 from django.core import mail
+from django.core.mail import send_mail
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -45,16 +47,19 @@ def test_a_reset_is_queued_in_the_request_and_sent_after_it(lena):
     assert mail.outbox == []  # nothing went out during the request
     assert OutgoingMail.objects.get().to == "lena@example.com"
     assert outbox.deliver_due() == 1
+    assert OutgoingMail.objects.filter(sent_at=None).count() == 0
     assert mail.outbox[0].to == ["lena@example.com"]
     assert "lena" in mail.outbox[0].body
 
 
-def test_an_unknown_email_queues_nothing_and_answers_the_same(lena):
+def test_an_unknown_email_does_the_same_work_in_the_request_and_gets_no_mail(lena):
     known, unknown = reset(), reset("nobody@example.com")
 
     assert known.status_code == unknown.status_code == 302
     assert known["Location"] == unknown["Location"]
-    assert OutgoingMail.objects.count() == 1
+    assert OutgoingMail.objects.count() == 2  # one job each, looked up after the response
+    assert outbox.deliver_due() == 1
+    assert [m.to for m in mail.outbox] == [["lena@example.com"]]
 
 
 def test_a_sent_mail_is_not_sent_again(lena):
@@ -67,7 +72,7 @@ def test_a_sent_mail_is_not_sent_again(lena):
 
 
 def test_a_mail_whose_sender_died_is_sent_again_with_the_same_message_id(lena):
-    reset()
+    send_mail("Subject", "Body", "site@example.com", ["lena@example.com"])
     mail_row = outbox._claim()  # a sender took it and was killed before marking it sent
     assert outbox.deliver_due() == 0  # its claim still holds: nobody doubles it now
     OutgoingMail.objects.filter(pk=mail_row.pk).update(claimed_until=timezone.now())
@@ -77,7 +82,7 @@ def test_a_mail_whose_sender_died_is_sent_again_with_the_same_message_id(lena):
 
 
 def test_a_failed_send_is_kept_and_tried_again(lena):
-    reset()
+    send_mail("Subject", "Body", "site@example.com", ["lena@example.com"])
     with mock.patch("django.core.mail.backends.locmem.EmailBackend.send_messages") as send:
         send.side_effect = OSError("connection refused")
         assert outbox.deliver_due() == 0
@@ -112,7 +117,7 @@ def test_one_address_may_ask_for_ten_resets_an_hour(lena):
 
     assert refused.status_code == 429
     assert "Попробуйте снова через час" in refused.content.decode()
-    assert OutgoingMail.objects.count() == 0
+    assert not OutgoingMail.objects.filter(to="lena@example.com").exists()
     assert reset(address="10.0.0.2").status_code == 302  # another address is not held
 
 
@@ -141,3 +146,17 @@ def test_invitations_are_limited_per_address(settings, django_user_model):
         client.post(url, {"role": "member", "days": 7})
 
     assert Invitation.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_once_the_request_commits_a_thread_of_the_process_sends_it(settings, django_user_model):
+    settings.MAIL_SEND_IN_THREAD = True
+    django_user_model.objects.create_user("vera", "vera@example.com", PASSWORD)
+
+    assert reset("vera@example.com").status_code == 302
+    for thread in threading.enumerate():
+        if thread.name == outbox.SENDER:
+            thread.join(timeout=10)
+
+    assert [m.to for m in mail.outbox] == [["vera@example.com"]]
+    assert OutgoingMail.objects.filter(sent_at=None).count() == 0
