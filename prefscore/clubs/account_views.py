@@ -15,7 +15,6 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -80,8 +79,6 @@ def code_page(
 @require_http_methods(["GET", "HEAD", "POST"])
 def sign_in_code(request: HtmxHttpRequest) -> HttpResponse:
     """The mailed code of a challenged sign-in; then signed in and on to ``next``."""
-    if not signin_codes.pending(request):
-        return redirect_to(request, str(reverse("login")))
     form = CodeForm(request.POST or None)
     if request.method != "POST" or not form.is_valid():
         return code_page(request, form, safe_next(request))
