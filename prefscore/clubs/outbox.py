@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 CLAIM = timedelta(minutes=5)
 MAX_ATTEMPTS = 5
 SENDER = "prefscore-mail"
+KEPT = timedelta(days=1)
 
 
 def _serialise(message: EmailMessage, recipient: str) -> dict[str, Any]:
@@ -115,7 +116,17 @@ def compose_email_in_use(params: dict[str, Any]) -> None:
     tell_the_owner(params)
 
 
-COMPOSERS = {"password_reset": compose_password_reset, "email_in_use": compose_email_in_use}
+def compose_signin_code(params: dict[str, Any]) -> None:
+    from .signin_codes import mail_code
+
+    mail_code(params)
+
+
+COMPOSERS = {
+    "password_reset": compose_password_reset,
+    "email_in_use": compose_email_in_use,
+    "signin_code": compose_signin_code,
+}
 
 
 class QueueBackend(BaseEmailBackend):
@@ -215,6 +226,12 @@ def deliver_due(limit: int = 100) -> int:
             log.warning("mail %s to %s not sent: %s", mail.pk, mail.to, error)
             OutgoingMail.objects.filter(pk=mail.pk).update(error=str(error)[:1000])
             continue
-        OutgoingMail.objects.filter(pk=mail.pk).update(sent_at=timezone.now(), error="")
-        sent += 0 if is_job else 1
+        done = OutgoingMail.objects.filter(pk=mail.pk)
+        if is_job:  # done with: its mail, if any, is a row of its own
+            done.delete()
+            continue
+        done.update(sent_at=timezone.now(), error="")
+        sent += 1
+    # Sent mail is kept a day: the hourly limits count it, then it is only a liability.
+    OutgoingMail.objects.filter(sent_at__lt=timezone.now() - KEPT).delete()
     return sent

@@ -20,11 +20,12 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import ratelimit
+from . import outbox, ratelimit
 
 SESSION_KEY = "signin_challenge"
 # What verify() answers besides a user.
@@ -50,19 +51,30 @@ def start(request: HttpRequest, challenge: ratelimit.Challenge, username: str) -
         "expires": timezone.now().timestamp() + lifetime,
         "tries": 0,
     }
-    if reachable:
-        _mail(request, user, code)
-
-
-def _mail(request: HttpRequest, user: Any, code: str) -> None:
-    context = {"user": user, "code": code, "minutes": settings.SIGNIN_CODE_MINUTES}
-    send_mail(
-        _("Your prefscore sign-in code"),
-        render_to_string("registration/signin_code_email.txt", context, request=request),
-        settings.DEFAULT_FROM_EMAIL,
-        [user.email],
-        fail_silently=True,  # the answer must look the same whether or not mail goes out
+    # One job queued either way: a right password is not told by the time it takes.
+    outbox.defer(
+        "signin_code",
+        to=user.email if reachable else "",
+        user=user.pk if reachable else None,
+        code=code if reachable else "",
+        language=get_language(),
     )
+
+
+def mail_code(params: dict[str, Any]) -> None:
+    """The code's mail, composed after the response (outbox.py); none for a wrong password."""
+    user = get_user_model().objects.filter(pk=params["user"]).first()
+    if params["user"] is None or user is None or not user.email:
+        return
+    context = {"user": user, "code": params["code"], "minutes": settings.SIGNIN_CODE_MINUTES}
+    with translation.override(params["language"]):
+        send_mail(
+            _("Your prefscore sign-in code"),
+            render_to_string("registration/signin_code_email.txt", context),
+            settings.DEFAULT_FROM_EMAIL,
+            [user.email],
+            fail_silently=True,
+        )
 
 
 def pending(request: HttpRequest) -> bool:

@@ -2,6 +2,7 @@
 response, never lost or doubled, and limited per recipient and per client address."""
 
 import threading
+from datetime import timedelta
 from unittest import mock
 
 import pytest
@@ -160,3 +161,15 @@ def test_once_the_request_commits_a_thread_of_the_process_sends_it(settings, dja
 
     assert [m.to for m in mail.outbox] == [["vera@example.com"]]
     assert OutgoingMail.objects.filter(sent_at=None).count() == 0
+
+
+def test_jobs_go_once_done_and_sent_mail_after_a_day(lena):
+    reset()
+    reset("nobody@example.com")
+    outbox.deliver_due()
+    assert list(OutgoingMail.objects.values_list("to", flat=True)) == ["lena@example.com"]
+    OutgoingMail.objects.update(sent_at=timezone.now() - timedelta(days=2))
+
+    outbox.deliver_due()
+
+    assert not OutgoingMail.objects.exists()

@@ -97,7 +97,12 @@ def test_a_wrong_password_under_challenge_gets_the_same_answer_and_no_mail(olga)
 
     assert right.status_code == wrong.status_code == 429
     assert right.context["message"] == wrong.context["message"]
-    assert OutgoingMail.objects.count() == 1  # the right password's code only
+    # Every challenged attempt queues one job, the same work whatever its password.
+    assert (
+        OutgoingMail.objects.filter(sent_at=None).count() == 22
+    )  # the second 20 guesses, and our two
+    outbox.deliver_due()
+    assert [m.to for m in mail.outbox] == [["olga@club.example"]]  # the right one's code
 
 
 def test_no_code_opens_a_challenge_whose_password_was_wrong(olga):
@@ -139,7 +144,8 @@ def test_an_account_without_an_email_gets_no_mail(django_user_model):
     django_user_model.objects.create_user("nomail", password=PASSWORD)
 
     assert challenge(Client(REMOTE_ADDR="192.0.2.33"), "nomail").status_code == 429
-    assert OutgoingMail.objects.count() == 0
+    assert outbox.deliver_due() == 0
+    assert mail.outbox == []
 
 
 def test_without_a_challenge_no_code_opens_anything(client, olga):
