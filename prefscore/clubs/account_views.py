@@ -138,6 +138,8 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = accounts.create_account(form, request)
         if user is not None:
+            # Signed up from here: this address is the account's own, as after a sign-in.
+            ratelimit.trust(user.get_username(), ratelimit.client_address(request))
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return redirect_to(request, safe_next(request))
     context = {"form": form, "next": safe_next(request)}

@@ -78,7 +78,7 @@ class InvitationAdmin(admin.ModelAdmin):
 
 @admin.register(SignInCounter)
 class SignInCounterAdmin(admin.ModelAdmin):
-    """Read-only but for deletion: deleting a counter lifts its lock at once."""
+    """Read-only but for deletion: deleting a counter lifts its challenge at once."""
 
     list_display = ["scope", "key", "failures", "strikes", "locked_until", "trusted"]
     list_filter = ["scope", "trusted"]

@@ -209,12 +209,13 @@ class SignInCounter(models.Model):
     key = models.CharField(_("key"), max_length=200)
     failures = models.PositiveIntegerField(_("failures in the window"), default=0)
     window_started_at = models.DateTimeField(_("window started"), default=timezone.now)
-    strikes = models.PositiveIntegerField(_("times locked"), default=0)
-    locked_until = models.DateTimeField(_("locked until"), null=True, blank=True)
+    strikes = models.PositiveIntegerField(_("times challenged"), default=0)
+    # Named when a limit locked; it now asks for a mailed code until then (ratelimit.py).
+    locked_until = models.DateTimeField(_("code asked until"), null=True, blank=True)
     trusted = models.BooleanField(
         _("trusted"),
         default=False,
-        help_text=_("The account has signed in from this address: other keys do not lock it."),
+        help_text=_("The account has signed in from this address: other keys do not challenge it."),
     )
 
     class Meta:

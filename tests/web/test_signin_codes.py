@@ -171,3 +171,17 @@ def test_a_wrong_code_over_htmx_is_a_422_with_the_form(olga):
 
     assert response.status_code == 422
     assert 'name="code"' in response.content.decode()
+
+
+def test_an_account_signed_up_behind_a_guessed_address_signs_in_there_without_a_code():
+    for i in range(21):
+        fail(f"made-up-{i}", "192.0.2.33")
+    client = Client(REMOTE_ADDR="192.0.2.33")
+    data = {"username": "nina", "email": "nina@club.example"}
+    data |= {"password1": PASSWORD, "password2": PASSWORD}
+    assert client.post(reverse("signup"), data).status_code == 302
+    client.post(reverse("logout"))
+
+    response = client.post(LOGIN, {"username": "nina", "password": PASSWORD})
+
+    assert response.status_code == 302
