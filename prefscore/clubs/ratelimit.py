@@ -114,7 +114,7 @@ def keys_for(username: str | None, address: str | None) -> list[Key]:
 
 
 def lock_length(strikes: int) -> timedelta:
-    """The wait after a key's ``strikes``-th lock: the window, doubling, capped."""
+    """How long a key stays challenged its ``strikes``-th time: the window, doubling, capped."""
     cap = timedelta(hours=settings.SIGNIN_LOCK_MAX_HOURS)
     return min(cap, _window() * 2 ** min(strikes - 1, 32))
 
