@@ -80,8 +80,10 @@ def code_page(
 def sign_in_code(request: HtmxHttpRequest) -> HttpResponse:
     """The mailed code of a challenged sign-in; then signed in and on to ``next``."""
     form = CodeForm(request.POST or None)
-    if request.method != "POST" or not form.is_valid():
+    if request.method != "POST":
         return code_page(request, form, safe_next(request))
+    if not form.is_valid():
+        return code_page(request, form, safe_next(request), status=invalid_status(request))
     outcome = signin_codes.verify(request, form.cleaned_data["code"])
     if outcome == signin_codes.WRONG:
         form.add_error("code", _("That code is not the one we mailed."))

@@ -77,10 +77,6 @@ def mail_code(params: dict[str, Any]) -> None:
         )
 
 
-def pending(request: HttpRequest) -> bool:
-    return SESSION_KEY in request.session
-
-
 def verify(request: HttpRequest, code: str) -> Any:
     """The account the code opens (its address now trusted), else why not."""
     challenge = request.session.get(SESSION_KEY)
