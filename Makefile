@@ -38,6 +38,9 @@ $(NODE_STAMP): package.json package-lock.json
 run: export DEBUG = 0
 run: export SECRET_KEY_FILE ?= $(CURDIR)/data/secret_key
 run: export PLAIN_HTTP = 1
+# One process serves the club: a thread sends each queued mail after its answer
+# (production runs `manage.py send_queued_mail --loop` instead, README).
+run: export MAIL_SEND_IN_THREAD = 1
 run: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py createcachetable

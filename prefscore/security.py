@@ -1,4 +1,4 @@
-"""The Content-Security-Policy header on every response.
+"""The Content-Security-Policy and caching headers on every response.
 
 The policy (``settings.CONTENT_SECURITY_POLICY``) allows scripts, styles and images only
 from the site itself: no inline ``<script>``, no ``on*=`` attributes, no ``style=``
@@ -30,3 +30,37 @@ class ContentSecurityPolicyMiddleware:
         if HEADER not in response.headers:
             response.headers[HEADER] = settings.CONTENT_SECURITY_POLICY
         return response
+
+
+CACHE_CONTROL = "Cache-Control"
+PRIVATE = "private, no-store"
+
+
+class PrivateCacheMiddleware:
+    """``Cache-Control: private, no-store`` on every answer but the public ones.
+
+    A shared club tablet must not keep a person's pages and exports (the sheet, the
+    settlement, ``export.json``, ``results.csv``, ``my-data.json``) in its cache after he
+    signs out, and no proxy may keep them at all. So the rule is the header, and the
+    exceptions are listed: ``PUBLIC_VIEW_NAMES`` (``settings``), pages that show nobody's
+    data, when asked by someone not signed in. A view that sets its own Cache-Control
+    (``never_cache``) keeps it. Static files never come here: WhiteNoise, before this in
+    ``MIDDLEWARE``, answers them with its long cache headers.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        if CACHE_CONTROL not in response.headers and not _public(request):
+            response.headers[CACHE_CONTROL] = PRIVATE
+        return response
+
+
+def _public(request: HttpRequest) -> bool:
+    match = request.resolver_match
+    if match is None or match.view_name not in settings.PUBLIC_VIEW_NAMES:
+        return False
+    user = getattr(request, "user", None)
+    return user is None or not user.is_authenticated

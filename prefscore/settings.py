@@ -117,7 +117,9 @@ def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
     url = env_str("DATABASE_URL", env=env)
     if not url:
         data_dir = base_dir / "data"
-        data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        data_dir.chmod(0o700)  # whatever the umask, and for a folder made before
+        private_sqlite_files(data_dir / "db.sqlite3")
         url = f"sqlite:///{data_dir / 'db.sqlite3'}"
     config: dict[str, Any] = dict(dj_database_url.parse(url))
     if config["ENGINE"] == "django.db.backends.postgresql":
@@ -140,6 +142,20 @@ def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
         database = Path(config["NAME"])
         config["TEST"] = {"NAME": str(database.with_name(f"test-{database.name}"))}
     return config
+
+
+def private_sqlite_files(database: Path) -> None:
+    """The database file readable by its owner alone, from its first open on.
+
+    Created here, empty (an empty file is an empty SQLite database), with mode 0600:
+    SQLite gives its -wal, -shm and journal files the database file's mode, so they are
+    private too. Files made before are made private; backups are already (``backup``).
+    """
+    if not database.exists():
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
+        if path.exists():
+            path.chmod(0o600)
 
 
 def cache_config(env: Env) -> dict[str, Any]:
@@ -218,6 +234,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "prefscore.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Private, no-store on every answer but the public ones (prefscore/security.py).
+    "prefscore.security.PrivateCacheMiddleware",
     # A shared Redis gets each request's cache writes in one round trip (issue 16).
     "prefscore.cache.DeferredCacheWritesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -290,7 +308,19 @@ STORAGES = {
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
 
-EMAIL_BACKEND = email_backend(os.environ)
+# Mail is queued in the request and sent after it (prefscore/clubs/outbox.py) through
+# MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
+EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
+MAIL_DELIVERY_BACKEND = email_backend(os.environ)
+# 1: a thread of the app server sends after each response (the default with DEBUG, so
+# that `make run` needs nothing more); 0: `manage.py send_queued_mail --loop` alone
+# sends, which keeps answer times closest whatever the email (docs/benchmarks.md).
+MAIL_SEND_IN_THREAD = env_bool("MAIL_SEND_IN_THREAD", DEBUG)
+MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
+# Requests that mail or invite, per client address and hour (prefscore/clubs/ratelimit.py).
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)
+RESETS_PER_ADDRESS_PER_HOUR = env_int("RESETS_PER_ADDRESS_PER_HOUR", 10)
+INVITATIONS_PER_ADDRESS_PER_HOUR = env_int("INVITATIONS_PER_ADDRESS_PER_HOUR", 30)
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
@@ -349,6 +379,11 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
 )
+# Pages that show nobody's data, which browsers may cache when no one is signed in;
+# every other answer is "Cache-Control: private, no-store" (prefscore/security.py).
+PUBLIC_VIEW_NAMES = frozenset(
+    {"clubs:home", "conventions:list", "conventions:compare", "conventions:detail"}
+)
 # htmx sends the token from base.html's hx-headers, so no script needs the cookie.
 CSRF_COOKIE_HTTPONLY = True
 # A styled, translated page instead of Django's English one (prefscore/errors.py).
@@ -357,5 +392,12 @@ SESSION_COOKIE_HTTPONLY = True
 # Database sessions, read in one plain statement (issue 16; why not cached: prefscore/sessions.py).
 SESSION_ENGINE = "prefscore.sessions"
 
+# While the database does not answer, pages are a 503 asking to retry after this long.
+DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
+
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
+
+# A challenged sign-in's mailed code (prefscore/clubs/signin_codes.py).
+SIGNIN_CODE_MINUTES = env_int("SIGNIN_CODE_MINUTES", 15)
+SIGNIN_CODE_TRIES = env_int("SIGNIN_CODE_TRIES", 5)

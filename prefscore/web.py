@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -99,6 +101,40 @@ def redirect_to(request: HtmxHttpRequest, url: str, *, htmx_status: int = 200) -
     if request.htmx:
         return vary(HttpResponseClientRedirect(url, status=htmx_status))
     return vary(HttpResponseRedirect(url))
+
+
+# The most digits of an id from a URL or a form: every id below 10**18 fits the 64-bit
+# signed integers of SQLite and PostgreSQL (2**63 has 19 digits), so a longer one can
+# name no row and never reaches the database (which would fail with OverflowError).
+ID_DIGITS = 18
+
+
+class IdConverter:
+    """``<id:pk>`` in every URL pattern: an id of at most ``ID_DIGITS`` digits; a longer
+    one matches no pattern, so it is a 404 on every database."""
+
+    regex = f"[0-9]{{1,{ID_DIGITS}}}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+class IdsChoiceField(forms.ModelMultipleChoiceField):
+    """Rows picked by id in a form; an id that is no bounded whole number is the field's
+    error (``request_int``), never a query with it."""
+
+    def _check_values(self, value: Any) -> Any:
+        for item in value:
+            if request_int(str(item), max_digits=ID_DIGITS) is None:
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": item},
+                )
+        return super()._check_values(value)  # type: ignore[misc]
 
 
 def request_int(value: object, *, max_digits: int = 9) -> int | None:

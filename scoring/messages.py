@@ -27,6 +27,7 @@ MESSAGES: dict[str, Promise] = {
     "file.bad_number": _(
         "The file holds a number that is not allowed: NaN, Infinity or an integer too long."
     ),
+    "file.duplicate_key": _("The key %(name)s is given twice in one object."),
     "file.not_object": _("the file must hold one JSON object, a pulka."),
     "file.unknown_field": _("unknown field %(name)s."),
     "file.description": _("%(name)s must be one line of text of at most %(high)s characters."),

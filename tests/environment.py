@@ -9,3 +9,6 @@ runs the tests themselves with DEBUG off, as in production.
 import os
 
 os.environ.setdefault("DEBUG", "1")
+# Queued mail is sent where a test says so (outbox.deliver_due), not by a thread that
+# would outlive the test's database access.
+os.environ.setdefault("MAIL_SEND_IN_THREAD", "0")

@@ -8,25 +8,26 @@ from . import account_views, member_views, player_views, request_views
 
 member_patterns = [
     path("clubs/<slug:slug>/members/", member_views.members, name="list"),
-    path("clubs/<slug:slug>/members/<int:pk>/role/", member_views.change_role, name="role"),
-    path("clubs/<slug:slug>/members/<int:pk>/remove/", member_views.remove_member, name="remove"),
+    path("clubs/<slug:slug>/members/<id:pk>/role/", member_views.change_role, name="role"),
+    path("clubs/<slug:slug>/members/<id:pk>/remove/", member_views.remove_member, name="remove"),
     path("clubs/<slug:slug>/invitations/", member_views.invite, name="invite"),
-    path("clubs/<slug:slug>/invitations/<int:pk>/revoke/", member_views.revoke, name="revoke"),
+    path("clubs/<slug:slug>/invitations/<id:pk>/revoke/", member_views.revoke, name="revoke"),
     path("invitations/<str:token>/", member_views.invitation, name="invitation"),
     # A club's players, for its admins: link, unlink, merge (prefscore/clubs/players.py).
     path("clubs/<slug:slug>/players/", player_views.player_list, name="players"),
     path("clubs/<slug:slug>/players/merge/", player_views.merge, name="player_merge"),
-    path("clubs/<slug:slug>/players/<int:pk>/link/", player_views.link, name="player_link"),
-    path("clubs/<slug:slug>/players/<int:pk>/unlink/", player_views.unlink, name="player_unlink"),
+    path("clubs/<slug:slug>/players/<id:pk>/link/", player_views.link, name="player_link"),
+    path("clubs/<slug:slug>/players/<id:pk>/unlink/", player_views.unlink, name="player_unlink"),
     # Issue 12: requests to join from a table's link, and the club's spectator switch.
-    path("clubs/<slug:slug>/requests/<int:pk>/approve/", request_views.approve, name="approve"),
-    path("clubs/<slug:slug>/requests/<int:pk>/decline/", request_views.decline, name="decline"),
+    path("clubs/<slug:slug>/requests/<id:pk>/approve/", request_views.approve, name="approve"),
+    path("clubs/<slug:slug>/requests/<id:pk>/decline/", request_views.decline, name="decline"),
     path("clubs/<slug:slug>/spectators/", request_views.spectators, name="spectators"),
 ]
 
 urlpatterns = [
     path("accounts/login/", account_views.SignInView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/login/code/", account_views.sign_in_code, name="login_code"),
+    path("accounts/logout/", account_views.SignOutView.as_view(), name="logout"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/password/change/",
@@ -40,7 +41,7 @@ urlpatterns = [
     ),
     path(
         "accounts/password/reset/",
-        auth_views.PasswordResetView.as_view(),
+        account_views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

@@ -6,51 +6,93 @@ Sign out, password change and password reset are Django's views with our templat
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import accounts, ratelimit
+from . import accounts, outbox, ratelimit, signin_codes
 
 TOO_MANY = "too_many_attempts"
+TOO_MANY_REQUESTS = _("Too many requests from your network. Try again in an hour.")
+CHALLENGE_MESSAGE = _(
+    "Too many failed sign-in attempts on this account or from this network. If the "
+    "username and password were right, we have mailed a one-time code to the account's "
+    "email address: enter it to sign in."
+)
 
 
 class SignInForm(AuthenticationForm):
-    """Django's sign-in form that says how long to wait once the limit is reached."""
+    """Django's sign-in form; a challenged attempt (ratelimit.py) asks for a mailed code."""
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")
-        wait = ratelimit.wait_minutes(username, ratelimit.client_address(self.request))
-        if wait:
-            # "min." reads right after any number, in both languages: no plural forms.
-            raise ValidationError(
-                _("Too many failed sign-in attempts. Try again in %(minutes)d min."),
-                code=TOO_MANY,
-                params={"minutes": wait},
-            )
-        return super().clean()
+        try:
+            return super().clean()
+        except ValidationError:
+            challenge = getattr(self.request, "signin_challenge", None)
+            if challenge is None or self.request is None:
+                raise
+            signin_codes.start(self.request, challenge, self.cleaned_data.get("username", ""))
+            raise ValidationError(CHALLENGE_MESSAGE, code=TOO_MANY) from None
 
 
 class SignInView(auth_views.LoginView):
+    """Sign in; a challenged attempt answers 429 with the code form, whatever the password."""
+
     form_class = SignInForm
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
-        response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, TOO_MANY):
-            response.status_code = 429
-        return response
+            request = cast(HtmxHttpRequest, self.request)
+            return code_page(request, CodeForm(), self.get_redirect_url(), status=429)
+        return super().form_invalid(form)
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Code from the email"),
+        max_length=20,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )
+
+
+def code_page(
+    request: HtmxHttpRequest, form: CodeForm, next_url: str, status: int = 200
+) -> HttpResponse:
+    context = {"form": form, "next": next_url, "message": CHALLENGE_MESSAGE}
+    return render_page(request, "registration/signin_code.html", context, status=status)
+
+
+@sensitive_post_parameters("code")
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_in_code(request: HtmxHttpRequest) -> HttpResponse:
+    """The mailed code of a challenged sign-in; then signed in and on to ``next``."""
+    form = CodeForm(request.POST or None)
+    if request.method != "POST":
+        return code_page(request, form, safe_next(request))
+    if not form.is_valid():
+        return code_page(request, form, safe_next(request), status=invalid_status(request))
+    outcome = signin_codes.verify(request, form.cleaned_data["code"])
+    if outcome == signin_codes.WRONG:
+        form.add_error("code", _("That code is not the one we mailed."))
+        return code_page(request, form, safe_next(request), status=invalid_status(request))
+    if isinstance(outcome, str):  # expired, used up or gone: start again with the password
+        form.add_error(None, _("The code has expired. Sign in again to get a new one."))
+        return code_page(request, form, safe_next(request), status=429)
+    login(request, outcome, backend=settings.AUTHENTICATION_BACKENDS[0])
+    return redirect_to(request, safe_next(request))
 
 
 class SignUpForm(UserCreationForm):
@@ -91,10 +133,48 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect_to(request, safe_next(request))
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and not ratelimit.allow_hourly(ratelimit.Scope.SIGNUP, request):
+        form.add_error(None, TOO_MANY_REQUESTS)
+        context = {"form": form, "next": safe_next(request)}
+        return render_page(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = accounts.create_account(form, request)
         if user is not None:
+            # Signed up from here: this address is the account's own, as after a sign-in.
+            ratelimit.trust(user.get_username(), ratelimit.client_address(request))
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return redirect_to(request, safe_next(request))
     context = {"form": form, "next": safe_next(request)}
     return render_page(request, "registration/signup.html", context)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, limited per address. The request only queues the job (outbox.py):
+    whether the email has an account is looked up after the response, so the answer
+    takes as long for a registered email as for any other."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        if not ratelimit.allow_hourly(ratelimit.Scope.RESET, self.request):
+            form.add_error(None, TOO_MANY_REQUESTS)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        email = form.cleaned_data["email"]
+        outbox.defer(
+            "password_reset",
+            to=email,
+            email=email,
+            domain=self.request.get_host(),
+            use_https=self.request.is_secure(),
+            language=get_language(),
+        )
+        return redirect_to(cast(HtmxHttpRequest, self.request), str(self.get_success_url()))
+
+
+class SignOutView(auth_views.LogoutView):
+    """Django's sign-out, telling the browser to forget what it kept for this person:
+    its cache and the site's storage (the offline outbox, the service worker's copies),
+    so that the next person on a shared tablet finds none of it."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response.headers["Clear-Site-Data"] = '"cache", "storage"'
+        return response

@@ -20,7 +20,11 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from . import outbox
 
 
 def email_taken(email: str) -> Any:
@@ -31,7 +35,12 @@ def email_taken(email: str) -> Any:
 
 
 def create_account(form: UserCreationForm, request: HttpRequest) -> Any:
-    """The new account, or None with the reason added to the form."""
+    """The new account, or None with the reason added to the form.
+
+    Every sign-up queues the "your email is in use" job, taken email or not: the
+    sender looks the owner up after the response (:func:`tell_the_owner`), so the
+    request does the same work whatever the email (prefscore/clubs/outbox.py).
+    """
     owner = email_taken(form.cleaned_data.get("email", ""))
     user = _save(form, keep_email=owner is None)
     if user is None and owner is None:
@@ -39,8 +48,16 @@ def create_account(form: UserCreationForm, request: HttpRequest) -> Any:
         owner = email_taken(form.cleaned_data.get("email", ""))
         if owner is not None:
             user = _save(form, keep_email=False)
-    if user is not None and owner is not None:
-        tell_the_owner(owner, form.cleaned_data["email"], user, request)
+    if user is not None and form.cleaned_data.get("email"):
+        outbox.defer(
+            "email_in_use",
+            to=form.cleaned_data["email"],
+            email=form.cleaned_data["email"],
+            newcomer=user.pk,
+            sign_in=request.build_absolute_uri(reverse("login")),
+            reset=request.build_absolute_uri(reverse("password_reset")),
+            language=get_language(),
+        )
     return user
 
 
@@ -58,18 +75,23 @@ def _save(form: UserCreationForm, keep_email: bool) -> Any:
     return user
 
 
-def tell_the_owner(owner: Any, email: str, newcomer: Any, request: HttpRequest) -> None:
-    """Mail the address's owner that someone signed up with it."""
+def tell_the_owner(params: dict[str, Any]) -> None:
+    """Mail the address's owner that someone else signed up with it, if someone did."""
+    owner = email_taken(params["email"])
+    newcomer = get_user_model().objects.filter(pk=params["newcomer"]).first()
+    if owner is None or newcomer is None or owner.pk == newcomer.pk:
+        return  # the email was free: the newcomer has it now
     context = {
         "owner": owner,
         "newcomer": newcomer.get_username(),
-        "sign_in": request.build_absolute_uri(reverse("login")),
-        "reset": request.build_absolute_uri(reverse("password_reset")),
+        "sign_in": params["sign_in"],
+        "reset": params["reset"],
     }
-    send_mail(
-        _("Someone signed up at prefscore with your email address"),
-        render_to_string("registration/email_in_use_email.txt", context, request=request),
-        settings.DEFAULT_FROM_EMAIL,
-        [email],
-        fail_silently=True,  # the page must look the same whether or not mail goes out
-    )
+    with translation.override(params["language"]):
+        send_mail(
+            _("Someone signed up at prefscore with your email address"),
+            render_to_string("registration/email_in_use_email.txt", context),
+            settings.DEFAULT_FROM_EMAIL,
+            [params["email"]],
+            fail_silently=True,
+        )

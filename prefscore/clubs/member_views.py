@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page, request_int
 
-from . import invitations, players
+from . import invitations, players, ratelimit
 from .models import Club, Invitation, Membership, Player, Role
 from .permissions import ADMINS, MEMBERS, RANK, club_and_role_for, may
 
@@ -139,7 +139,9 @@ def invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A new invitation link, shown in the list of pending invitations."""
     club, role = club_and_role_for(request, slug, roles=ADMINS)
     form = InvitationForm(request.POST)
-    if form.is_valid():
+    if not ratelimit.allow_hourly(ratelimit.Scope.INVITE, request):
+        messages.error(request, _("Too many requests from your network. Try again in an hour."))
+    elif form.is_valid():
         invitations.create_invitation(
             club, request.user, form.cleaned_data["role"], form.cleaned_data["days"]
         )

@@ -201,17 +201,21 @@ class SignInCounter(models.Model):
         PAIR = "pair", _("username from one address")
         USERNAME = "username", _("username from unknown addresses")
         ADDRESS = "address", _("address, any username")
+        SIGNUP = "signup", _("sign-ups from one address")
+        RESET = "reset", _("password resets from one address")
+        INVITE = "invite", _("invitations from one address")
 
     scope = models.CharField(_("counted per"), max_length=8, choices=Scope.choices)
     key = models.CharField(_("key"), max_length=200)
     failures = models.PositiveIntegerField(_("failures in the window"), default=0)
     window_started_at = models.DateTimeField(_("window started"), default=timezone.now)
-    strikes = models.PositiveIntegerField(_("times locked"), default=0)
-    locked_until = models.DateTimeField(_("locked until"), null=True, blank=True)
+    strikes = models.PositiveIntegerField(_("times challenged"), default=0)
+    # Named when a limit locked; it now asks for a mailed code until then (ratelimit.py).
+    locked_until = models.DateTimeField(_("code asked until"), null=True, blank=True)
     trusted = models.BooleanField(
         _("trusted"),
         default=False,
-        help_text=_("The account has signed in from this address: other keys do not lock it."),
+        help_text=_("The account has signed in from this address: other keys do not challenge it."),
     )
 
     class Meta:
@@ -223,6 +227,27 @@ class SignInCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key}: {self.failures}"
+
+
+class OutgoingMail(models.Model):
+    """One mail to one recipient, queued in the request and sent after it
+    (prefscore/clubs/outbox.py): kept until sent, so a restart neither loses nor doubles it."""
+
+    to = models.EmailField(_("to"), max_length=254, db_index=True)
+    message = models.JSONField(_("message"))
+    created_at = models.DateTimeField(_("queued"), default=timezone.now, db_index=True)
+    claimed_until = models.DateTimeField(_("being sent until"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    error = models.TextField(_("last error"), blank=True)
+
+    class Meta:
+        verbose_name = _("outgoing mail")
+        verbose_name_plural = _("outgoing mail")
+        indexes = [models.Index(fields=["sent_at", "claimed_until"], name="outgoing_mail_due")]
+
+    def __str__(self) -> str:
+        return f"{self.to} {self.created_at:%Y-%m-%d %H:%M}"
 
 
 class PlayerEvent(models.Model):

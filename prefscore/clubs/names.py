@@ -19,7 +19,15 @@ INVISIBLE = re.compile(
 SPACES = re.compile(r"\s+")
 
 
+def normalise_text(text: str) -> str:
+    """A reason or a note as stored: NFC, nothing invisible, trimmed; its line breaks kept.
+
+    Zero-width characters alone are no reason, and a direction override would scramble
+    the lines shown after it (the audit, the sheet's notes).
+    """
+    return INVISIBLE.sub("", unicodedata.normalize("NFC", text)).strip()
+
+
 def normalise_name(text: str) -> str:
     """The name as stored and compared: NFC, nothing invisible, single spaces, trimmed."""
-    text = INVISIBLE.sub("", unicodedata.normalize("NFC", text))
-    return SPACES.sub(" ", text).strip()
+    return SPACES.sub(" ", normalise_text(text)).strip()

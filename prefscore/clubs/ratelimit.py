@@ -1,4 +1,4 @@
-"""Sign-in attempts limited so that a guesser is slowed and nobody else is locked out.
+"""Sign-in attempts limited so that a guesser is stopped and nobody is locked out.
 
 Failures are counted under three keys (:class:`~prefscore.clubs.models.SignInCounter`):
 
@@ -8,28 +8,30 @@ Failures are counted under three keys (:class:`~prefscore.clubs.models.SignInCou
 - an address, on usernames that have never signed in from it:
   ``SIGNIN_FAILURES_PER_ADDRESS`` (20), against one address trying many accounts.
 
-Once a key reaches its limit within ``SIGNIN_FAILURE_WINDOW_MINUTES`` (15), it is locked
-for that long, and each further lock of the same key lasts twice the one before, up to
-``SIGNIN_LOCK_MAX_HOURS`` (24). An address the account has signed in from is *trusted*
-for that account: only its own pair counter can lock it, so a stranger's failures
-(from elsewhere, or from other accounts behind the same address) never lock the owner
-out of his own address.
+A key that reaches its limit within ``SIGNIN_FAILURE_WINDOW_MINUTES`` (15) is
+*challenged* for that long, each further time twice as long, up to
+``SIGNIN_LOCK_MAX_HOURS`` (24). A challenged attempt is never refused outright and never
+told whether its password was right: every one gets the same answer (HTTP 429, "we have
+mailed a code if the password was right"), and only a right password mails a one-time
+code to the account (prefscore/clubs/signin_codes.py). So a guesser learns nothing more,
+whatever he tries, while the owner signs in with the code, from any address. An address
+the account has signed in from is *trusted* for that account: only its own pair counter
+can challenge it.
 
 Counting is atomic. Each attempt first reserves its place on every counter under a row
 lock, and only then is the password checked; a success gives the reservation back. So
 thirty concurrent wrong passwords check exactly as many passwords as the limit allows.
 django-axes checks the lock before the password and counts after it, so concurrent
-attempts overshoot its limit; that is why this is our own code (README, dependencies).
+attempts overshoot its limit, and its answer to a limit is a lock, which a stranger can
+turn against the owner; that is why this is our own code (README, "Security").
 
 The limit is enforced by :class:`RateLimitedModelBackend`, so it guards every way in
-(our sign-in page, the Django admin's, any ``authenticate()``); the sign-in form asks
-:func:`wait_minutes` first to tell the person how long to wait.
+(our sign-in page, the Django admin's, which is ours too, any ``authenticate()``).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -112,30 +114,9 @@ def keys_for(username: str | None, address: str | None) -> list[Key]:
 
 
 def lock_length(strikes: int) -> timedelta:
-    """The wait after a key's ``strikes``-th lock: the window, doubling, capped."""
+    """How long a key stays challenged its ``strikes``-th time: the window, doubling, capped."""
     cap = timedelta(hours=settings.SIGNIN_LOCK_MAX_HOURS)
     return min(cap, _window() * 2 ** min(strikes - 1, 32))
-
-
-def wait_minutes(username: str | None, address: str | None) -> int:
-    """Whole minutes until this username and address may try again; 0 when they may now."""
-    now = timezone.now()
-    keys = keys_for(username, address)
-    locks = SignInCounter.objects.filter(
-        scope__in={k.scope for k in keys}, key__in={k.key for k in keys}, locked_until__gt=now
-    )
-    wanted = {(k.scope, k.key) for k in keys}
-    latest = max(
-        (
-            c.locked_until
-            for c in locks
-            if c.locked_until is not None and (c.scope, c.key) in wanted
-        ),
-        default=None,
-    )
-    if latest is None:
-        return 0
-    return max(1, math.ceil((latest - now).total_seconds() / 60))
 
 
 def _locked_rows(keys: list[Key]) -> list[SignInCounter]:
@@ -169,8 +150,8 @@ class Reservation:
 def reserve(username: str | None, address: str | None) -> Reservation | None:
     """Count this attempt on every counter, before its password is checked.
 
-    None when a counter is locked: the attempt is refused and counted nowhere, so a
-    lock does not extend itself.
+    None when a counter is challenged: the attempt is counted nowhere (its answer tells
+    nothing, so it needs no limit), and a challenge does not extend itself.
     """
     now = timezone.now()
     keys = keys_for(username, address)
@@ -183,7 +164,7 @@ def reserve(username: str | None, address: str | None) -> Reservation | None:
             _age(row, now)
             row.failures += 1
             if row.failures >= key.limit:
-                # Locked; after the wait, a fresh window of ``limit`` tries begins.
+                # Challenged; afterwards, a fresh window of ``limit`` tries begins.
                 row.strikes += 1
                 row.locked_until = now + lock_length(row.strikes)
                 row.failures, row.window_started_at = 0, row.locked_until
@@ -208,8 +189,30 @@ def give_back(reservation: Reservation, username: str | None, address: str | Non
             row.save()
 
 
+@dataclass(frozen=True)
+class Challenge:
+    """A challenged attempt: the account its password opened, or None if it opened none."""
+
+    user: Any
+
+
+def trust(username: str | None, address: str | None) -> None:
+    """The owner proved himself from this address (a mailed code): trust the pair."""
+    pair = pair_key(username, address)
+    with transaction.atomic():
+        (row,) = _locked_rows([pair])
+        row.failures, row.strikes, row.locked_until = 0, 0, None
+        row.trusted = address is not None
+        row.save()
+
+
 class RateLimitedModelBackend(ModelBackend):
-    """Django's username and password check, refused while a limit holds."""
+    """Django's username and password check; while a limit holds, a challenge.
+
+    A challenged attempt's password is still checked, for the code to go to the right
+    owner only; the user (or None) is left on the request as ``signin_challenge`` for
+    the sign-in form, and authenticate() answers None, whichever it was.
+    """
 
     def authenticate(
         self,
@@ -223,9 +226,39 @@ class RateLimitedModelBackend(ModelBackend):
         address = client_address(request)
         reservation = reserve(username, address)
         if reservation is None:
+            user = super().authenticate(request, username=username, password=password, **kwargs)
+            if request is not None:
+                request.signin_challenge = Challenge(user)  # type: ignore[attr-defined]
             # PermissionDenied stops authenticate() from trying any other backend.
             raise PermissionDenied
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is not None:
             give_back(reservation, username, address)
         return user
+
+
+HOURLY_LIMITS = {
+    Scope.SIGNUP: "SIGNUPS_PER_ADDRESS_PER_HOUR",
+    Scope.RESET: "RESETS_PER_ADDRESS_PER_HOUR",
+    Scope.INVITE: "INVITATIONS_PER_ADDRESS_PER_HOUR",
+}
+
+
+def allow_hourly(scope: str, request: HttpRequest) -> bool:
+    """Count one request that mails or invites from this address; False past its limit.
+
+    A fixed hour's window per address (``HOURLY_LIMITS``): generous enough for a club
+    evening signing up behind one Wi-Fi address, far below a flood. Requests without
+    a usable address share one key.
+    """
+    limit = getattr(settings, HOURLY_LIMITS[Scope(scope)])
+    now = timezone.now()
+    with transaction.atomic():
+        (row,) = _locked_rows([Key(scope, client_address(request) or "-")])
+        if row.window_started_at <= now - timedelta(hours=1):
+            row.failures, row.window_started_at = 0, now
+        if row.failures >= limit:
+            return False
+        row.failures += 1
+        row.save(update_fields=["failures", "window_started_at"])
+    return True

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Role
+from prefscore.clubs.names import normalise_text
 
 from . import changes, events
 from .corrections import Refusal, answerable_seat, seats_of
@@ -61,7 +62,7 @@ def abandon(pulka_id: int, user: Any, reason: str) -> Abandonment:
         refusal = abandon_refusal(pulka, user)
         if refusal is not None:
             raise NotAllowed(refusal.message)
-        reason = reason.strip()[:MAX_REASON]
+        reason = normalise_text(reason)[:MAX_REASON]
         if is_club_admin(pulka, user):
             return _abandon_at_once(pulka, user, reason)
         if pending_abandonment(pulka) is not None:

@@ -14,6 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from prefscore.clubs.names import normalise_text
 from prefscore.web import request_int
 from scoring.engine.errors import DealError
 from scoring.engine.seats import seating
@@ -223,6 +224,14 @@ class ArbiterForm(DealForm):
         },
     )
     penalty = forms.BooleanField(required=False)
+
+    def clean_reason(self) -> str:
+        reason = normalise_text(self.cleaned_data["reason"])
+        if not reason:
+            raise forms.ValidationError(
+                self.fields["reason"].error_messages["required"], "required"
+            )
+        return reason
 
 
 def _group_of(name: str) -> str:

@@ -40,6 +40,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
+from prefscore.clubs.names import normalise_name
 from scoring.conventions import name_of
 from scoring.engine import protocol
 from scoring.engine.conventions import Convention
@@ -325,13 +326,21 @@ def log_rows(
 
 
 def check_importable(parsed: EnginePulka) -> None:
-    """Refuse what the engine accepts but the database cannot hold."""
+    """Refuse what the engine accepts but the database cannot hold, or the new-pulka form
+    refuses: a name with invisible characters, two names alike but for case."""
     for name in parsed.names:
+        if normalise_name(name) != name or not name:
+            raise FileRefused(
+                _("A player's name holds invisible characters or extra spaces: %(name)s")
+                % {"name": normalise_name(name) or "?"}
+            )
         if len(name) > MAX_PLAYER_NAME:
             raise FileRefused(
                 _("A player's name is at most %(limit)s characters: %(name)s…")
                 % {"limit": MAX_PLAYER_NAME, "name": name[:MAX_PLAYER_NAME]}
             )
+    if len({name.casefold() for name in parsed.names}) != len(parsed.names):
+        raise FileRefused(_("Two players' names differ only in case: give each his own."))
     stake = parsed.stake
     if stake is not None and (stake > MAX_STAKE or stake != stake.quantize(STAKE_PLACES)):
         raise FileRefused(_("The stake must be below 1000000 with at most 4 decimals."))

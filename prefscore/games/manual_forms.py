@@ -13,6 +13,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from prefscore.clubs.names import normalise_text
 from prefscore.web import request_int
 from scoring.engine.errors import DealError
 from scoring.engine.manual import MAX_POINTS, MAX_REASON, ManualLine
@@ -56,7 +57,7 @@ class ManualEntryForm(forms.Form):
         if section == "whists":
             body["on"] = self._seat(data.get("on") or "", "on")
         body["points"] = self._points(data.get("points") or "")
-        body["reason"] = data.get("reason") or ""
+        body["reason"] = normalise_text(data.get("reason") or "")
         self.facts = {"manual": body}
         return data
 

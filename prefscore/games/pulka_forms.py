@@ -127,7 +127,8 @@ class NewPulkaForm(forms.Form):
         return [
             number
             for number in range(1, MAX_PLAYERS + 1)
-            if self.data.get(f"player_{number}") or self.data.get(f"guest_{number}", "").strip()
+            if self.data.get(f"player_{number}")
+            or normalise_name(str(self.data.get(f"guest_{number}", "")))
         ]
 
     def _clean_seats(self) -> list[tuple[int, Player | str]] | None:

@@ -18,38 +18,36 @@ app_name = "games"
 
 # Every view module defines the names used here; see each module's docstring.
 urlpatterns = [
-    path("pulkas/<int:pk>/", sheet.sheet_page, name="sheet"),
-    path("pulkas/<int:pk>/poll/", sheet.poll, name="poll"),
+    path("pulkas/<id:pk>/", sheet.sheet_page, name="sheet"),
+    path("pulkas/<id:pk>/poll/", sheet.poll, name="poll"),
     # The change signal (views/events.py): under ASGI only; its path mirrors the poll's.
-    path("pulkas/<int:pk>/events/", events.sheet_events, name="events"),
-    path("pulkas/<int:pk>/deals/", entry.record, name="record"),
-    path("pulkas/<int:pk>/deals/<int:number>/pencil/", entry.pencil, name="pencil"),
-    path("pulkas/<int:pk>/deals/<int:number>/correct/", corrections.correct, name="correct"),
-    path("pulkas/<int:pk>/deals/<int:number>/arbiter/", corrections.arbiter, name="arbiter"),
-    path("pulkas/<int:pk>/forgotten/", corrections.propose, name="propose"),
-    path("pulkas/<int:pk>/forgotten/<int:proposal>/answer/", corrections.answer, name="answer"),
-    path("pulkas/<int:pk>/audit/", corrections.audit_page, name="audit"),
-    path("pulkas/<int:pk>/abandon/", abandon.abandon, name="abandon"),
+    path("pulkas/<id:pk>/events/", events.sheet_events, name="events"),
+    path("pulkas/<id:pk>/deals/", entry.record, name="record"),
+    path("pulkas/<id:pk>/deals/<id:number>/pencil/", entry.pencil, name="pencil"),
+    path("pulkas/<id:pk>/deals/<id:number>/correct/", corrections.correct, name="correct"),
+    path("pulkas/<id:pk>/deals/<id:number>/arbiter/", corrections.arbiter, name="arbiter"),
+    path("pulkas/<id:pk>/forgotten/", corrections.propose, name="propose"),
+    path("pulkas/<id:pk>/forgotten/<id:proposal>/answer/", corrections.answer, name="answer"),
+    path("pulkas/<id:pk>/audit/", corrections.audit_page, name="audit"),
+    path("pulkas/<id:pk>/abandon/", abandon.abandon, name="abandon"),
     path(
-        "pulkas/<int:pk>/abandon/<int:abandonment>/answer/",
+        "pulkas/<id:pk>/abandon/<id:abandonment>/answer/",
         abandon.abandon_answer,
         name="abandon_answer",
     ),
-    path("pulkas/<int:pk>/settlement/", settlement.settlement_page, name="settlement"),
-    path("pulkas/<int:pk>/export.json", io.export, name="export"),
+    path("pulkas/<id:pk>/settlement/", settlement.settlement_page, name="settlement"),
+    path("pulkas/<id:pk>/export.json", io.export, name="export"),
     path("clubs/<slug:slug>/pulkas/new/", io.new_pulka, name="new"),
     path("clubs/<slug:slug>/pulkas/import/", io.import_pulka, name="import"),
     path("calculator/", calculator.calculator, name="calculator"),
     # Issue 12: a table's join link and spectator link (views/join.py, views/spectator.py).
     path("join/<str:token>/", join.join, name="join"),
-    path("pulkas/<int:pk>/join-link/", join.rotate_join, name="rotate_join"),
-    path("pulkas/<int:pk>/spectator-link/", join.spectator_link, name="spectator_link"),
+    path("pulkas/<id:pk>/join-link/", join.rotate_join, name="rotate_join"),
+    path("pulkas/<id:pk>/spectator-link/", join.spectator_link, name="spectator_link"),
     path("watch/<str:token>/", spectator.watch, name="watch"),
     path("watch/<str:token>/poll/", spectator.watch_poll, name="watch_poll"),
     path("watch/<str:token>/events/", events.watch_events, name="watch_events"),
     # Issue 17, item 13: manual entries on the sheet (views/manual.py).
-    path("pulkas/<int:pk>/manual/", manual_views.manual_entry, name="manual"),
-    path(
-        "pulkas/<int:pk>/manual/<int:number>/", manual_views.manual_correct, name="manual_correct"
-    ),
+    path("pulkas/<id:pk>/manual/", manual_views.manual_entry, name="manual"),
+    path("pulkas/<id:pk>/manual/<id:number>/", manual_views.manual_correct, name="manual_correct"),
 ]

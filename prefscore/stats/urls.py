@@ -5,9 +5,9 @@ from . import views
 app_name = "stats"
 
 urlpatterns = [
-    path("clubs/<slug:slug>/stats/players/<int:player>/", views.player_stats, name="player"),
+    path("clubs/<slug:slug>/stats/players/<id:player>/", views.player_stats, name="player"),
     path(
-        "clubs/<slug:slug>/stats/players/<int:player>/stats.csv",
+        "clubs/<slug:slug>/stats/players/<id:player>/stats.csv",
         views.player_csv,
         name="player_csv",
     ),

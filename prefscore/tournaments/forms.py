@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.forms import slug_from_name
 from prefscore.clubs.models import Club, Player
-from prefscore.web import request_int
+from prefscore.web import IdsChoiceField, request_int
 from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine import ranking
 from scoring.engine.conventions import ConventionError, from_options
@@ -177,7 +177,7 @@ def _free_slug(club: Club, name: str) -> str:
 class EntryForm(forms.Form):
     """Club players to register: those not entered yet."""
 
-    players = forms.ModelMultipleChoiceField(
+    players = IdsChoiceField(
         label=_("Players to register"),
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,
@@ -186,7 +186,7 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        players = cast(forms.ModelMultipleChoiceField, self.fields["players"])
+        players = cast(IdsChoiceField, self.fields["players"])
         players.queryset = tournament.club.players.exclude(
             tournament_entries__tournament=tournament
         )

@@ -20,6 +20,7 @@ TEMPLATES: dict[str, str] = {
     "file.not_json": "the file is not valid JSON: {detail}",
     "file.too_deep": "the file is not valid JSON: {detail}",
     "file.bad_number": "the file holds a number that is not allowed: {detail}",
+    "file.duplicate_key": "the key {name:q} is given twice in one object",
     "file.not_object": "the file must hold one JSON object (a pulka)",
     "file.unknown_field": "unknown field {name:q}",
     "file.description": "{name:q} must be one line of text of at most {high} characters",

@@ -78,18 +78,30 @@ def loads(text: str) -> Pulka | PaperSheet:
 
 
 def decode(text: str) -> object:
-    """A pulka file's JSON, refusing NaN, Infinity and numbers too long (docs/protocol.md, "Input").
+    """A pulka file's JSON, refusing NaN, Infinity, numbers too long and a key given twice
+    in one object, where JSON readers differ on which one counts (docs/protocol.md, "Input").
 
     Nesting too deep for Python is left to the caller as a ``RecursionError``.
     """
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_object)
+    except ProtocolError:
+        raise
     except json.JSONDecodeError as error:
         raise ProtocolError(
             "file.not_json", detail=_short(error), line=error.lineno, column=error.colno
         ) from None
     except ValueError as error:  # huge integers and NaN
         raise ProtocolError("file.bad_number", detail=str(error)) from None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ProtocolError("file.duplicate_key", name=key)
+        data[key] = value
+    return data
 
 
 def _refuse_constant(name: str) -> Any:

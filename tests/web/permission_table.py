@@ -230,6 +230,8 @@ TABLE_LINK_MANAGERS = _roles(
 EXPECTATIONS: dict[str, Expect] = {
     # --- accounts (prefscore/clubs/account_urls.py) ---
     "login": public(),
+    # The mailed code of a challenged sign-in: without a challenge, a code opens nothing.
+    "login_code": public(),
     "logout": public("post"),
     "signup": public(),
     "password_change": signed_in(),

@@ -135,3 +135,22 @@ def test_backups_are_readable_by_their_owner_alone(tmp_path):
 
     assert stat.S_IMODE(output.stat().st_mode) == 0o600
     assert stat.S_IMODE(output.parent.stat().st_mode) == 0o700
+
+
+@on_sqlite
+def test_restore_keeps_the_replaced_database_beside_it_for_its_owner_alone(site_with_backup):
+    database, backup = site_with_backup
+    in_backup = deal_numbers(backup)
+    db = sqlite3.connect(database)
+    with db:
+        db.execute("DELETE FROM games_deal WHERE number > 1")
+    db.close()
+
+    restored = manage(database, "restore", str(backup))
+
+    assert restored.returncode == 0, restored.stderr
+    (kept,) = database.parent.glob("db.sqlite3.replaced-*")
+    assert f"kept the replaced database as {kept}" in restored.stdout
+    assert deal_numbers(kept) == [n for n in in_backup if n <= 1]
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert deal_numbers(database) == in_backup

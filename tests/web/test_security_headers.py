@@ -100,7 +100,7 @@ print(json.dumps({
         "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "LANGUAGE_COOKIE_SECURE",
         "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_SSL_REDIRECT",
         "CSRF_COOKIE_HTTPONLY", "SESSION_COOKIE_HTTPONLY", "CONTENT_SECURITY_POLICY",
-        "AUTHENTICATION_BACKENDS", "MIDDLEWARE", "EMAIL_BACKEND",
+        "AUTHENTICATION_BACKENDS", "MIDDLEWARE", "EMAIL_BACKEND", "MAIL_DELIVERY_BACKEND",
     )
 }))
 """
@@ -129,10 +129,12 @@ def test_with_debug_off_cookies_are_secure_and_hsts_is_sent_for_a_year():
     assert "prefscore.security.ContentSecurityPolicyMiddleware" in seen["MIDDLEWARE"]
 
 
-def test_mail_goes_out_by_smtp_when_a_host_is_set():
-    assert production_settings()["EMAIL_BACKEND"].endswith("console.EmailBackend")
+def test_mail_is_queued_and_goes_out_by_smtp_when_a_host_is_set():
+    seen = production_settings()
+    assert seen["EMAIL_BACKEND"] == "prefscore.clubs.outbox.QueueBackend"
+    assert seen["MAIL_DELIVERY_BACKEND"].endswith("console.EmailBackend")
     seen = production_settings(EMAIL_HOST="smtp.example")
-    assert seen["EMAIL_BACKEND"].endswith("smtp.EmailBackend")
+    assert seen["MAIL_DELIVERY_BACKEND"].endswith("smtp.EmailBackend")
 
 
 # The deploy check (`manage.py check --deploy` on the production settings) is

@@ -4,6 +4,8 @@ It refuses while anything else holds the database (the site's workers, a shell):
 the site first. SQLite: the backup is checked, the live file's stale ``-wal`` and
 ``-shm`` files are removed (SQLite would otherwise replay them onto the restored copy,
 as it does after an unclean stop), and the copy replaces the file in one rename.
+The replaced file (with its -wal, if any) is kept beside it, readable by its owner alone,
+as ``db.sqlite3.replaced-<time>``: a restore of the wrong backup loses nothing.
 PostgreSQL: ``pg_restore --clean --if-exists --no-owner --single-transaction``.
 Then the restored database's integrity is checked and its counts of deals, corrections
 and audit events are printed. Errors go to standard error, exit status 2.
@@ -15,6 +17,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +66,9 @@ def restore_sqlite(backup: Path, live: Path) -> list[str]:
         pids = ", ".join(map(str, holders))
         raise fail(f"{live} is in use by process {pids}: stop the site, then restore.")
     notes = []
+    kept = keep_replaced(live)
+    if kept is not None:
+        notes.append(f"kept the replaced database as {kept}")
     for stale in (Path(f"{live}-wal"), Path(f"{live}-shm")):
         if stale.exists():
             stale.unlink()
@@ -73,6 +79,20 @@ def restore_sqlite(backup: Path, live: Path) -> list[str]:
     shutil.copyfile(backup, partial)
     partial.replace(live)
     return notes
+
+
+def keep_replaced(live: Path) -> Path | None:
+    """A private copy of the live file and its -wal beside it, before it is replaced."""
+    if not live.exists():
+        return None
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    kept = live.with_name(f"{live.name}.replaced-{stamp}")
+    for source, target in ((live, kept), (Path(f"{live}-wal"), Path(f"{kept}-wal"))):
+        if source.exists():
+            target.unlink(missing_ok=True)
+            private_file(target)
+            shutil.copyfile(source, target)
+    return kept
 
 
 def restore_postgresql(connection: Any, backup: Path) -> None:
