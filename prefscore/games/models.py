@@ -202,6 +202,9 @@ class Deal(models.Model):
         related_name="+",
         verbose_name=_("withdrawn by"),
     )
+    # The id the recording device gave its entry (static/js/outbox.js): a replay of the
+    # same entry is told from another device's deal of the same number by it.
+    client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     objects = DealQuerySet.as_manager()
 
@@ -215,7 +218,13 @@ class Deal(models.Model):
                 fields=["pulka", "number"],
                 condition=Q(withdrawn_at__isnull=True),
                 name="one_standing_deal_per_number",
-            )
+            ),
+            # An entry sent again after a lost answer is recorded once, never twice.
+            models.UniqueConstraint(
+                fields=["pulka", "client_id"],
+                condition=Q(client_id__isnull=False),
+                name="one_deal_per_client_id",
+            ),
         ]
 
     def __str__(self) -> str:
