@@ -48,7 +48,7 @@ STATUS = "#entry-form .net-status"
 
 
 def open_table(new_context: Any, base_url: str, user: Any, pk: int, locale: str) -> Page:
-    context = new_context(locale=locale)
+    context = new_context(locale=locale, bypass_csp=True)
     sign_in(context, base_url, user)
     page = context.new_page()
     page.goto(f"{base_url}/pulkas/{pk}/")
