@@ -21,6 +21,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -117,7 +118,8 @@ def release() -> str:
         if isinstance(found, str):
             digest.update(name.encode())
             digest.update(Path(found).read_bytes())
-    for folder in settings.TEMPLATES[0].get("DIRS", []):  # type: ignore[union-attr]
+    folders: list[Any] = [*settings.TEMPLATES[0].get("DIRS", [])]  # type: ignore[misc]
+    for folder in folders:
         worker = Path(folder) / "offline" / "sw.js"
         if worker.is_file():
             digest.update(worker.read_bytes())
@@ -134,8 +136,8 @@ class AccountMiddleware:
         response = self.get_response(request)
         if response.get("Content-Type", "").startswith("text/html"):
             user = getattr(request, "user", None)
-            signed_in = user is not None and user.is_authenticated
-            response[ACCOUNT_HEADER] = str(user.pk) if signed_in else ""
+            pk = user.pk if user is not None and user.is_authenticated else None
+            response[ACCOUNT_HEADER] = "" if pk is None else str(pk)
         return response
 
 

@@ -216,10 +216,14 @@
     var id = form.netOutboxId;
     var signedOut = status && xhr.responseURL && outbox &&
       new URL(xhr.responseURL).pathname === outbox.loginPath();
+    // A 403 that brought no regions is the CSRF check (a page kept from before the
+    // token rotated): the outbox sends it again with a fresh token.
+    var stale = status === 403 && (xhr.responseText || "").indexOf("hx-swap-oob") < 0;
     if (outbox) {
       // The outbox first: the answer may have swapped the form out of the page already.
       outbox.sending(id, false);
       if (signedOut) outbox.expire(); // kept until the player signs in
+      else if (stale) outbox.flush();
       else if (status && status < 500 && xhr.getResponseHeader("X-Entry-Conflict")) {
         outbox.update(id, { state: "conflict", number: xhr.getResponseHeader("X-Entry-Conflict") });
       } else if (status && status < 500) {
@@ -231,7 +235,7 @@
     setBusy(form, false);
     if (signedOut) {
       showFailed(form, "signedOut");
-    } else if (status === 0 || status >= 500) {
+    } else if (status === 0 || status >= 500 || stale) {
       showFailed(form); // nothing reached the server, or it failed: the outbox sends it again
     } else if (status >= 400 && (xhr.responseText || "").indexOf("hx-swap-oob") < 0) {
       showRefused(form); // a refusal that brought no regions to show why

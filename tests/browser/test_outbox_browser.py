@@ -13,7 +13,7 @@ import pytest
 from django.contrib.sessions.models import Session
 from playwright.sync_api import Page, expect
 
-from prefscore.games.models import AuditEvent, Deal
+from prefscore.games.models import AuditEvent, Deal, Pulka
 from tests.browser.support import TWELVE_DEALS, axe_violations, fill_deal, sign_in
 from tests.web.fixtures_access import PASSWORD, build_world
 
@@ -222,3 +222,43 @@ def test_entries_of_an_expired_session_are_kept_and_sent_after_signing_in(
     assert outbox(page) == []
     assert [d.facts for d in deals_of(pk)][2] == TWELVE_DEALS[2]
     assert recorded_lines(pk, 3) == 1
+
+
+# --- refused for good: "not sent", to copy or discard ---------------------------------------
+
+
+@both_languages
+def test_an_entry_refused_for_good_is_listed_as_not_sent_with_the_reason(
+    live_server, new_context, locale
+):
+    world = build_world()
+    pk = world.pulka.pk
+    words = {
+        "ru-RU": ("Не отправлено", "Эта пулька окончена"),
+        "en-US": ("Not sent", "This pulka is over"),
+    }[locale]
+    page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    page.context.set_offline(True)
+    fill_deal(page, TWELVE_DEALS[2])
+    page.locator(SUBMIT).click()
+    expect(page.locator(STATUS)).to_be_visible()
+    page.goto("about:blank")  # the tab closed, the entry in the outbox
+    Pulka.objects.filter(pk=pk).update(status=Pulka.Status.ARCHIVED)  # over meanwhile
+    page.context.set_offline(False)
+
+    page.goto(f"{live_server.url}/")  # any page of the site sends the outbox on load
+
+    refused = page.locator("[data-outbox-refused]")
+    expect(refused).to_have_count(1, timeout=10_000)
+    expect(page.locator(".outbox__refused h2")).to_have_text(words[0])
+    expect(refused.locator(".outbox__reason")).to_contain_text(words[1])
+    copy = refused.locator(".outbox__copy")
+    assert "number=3" in copy.input_value() and "contract=7" in copy.input_value()
+    assert [e["state"] for e in outbox(page)] == ["refused"]
+    assert len(deals_of(pk)) == 2
+    assert axe_violations(page) == []
+
+    refused.get_by_role("button", name={"ru-RU": "Удалить", "en-US": "Discard"}[locale]).click()
+
+    expect(refused).to_have_count(0)
+    assert outbox(page) == []
