@@ -128,7 +128,9 @@
   function reasonOf(text, status) {
     var doc = new DOMParser().parseFromString(text || "", "text/html");
     var found = [];
-    doc.querySelectorAll("#entry .notice, .form__errors p, .form__error, .errorlist li").forEach(function (el) {
+    var said = "#entry .notice, .form__errors p, .form__error, .errorlist li, .error-page__reason";
+    if (!doc.querySelector(said)) said = "#error-title"; // an error page that gives no reason
+    doc.querySelectorAll(said).forEach(function (el) {
       var line = el.textContent.trim();
       if (line && found.indexOf(line) < 0) found.push(line);
     });

@@ -234,8 +234,8 @@ def test_an_entry_refused_for_good_is_listed_as_not_sent_with_the_reason(
     world = build_world()
     pk = world.pulka.pk
     words = {
-        "ru-RU": ("Не отправлено", "Эта пулька окончена"),
-        "en-US": ("Not sent", "This pulka is over"),
+        "ru-RU": ("Не отправлено", "Пулька окончена: новые сдачи не записываются."),
+        "en-US": ("Not sent", "This pulka is over: it takes no more deals."),
     }[locale]
     page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
     page.context.set_offline(True)
@@ -243,7 +243,7 @@ def test_an_entry_refused_for_good_is_listed_as_not_sent_with_the_reason(
     page.locator(SUBMIT).click()
     expect(page.locator(STATUS)).to_be_visible()
     page.goto("about:blank")  # the tab closed, the entry in the outbox
-    Pulka.objects.filter(pk=pk).update(status=Pulka.Status.ARCHIVED)  # over meanwhile
+    Pulka.objects.filter(pk=pk).update(status=Pulka.Status.FINISHED)  # over meanwhile
     page.context.set_offline(False)
 
     page.goto(f"{live_server.url}/")  # any page of the site sends the outbox on load
