@@ -262,3 +262,39 @@ def test_an_entry_refused_for_good_is_listed_as_not_sent_with_the_reason(
 
     expect(refused).to_have_count(0)
     assert outbox(page) == []
+
+
+# --- a new release --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("locale", "ready", "reload"),
+    [
+        ("ru-RU", "Готова новая версия.", "Перезагрузить"),
+        ("en-US", "A new version is ready.", "Reload"),
+    ],
+)
+def test_a_new_release_offers_one_reload_and_takes_over_with_it(
+    live_server, new_context, monkeypatch, locale, ready, reload
+):
+    world = build_world()
+    page = open_table(new_context, live_server.url, world.users["member"], world.pulka.pk, locale)
+    kept_by_the_worker(page)
+    monkeypatch.setattr("prefscore.offline.release", lambda: "0123456789abcdef")
+    page.evaluate("window.__prefscoreMarker = 'not reloaded'")
+
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+
+    note = page.locator("#outbox-update")
+    expect(note).to_contain_text(ready, timeout=10_000)
+    assert page.evaluate("window.__prefscoreMarker") == "not reloaded"  # the player decides
+    note.get_by_role("button", name=reload).click()
+
+    page.wait_for_function("window.__prefscoreMarker === undefined")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    expect(page.locator("#outbox-update")).to_have_count(0)
+    kept = page.evaluate("caches.keys()")
+    assert "prefscore-static-0123456789abcdef" in kept
+    assert not [
+        name for name in kept if name.startswith("prefscore-static-") and "0123" not in name
+    ]
