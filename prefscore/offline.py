@@ -134,7 +134,11 @@ class AccountMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if response.get("Content-Type", "").startswith("text/html"):
+        # Whole pages only: the worker keeps no htmx answer (a poll, a region), and a
+        # spectator's poll reads no session for it.
+        if "HX-Request" not in request.headers and response.get("Content-Type", "").startswith(
+            "text/html"
+        ):
             user = getattr(request, "user", None)
             pk = user.pk if user is not None and user.is_authenticated else None
             response[ACCOUNT_HEADER] = "" if pk is None else str(pk)

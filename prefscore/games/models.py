@@ -179,6 +179,29 @@ class DealQuerySet(models.QuerySet["Deal"]):
         return self.filter(withdrawn_at__isnull=True)
 
 
+class SentEntry(models.Model):
+    """An action of the table (an undo, a correction, a consent…) that the page's outbox
+    sent with its client id (static/js/outbox.js) and the server carried out: sent
+    again after a lost answer, it is answered as its success, not carried out twice
+    (docs/design.md, "Never lose a deal"). A deal keeps its own (``Deal.client_id``)."""
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="+")
+    client_id = models.UUIDField(_("client id"))
+    at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sent entry")
+        verbose_name_plural = _("sent entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pulka", "client_id"], name="one_sent_entry_per_client_id"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} {self.client_id}"
+
+
 class Deal(models.Model):
     """One deal's facts as the players reported them (docs/protocol.md, a deal)."""
 

@@ -407,6 +407,14 @@
   // --- when it is sent -------------------------------------------------------------------
 
   window.addEventListener("online", function () { tries = 0; flush(); });
+  // The server answered this page again (its poll, a form): no longer the copy kept
+  // offline; the poll brings its regions up to date.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!document.body.dataset.offlineAsOf || !xhr || !xhr.status || xhr.status >= 500) return;
+    delete document.body.dataset.offlineAsOf;
+    render();
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") flush();
   });

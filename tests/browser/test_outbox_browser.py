@@ -114,6 +114,7 @@ def test_two_deals_recorded_offline_survive_a_reload_and_arrive_once_each_in_ord
 
     expect(page.locator("#protocol li[value='4']")).to_be_visible(timeout=10_000)
     expect(status).not_to_contain_text(words["two_waiting"])
+    expect(status).not_to_contain_text(words["offline"])  # the server answers again
     assert outbox(page) == []
     deals = deals_of(pk)
     assert [d.number for d in deals] == [1, 2, 3, 4]

@@ -334,3 +334,54 @@ def test_a_client_id_that_is_no_uuid_is_ignored(make_table_pulka, table_client):
         assert response.status_code == 200, junk
     deal = Deal.objects.get(pulka=pulka)
     assert deal.client_id is None
+
+
+# --- the other actions: carried out once per entry (views/replays.py) -----------------------
+
+
+@pytest.mark.parametrize("headers", [HTMX, EN], ids=["htmx", "page"])
+def test_an_undo_sent_again_is_its_success_not_a_refusal(make_table_pulka, table_client, headers):
+    pulka = make_table_pulka()
+    client = table_client("anna")
+    client.post(record_url(pulka), deal_form(), headers=HTMX)
+    undo = reverse("games:pencil", args=[pulka.pk, 1])
+
+    first = client.post(undo, {"action": "undo", "client_id": ONE}, headers=headers)
+    again = client.post(undo, {"action": "undo", "client_id": ONE}, headers=headers)
+    other = client.post(undo, {"action": "undo", "client_id": TWO}, headers=headers)
+
+    assert first.status_code == again.status_code == (200 if headers is HTMX else 302)
+    assert other.status_code == 403  # another entry is judged: no pencil on a deal gone
+    undone = AuditEvent.objects.filter(pulka=pulka, action=AuditEvent.Action.UNDONE)
+    assert undone.count() == 1
+    assert Deal.objects.filter(pulka=pulka, withdrawn_at__isnull=False).count() == 1
+
+
+def test_a_proposal_sent_again_proposes_once(seated_world, seated_client):
+    from prefscore.games.models import ForgottenDeal
+    from tests.web.fixtures_corrections import ALLPASS, correction_form
+
+    pulka = seated_world.pulka
+    client = seated_client("anna")
+    propose = reverse("games:propose", args=[pulka.pk])
+    form = {**correction_form(ALLPASS, 1), "client_id": ONE}
+
+    answers = [client.post(propose, form, headers=HTMX).status_code for _ in range(2)]
+    another = client.post(propose, {**form, "client_id": TWO}, headers=HTMX)
+
+    assert answers == [200, 200]
+    assert another.status_code >= 400  # another entry: one proposal waits already
+    assert ForgottenDeal.objects.filter(pulka=pulka).count() == 1
+
+
+def test_a_replay_is_no_way_in_for_who_may_not_see_the_pulka(make_table_pulka, table_client):
+    pulka = make_table_pulka()
+    anna = table_client("anna")
+    anna.post(record_url(pulka), deal_form(), headers=HTMX)
+    undo = reverse("games:pencil", args=[pulka.pk, 1])
+    assert anna.post(undo, {"action": "undo", "client_id": ONE}, headers=HTMX).status_code == 200
+
+    stranger = table_client("olaf").post(undo, {"action": "undo", "client_id": ONE}, headers=HTMX)
+
+    assert stranger.status_code in (403, 404)
+    assert "Anna" not in stranger.content.decode()

@@ -151,6 +151,8 @@ def test_a_page_names_its_account_for_the_worker(make_table_pulka, table_client)
     assert page[ACCOUNT_HEADER].isdigit()
     assert signed_out[ACCOUNT_HEADER] == ""
     assert ACCOUNT_HEADER not in client.get(reverse("manifest"))  # not a page
+    region = client.get(reverse("games:sheet", args=[pulka.pk]), headers=HTMX)
+    assert ACCOUNT_HEADER not in region  # an htmx answer is never kept
 
 
 def test_the_outbox_region_names_its_owner_on_a_shared_page(make_table_pulka, table_client):

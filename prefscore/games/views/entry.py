@@ -19,7 +19,6 @@ the next deal or to discard it (``presenters.conflict``); the 409 carries
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -39,6 +38,7 @@ from ..presenters import entry_form, table_context
 from ..presenters.conflict import entry_conflict
 from ..replay import score_before_last
 from ..trail import Seating
+from .replays import client_id, once_per_entry
 from .sheet import changed, refuse, render_table, reread, shared_regions
 
 
@@ -170,14 +170,6 @@ def _already_recorded(
     return refuse(request, pulka, 409, f"{conflict} {kept}", entry=offered, **known)
 
 
-def client_id(request: HtmxHttpRequest) -> UUID | None:
-    """The id the page's outbox gave this entry (static/js/outbox.js), if it is one."""
-    try:
-        return UUID(request.POST.get("client_id", ""))
-    except ValueError:
-        return None
-
-
 def _is_repeat(
     request: HtmxHttpRequest,
     pulka: Pulka,
@@ -200,6 +192,7 @@ def _is_repeat(
 
 @login_required
 @require_POST
+@once_per_entry
 def pencil(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Undo or change the last deal while its recorder holds the pencil (Кодекс 4.2.8).
 
