@@ -385,3 +385,21 @@ def test_a_replay_is_no_way_in_for_who_may_not_see_the_pulka(make_table_pulka, t
 
     assert stranger.status_code in (403, 404)
     assert "Anna" not in stranger.content.decode()
+
+
+def test_a_client_id_costs_a_record_no_query(make_table_pulka, table_client):
+    # The replay is found by the unique constraint when the insert fails, not looked
+    # up before every record: the hot path reads what it read before.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for extra in ({}, {"client_id": ONE}):
+        pulka = make_table_pulka(deals=CLOSING[:1])
+        client = table_client("anna")
+        client.get(reverse("games:sheet", args=[pulka.pk]), headers=EN)  # the log cached
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(record_url(pulka), {**deal_form(2), **extra}, headers=HTMX)
+        assert response.status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
