@@ -180,10 +180,7 @@ class DealQuerySet(models.QuerySet["Deal"]):
 
 
 class SentEntry(models.Model):
-    """An action of the table (an undo, a correction, a consent…) that the page's outbox
-    sent with its client id (static/js/outbox.js) and the server carried out: sent
-    again after a lost answer, it is answered as its success, not carried out twice
-    (docs/design.md, "Never lose a deal"). A deal keeps its own (``Deal.client_id``)."""
+    """An action the outbox sent and the server carried out (views/replays.py)."""
 
     pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="+")
     client_id = models.UUIDField(_("client id"))
@@ -225,8 +222,7 @@ class Deal(models.Model):
         related_name="+",
         verbose_name=_("withdrawn by"),
     )
-    # The id the recording device gave its entry (static/js/outbox.js): a replay of the
-    # same entry is told from another device's deal of the same number by it.
+    # The outbox's id of the entry (views/entry.py): a replay, or another device's deal.
     client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     objects = DealQuerySet.as_manager()
@@ -242,8 +238,7 @@ class Deal(models.Model):
                 condition=Q(withdrawn_at__isnull=True),
                 name="one_standing_deal_per_number",
             ),
-            # An entry sent again after a lost answer is recorded once, never twice.
-            models.UniqueConstraint(
+            models.UniqueConstraint(  # an entry sent again is recorded once
                 fields=["pulka", "client_id"],
                 condition=Q(client_id__isnull=False),
                 name="one_deal_per_client_id",
