@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.sessions.models import Session
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from prefscore.games.models import AuditEvent, Deal, Pulka
@@ -299,3 +300,22 @@ def test_a_new_release_offers_one_reload_and_takes_over_with_it(
     assert not [
         name for name in kept if name.startswith("prefscore-static-") and "0123" not in name
     ]
+
+
+# --- another account ------------------------------------------------------------------------
+
+
+def test_signing_out_drops_the_pages_the_worker_kept(live_server, new_context):
+    world = build_world()
+    page = open_table(new_context, live_server.url, world.users["member"], world.pulka.pk, "en-US")
+    kept_by_the_worker(page)
+    kept = "caches.open('prefscore-pages').then(c => c.keys()).then(k => k.map(r => r.url))"
+    assert any(url.endswith(f"/pulkas/{world.pulka.pk}/") for url in page.evaluate(kept))
+
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_load_state()
+
+    page.wait_for_function(f"{kept}.then(urls => urls.length === 0)")
+    page.context.set_offline(True)
+    with pytest.raises(PlaywrightError, match="ERR_FAILED"):  # nothing of the account to show
+        page.goto(f"{live_server.url}/pulkas/{world.pulka.pk}/", wait_until="commit")
