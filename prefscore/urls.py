@@ -3,7 +3,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from prefscore import offline
+
 urlpatterns = [
+    # The installable app: the service worker from the root, its manifest, the favicon,
+    # and the outbox's fresh token (prefscore/offline.py).
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("favicon.ico", offline.favicon, name="favicon"),
+    path("outbox/session/", offline.outbox_session, name="outbox_session"),
     path("", include("prefscore.games.club_urls")),
     path("", include("prefscore.games.urls")),
     path("tournaments/", include("prefscore.tournaments.urls")),

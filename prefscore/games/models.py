@@ -179,6 +179,26 @@ class DealQuerySet(models.QuerySet["Deal"]):
         return self.filter(withdrawn_at__isnull=True)
 
 
+class SentEntry(models.Model):
+    """An action the outbox sent and the server carried out (views/replays.py)."""
+
+    pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="+")
+    client_id = models.UUIDField(_("client id"))
+    at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sent entry")
+        verbose_name_plural = _("sent entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pulka", "client_id"], name="one_sent_entry_per_client_id"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pulka_id} {self.client_id}"
+
+
 class Deal(models.Model):
     """One deal's facts as the players reported them (docs/protocol.md, a deal)."""
 
@@ -202,6 +222,8 @@ class Deal(models.Model):
         related_name="+",
         verbose_name=_("withdrawn by"),
     )
+    # The outbox's id of the entry (views/entry.py): a replay, or another device's deal.
+    client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     objects = DealQuerySet.as_manager()
 
@@ -215,7 +237,12 @@ class Deal(models.Model):
                 fields=["pulka", "number"],
                 condition=Q(withdrawn_at__isnull=True),
                 name="one_standing_deal_per_number",
-            )
+            ),
+            models.UniqueConstraint(  # an entry sent again is recorded once
+                fields=["pulka", "client_id"],
+                condition=Q(client_id__isnull=False),
+                name="one_deal_per_client_id",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -115,8 +116,18 @@ def log_of(pulka: Pulka) -> Log:
     return render_cache.shared(pulka, "log", lambda: read_log(pulka), language=False)
 
 
-def record(pulka: Pulka, log: Log, facts: Mapping[str, Any], user: Any, number: int) -> Done:
+def record(
+    pulka: Pulka,
+    log: Log,
+    facts: Mapping[str, Any],
+    user: Any,
+    number: int,
+    client_id: UUID | None = None,
+) -> Done:
     """Record deal ``number`` on top of ``log``, the log at ``pulka.version``.
+
+    ``client_id`` is the id the device gave the entry: a deal of this pulka with it
+    already is a ``services.Conflict`` too, which the caller answers as a replay.
 
     The rules' refusal is the engine's ``DealError`` (nothing written); a deal recorded
     first elsewhere is ``services.Conflict``; a pulka that is over ``NotAllowed``.
@@ -126,16 +137,23 @@ def record(pulka: Pulka, log: Log, facts: Mapping[str, Any], user: Any, number: 
     if number != len(log.deals) + 1 or any(c.after_deal >= number for c in log.corrections):
         # A correction made after a deal that was undone since stands after the new
         # deal in the log (``services.engine_pulka_of``): not the fold's next step.
-        return _under_the_lock(pulka, facts, user, number)
+        return _under_the_lock(pulka, facts, user, number, client_id)
     scored = with_next_deal(log.scored, parse_deal(facts))  # DealError: the form says why
     proposal, abandonment = _pending(pulka)
     forgotten = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     try:
         row = services.record_next(
-            pulka, facts, user, number, scored, forgotten=forgotten, abandonment=abandonment
+            pulka,
+            facts,
+            user,
+            number,
+            scored,
+            forgotten=forgotten,
+            abandonment=abandonment,
+            client_id=client_id,
         )
     except services.Moved:
-        return _under_the_lock(pulka, facts, user, number)
+        return _under_the_lock(pulka, facts, user, number, client_id)
     after = Log((*log.deals, _slim(row, user)), log.corrections, scored)
     _prime(pulka, after, None if forgotten else (proposal,), abandonment=abandonment)
     return Done(row, after, pulka)
@@ -159,9 +177,11 @@ def as_stored(value: Any, vendor: str) -> Any:
     return {key: as_stored(value[key], vendor) for key in keys}
 
 
-def _under_the_lock(pulka: Pulka, facts: Mapping[str, Any], user: Any, number: int) -> Done:
+def _under_the_lock(
+    pulka: Pulka, facts: Mapping[str, Any], user: Any, number: int, client_id: UUID | None
+) -> Done:
     """The full path: the log read and folded again under the pulka's lock."""
-    recorded = services.record_deal(pulka.pk, facts, user, number)
+    recorded = services.record_deal(pulka.pk, facts, user, number, client_id)
     now = Pulka.objects.select_related("club").get(pk=pulka.pk)
     if hasattr(pulka, "viewer_role"):  # what access.pulka_for read with it
         now.viewer_role = pulka.viewer_role  # type: ignore[attr-defined]

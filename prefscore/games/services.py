@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -126,12 +127,20 @@ def _check_new_deal(pulka: Pulka, deals: list[Deal], facts: Mapping[str, Any]) -
     return deal
 
 
-def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int) -> Recorded:
+def record_deal(
+    pulka_id: int,
+    facts: Mapping[str, Any],
+    user: Any,
+    number: int,
+    client_id: UUID | None = None,
+) -> Recorded:
     """Record deal ``number`` of a pulka, or refuse it (docs/design.md, "How a deal flows").
 
     ``number`` is the deal the form expected to create: if another device recorded it
-    first, :class:`Conflict` is raised and nothing is saved. A deal the rules refuse
-    raises the engine's :class:`DealError`, naming the field.
+    first, :class:`Conflict` is raised and nothing is saved; so it is when a deal of
+    this pulka carries ``client_id`` already (the entry was recorded before: the
+    caller answers the replay). A deal the rules refuse raises the engine's
+    :class:`DealError`, naming the field.
     """
     try:
         with transaction.atomic():
@@ -147,7 +156,7 @@ def record_deal(pulka_id: int, facts: Mapping[str, Any], user: Any, number: int)
             # One fold: the sheet so far, then the new deal on top (refused: DealError).
             scored = engine_pulka.with_next_deal(score(pulka, deals), parse_deal(facts))
             deal = Deal.objects.create(
-                pulka=pulka, number=number, facts=dict(facts), entered_by=user
+                pulka=pulka, number=number, facts=dict(facts), entered_by=user, client_id=client_id
             )
             deals.append(deal)
             audit(pulka, AuditEvent.Action.RECORDED, user, number, {"facts": dict(facts)})
@@ -170,6 +179,7 @@ def record_next(
     *,
     forgotten: bool,
     abandonment: bool,
+    client_id: UUID | None = None,
 ) -> Deal:
     """Record deal ``number``, scored by the caller on the log at ``pulka.version``
     (``recording.record``; docs/design.md, "How a deal flows").
@@ -190,7 +200,7 @@ def record_next(
                 raise Moved
             changes.announce(pulka.pk)
             deal = Deal.objects.create(
-                pulka=pulka, number=number, facts=dict(facts), entered_by=user
+                pulka=pulka, number=number, facts=dict(facts), entered_by=user, client_id=client_id
             )
             audit(pulka, AuditEvent.Action.RECORDED, user, number, {"facts": dict(facts)})
             if forgotten:

@@ -1,12 +1,17 @@
 /* prefscore table screen: never lose what a player entered to the network.
 
+   - Each action a form sends (record, change, undo, correction, consent, proposal,
+     manual entry) goes into the outbox (static/js/outbox.js) before it is sent, with a
+     client id, and leaves it when the server has answered; from a reload, a closed tab
+     or a restarted phone it is sent again from there.
    - In flight, an htmx form's submit buttons are disabled and the one tapped says it is
-     saving.
+     saving. An entry with older ones of the table still waiting is not sent now: it
+     waits its turn in the outbox, so the deals arrive in the order they were entered.
    - Failed (no connection, a timeout, a server error): the form stays as it was typed,
-     a "not saved" line offers to retry, and the form is sent again by itself when the
-     connection comes back (the `online` event), or a few seconds after each failure. The deal number
-     the entry form carries makes a repeat harmless: the server answers a repeat of one's
-     own record as its success (prefscore/games/views/entry.py).
+     a "not saved" line offers to send it now and, on the entry form, to enter the next
+     deal meanwhile; the outbox sends it again by itself. Its answer is shown here as
+     htmx would have (the regions swapped in).
+   - Signed out meanwhile: the entry is kept, and the page says to sign in to send it.
    - An answer that brings the table's regions (the poll, another form's answer) does not
      wipe a half-filled entry form: the same deal is filled in again, a deal recorded
      elsewhere meanwhile is said so, with one tap to put the entry back as the next deal.
@@ -14,10 +19,8 @@
 (function () {
   "use strict";
 
-  var RETRY_EVERY = 5000; // ms between attempts while a form is not saved
-  var KEPT_OUT = { csrfmiddlewaretoken: true, number: true, action: true };
-  var failed = []; // forms whose last attempt failed, oldest first
-  var timer = null; // the next attempt to send them again
+  var KEPT_OUT = { csrfmiddlewaretoken: true, number: true, action: true, client_id: true };
+  var outbox = window.prefscoreOutbox; // outbox.js, loaded by every page before this
   var swapSource = null; // the element whose answer htmx is swapping in
   var pending = null; // what to do with the entry form once a swap has put it in place
 
@@ -66,6 +69,41 @@
     }
   }
 
+  // --- into the outbox, before it is sent --------------------------------------------------
+
+  function labelOf(form) {
+    if (form.id === "entry-form") {
+      var heading = document.getElementById("entry-heading");
+      if (heading) return heading.textContent.trim();
+    }
+    var line = form.closest("li[value]");
+    var button = form.netSubmitter || form.querySelector("button[type=submit], button:not([type])");
+    var action = button ? button.textContent.trim() : "";
+    return line ? words("deal").replace("{number}", line.getAttribute("value")) + ": " + action : action;
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = actionForm(event.detail.elt);
+    if (!form || !outbox) return;
+    var kept = form.querySelector("input[name=client_id]");
+    var id = form.netOutboxId || (kept && kept.value) || outbox.newId();
+    form.netOutboxId = id;
+    var data = event.detail.formData;
+    data.set("client_id", id);
+    var params = [];
+    data.forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken" && typeof value === "string") params.push([name, value]);
+    });
+    outbox.put({
+      id: id,
+      url: event.detail.path,
+      params: params,
+      label: labelOf(form),
+      pulka: window.location.pathname,
+      state: "waiting",
+    });
+  });
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     // The poll waits while this phone's own change is on its way: that answer brings the
     // new regions, and a poll answered meanwhile would be one more full answer for the
@@ -75,7 +113,16 @@
       return;
     }
     var form = actionForm(event.detail.elt);
-    if (form) setBusy(form, true);
+    if (form && outbox && outbox.before(form.netOutboxId, window.location.pathname)) {
+      event.preventDefault(); // older entries first: this one is sent after them
+      showFailed(form, "queued");
+      outbox.flush();
+      return;
+    }
+    if (form) {
+      setBusy(form, true);
+      if (outbox) outbox.sending(form.netOutboxId, true);
+    }
     var link = actionLink(event.detail.elt);
     if (link) {
       link.setAttribute("aria-busy", "true");
@@ -124,29 +171,32 @@
   function clearStatus(form) {
     var line = form.querySelector(".net-status");
     if (line) line.parentNode.removeChild(line);
-    failed = failed.filter(function (f) { return f !== form; });
+    delete form.dataset.netFailed;
   }
 
-  function showFailed(form) {
+  function smallButton(label, data) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "button button--small";
+    button.setAttribute(data, "");
+    button.textContent = label;
+    return button;
+  }
+
+  function showFailed(form, why) {
     var line = statusLine(form);
     line.classList.remove("net-status--refused");
-    line.querySelector(".net-status__text").textContent = words("failed");
-    if (!line.querySelector("[data-net-retry]")) {
-      var retry = document.createElement("button");
-      retry.type = "button";
-      retry.className = "button button--small";
-      retry.setAttribute("data-net-retry", "");
-      retry.textContent = words("retry");
-      line.appendChild(retry);
+    line.querySelector(".net-status__text").textContent = words(why || "failed");
+    if (!line.querySelector("[data-net-retry]")) line.appendChild(smallButton(words("retry"), "data-net-retry"));
+    if (form.id === "entry-form" && form.dataset.mode === "record" && !line.querySelector("[data-net-next]")) {
+      line.appendChild(smallButton(words("next").replace("{number}", String(dealNumber(form) + 1)), "data-net-next"));
     }
     form.dataset.netFailed = "1";
-    if (failed.indexOf(form) < 0) failed.push(form);
-    if (timer === null) timer = window.setTimeout(retryAll, RETRY_EVERY);
+    if (outbox) outbox.schedule();
   }
 
   function showRefused(form) {
     delete form.dataset.netFailed;
-    failed = failed.filter(function (f) { return f !== form; });
     var line = statusLine(form);
     line.classList.add("net-status--refused");
     line.querySelector(".net-status__text").textContent = words("refused");
@@ -156,65 +206,109 @@
 
   document.addEventListener("htmx:afterRequest", function (event) {
     swapSource = null;
-    var form = actionForm(event.detail.elt);
-    if (!form || !document.body.contains(form)) return;
-    setBusy(form, false);
+    // The form that sent it: htmx names a parent still in the page when the answer
+    // swapped the form out, so the request's own record of it is read first.
+    var config = event.detail.requestConfig;
+    var form = actionForm((config && config.elt) || event.detail.elt);
+    if (!form) return;
     var xhr = event.detail.xhr;
     var status = xhr ? xhr.status : 0;
-    if (status === 0 || status >= 500) {
-      showFailed(form); // nothing reached the server, or it failed: send it again
+    var id = form.netOutboxId;
+    var signedOut = status && xhr.responseURL && outbox &&
+      new URL(xhr.responseURL).pathname === outbox.loginPath();
+    // A 403 that brought no regions is the CSRF check (a page kept from before the
+    // token rotated): the outbox sends it again with a fresh token.
+    var stale = status === 403 && (xhr.responseText || "").indexOf("hx-swap-oob") < 0;
+    if (outbox) {
+      // The outbox first: the answer may have swapped the form out of the page already.
+      outbox.sending(id, false);
+      if (signedOut) outbox.expire(); // kept until the player signs in
+      else if (stale) outbox.flush();
+      else if (status && status < 500 && xhr.getResponseHeader("X-Entry-Conflict")) {
+        outbox.update(id, { state: "conflict", number: xhr.getResponseHeader("X-Entry-Conflict") });
+      } else if (status && status < 500) {
+        outbox.remove(id); // answered, and the answer is on the page
+        delete form.netOutboxId; // the form's next entry is another one
+      }
+    }
+    if (!document.body.contains(form)) return;
+    setBusy(form, false);
+    if (signedOut) {
+      showFailed(form, "signedOut");
+    } else if (status === 0 || status >= 500 || stale) {
+      showFailed(form); // nothing reached the server, or it failed: the outbox sends it again
     } else if (status >= 400 && (xhr.responseText || "").indexOf("hx-swap-oob") < 0) {
       showRefused(form); // a refusal that brought no regions to show why
     } else {
-      delete form.dataset.netFailed;
       clearStatus(form);
     }
   });
 
-  // --- sending again ---------------------------------------------------------------------
+  // --- sending again: the outbox's answers, shown here -----------------------------------
 
-  function retry(form) {
-    if (!document.body.contains(form)) {
-      failed = failed.filter(function (f) { return f !== form; });
-      return;
-    }
-    if (form.dataset.netState === "busy") return;
-    var values = {};
-    var submitter = form.netSubmitter;
-    if (submitter && submitter.name && document.body.contains(submitter)) {
-      values[submitter.name] = submitter.value;
-    }
-    form.netRetrying = true;
-    var sent = htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, values: values });
-    form.netRetrying = false;
-    if (sent && sent.catch) sent.catch(function () {}); // a failure is shown on the form
+  function ownerOf(id) {
+    var owner = null;
+    document.querySelectorAll("form[hx-post]").forEach(function (form) {
+      if (form.netOutboxId === id) owner = form;
+    });
+    return owner;
   }
 
-  function retryAll() {
-    if (timer !== null) window.clearTimeout(timer);
-    timer = null;
-    if (!failed.length) return;
-    if (navigator.onLine === false) {
-      timer = window.setTimeout(retryAll, RETRY_EVERY); // the online event may come first
-      return;
+  document.addEventListener("outbox:answer", function (event) {
+    var detail = event.detail;
+    var form = ownerOf(detail.entry.id);
+    if (form) {
+      clearStatus(form);
+      if (detail.entry.state !== "conflict") delete form.netOutboxId;
     }
-    failed.slice().forEach(retry);
-  }
-
-  // A retry sends what the player already confirmed: no second question.
-  document.addEventListener("htmx:confirm", function (event) {
-    var form = actionForm(event.detail.elt);
-    if (form && form.netRetrying) {
-      event.preventDefault();
-      event.detail.issueRequest(true);
-    }
+    if (detail.entry.pulka !== window.location.pathname || !window.htmx) return;
+    if ((detail.text || "").indexOf("hx-swap-oob") < 0) return;
+    // As htmx would have swapped the form's own answer: its regions, out of band.
+    swapSource = form;
+    htmx.swap(document.body, detail.text, { swapStyle: "none" });
+    swapSource = null;
+    detail.shown = !!form;
   });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-net-retry]");
-    if (button && button.form) retry(button.form);
+    if (button && outbox) outbox.flush();
   });
-  window.addEventListener("online", retryAll);
+
+  // Offline, the next deal can be entered while this one waits: the form again, empty,
+  // for the deal after it. Its dealer and position are the server's to check when sent.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-net-next]");
+    var form = button && button.form;
+    if (!form) return;
+    var next = form.cloneNode(true);
+    var number = dealNumber(form) + 1;
+    next.querySelector("input[name=number]").value = String(number);
+    next.querySelectorAll(".net-status, .form__errors, .form__error, .entry__facts").forEach(function (el) {
+      el.parentNode.removeChild(el);
+    });
+    next.querySelectorAll("input").forEach(function (input) {
+      if (input.type === "radio" || input.type === "checkbox") input.checked = false;
+      else if (input.type !== "hidden") input.value = "";
+      input.removeAttribute("aria-invalid");
+      delete input.dataset.auto;
+    });
+    delete next.dataset.netFailed;
+    var note = document.createElement("p");
+    note.className = "entry__note net-offline-next";
+    note.textContent = words("nextNote");
+    next.insertBefore(note, next.firstChild);
+    var heading = document.getElementById("entry-heading");
+    if (heading) heading.textContent = words("deal").replace("{number}", String(number));
+    form.parentNode.replaceChild(next, form);
+    document.querySelectorAll(".entry__subject, .entry__note:not(.net-offline-next)").forEach(function (el) {
+      if (el.parentNode && el.parentNode.id === "entry") el.parentNode.removeChild(el);
+    });
+    if (window.htmx) htmx.process(next);
+    next.dispatchEvent(new Event("change", { bubbles: true }));
+    var first = next.querySelector("input:not([type=hidden])");
+    if (first) first.focus();
+  });
 
   // --- answers that bring the regions: keep the entry form -------------------------------
 

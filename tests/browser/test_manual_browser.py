@@ -74,3 +74,33 @@ def test_an_admin_writes_a_fine_on_a_phone_and_the_sheet_shows_its_reason(
     last = Deal.objects.filter(pulka=pulka).order_by("-number").first()
     assert last is not None and last.facts["manual"]["reason"] == REASONS[language]
     page.screenshot(path=str(screenshot_dir / f"manual-sheet-{language}-390.png"), full_page=True)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_manual_entry_written_offline_is_kept_and_written_once_when_online(
+    live_server, new_context, language
+):
+    world = build_screens_world()
+    pulka = world.evening
+    before = Deal.objects.filter(pulka=pulka).count()
+    context = new_context(locale=LANGUAGES[language], bypass_csp=True)
+    sign_in(context, live_server.url, world.users["admin"])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/pulkas/{pulka.pk}/manual/")
+    page.locator("label[for=manual-player-0]").click()
+    page.locator("label[for=manual-section-gora]").click()
+    page.locator("#manual-points").fill("6")
+    page.locator("#manual-reason").fill(REASONS[language])
+    context.set_offline(True)
+
+    page.get_by_role("button", name=WORDS[language]["submit"]).click()
+
+    expect(page.locator("#manual-form .net-status")).to_be_visible()
+    expect(page.locator("#outbox [data-outbox-count]")).to_have_attribute("data-outbox-count", "1")
+    assert Deal.objects.filter(pulka=pulka).count() == before
+    context.set_offline(False)  # sent again by the outbox, answered as the form would be
+
+    page.wait_for_function("localStorage.getItem('prefscore.outbox') === '[]'", timeout=10_000)
+    assert Deal.objects.filter(pulka=pulka).count() == before + 1
+    last = Deal.objects.filter(pulka=pulka).order_by("-number").first()
+    assert last is not None and last.facts["manual"]["reason"] == REASONS[language]

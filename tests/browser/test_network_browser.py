@@ -1,6 +1,6 @@
 """A phone on a bad network (static/js/network.js, games/views/entry.py): a deal sent
-while the connection drops arrives once, a race lost gives the entry back as the next
-deal, a poll does not wipe a half-filled entry, a server error says "not saved" and the
+while the connection drops arrives once, a race lost shows both entries side by side
+and records the player's as the next deal at his word, a poll does not wipe a half-filled entry, a server error says "not saved" and the
 retry records it, and a refusal keeps the page under DEBUG too. Phone size, both
 languages."""
 
@@ -29,7 +29,9 @@ LANGUAGES = {
         "retry": "Повторить сейчас",
         "saving": "Сохраняю…",
         "conflict": "Сдачу 3 уже записали с другого устройства.",
-        "kept": "Ваша запись сохранена ниже",
+        "both": "Две записи сдачи 3",
+        "theirs": "В листе, записал: admin",
+        "mine_as_4": "Записать мою как сдачу 4",
         "elsewhere": "Сдачу 3 записали с другого устройства, пока вы её заполняли.",
         "restore": "Вернуть мою запись как сдачу 4",
         "record_4": "Записать сдачу 4",
@@ -40,7 +42,9 @@ LANGUAGES = {
         "retry": "Retry now",
         "saving": "Saving…",
         "conflict": "Deal 3 was already recorded on another device.",
-        "kept": "Your entry is kept below",
+        "both": "Two entries for deal 3",
+        "theirs": "On the sheet, recorded by admin",
+        "mine_as_4": "Record mine as deal 4",
         "elsewhere": "Deal 3 was recorded on another device while you were filling it in.",
         "restore": "Put my entry back as deal 4",
         "record_4": "Record deal 4",
@@ -202,11 +206,11 @@ def test_a_server_error_says_not_saved_and_the_retry_records_the_deal_once(
     assert deals_of(pk)[2].facts == TWELVE_DEALS[2]
 
 
-# --- a race lost: the entry again, as the next deal --------------------------------------
+# --- a race lost: both entries side by side, the player chooses --------------------------
 
 
 @both_languages
-def test_the_phone_that_loses_a_race_sees_its_entry_again_and_records_it_as_the_next_deal(
+def test_the_phone_that_loses_a_race_sees_both_entries_and_records_its_own_as_the_next_deal(
     live_server, new_context, locale, screenshot_dir
 ):
     world = build_world()
@@ -218,23 +222,22 @@ def test_the_phone_that_loses_a_race_sees_its_entry_again_and_records_it_as_the_
     words = LANGUAGES[locale]
     hold_polls(loser)  # the loser's form is still deal 3's when it is sent
     fill_deal(loser, TWELVE_DEALS[3])
-    typed = form_facts(loser)
     record_on(winner, TWELVE_DEALS[2], 3)
 
     loser.locator(SUBMIT).click()
 
     notice = loser.locator("#entry .notice")
     expect(notice).to_contain_text(words["conflict"])
-    expect(notice).to_contain_text(words["kept"])
+    expect(loser.locator("#entry-heading")).to_have_text(words["both"])
+    expect(loser.locator(".conflict")).to_contain_text(words["theirs"])
     expect(loser.locator("#protocol li[value='3']")).to_be_visible()  # the new sheet
-    kept = form_facts(loser)
-    assert kept == {**typed, "number": "4"}
-    expect(loser.locator(SUBMIT)).to_have_text(words["record_4"])
+    assert loser.locator("#entry-form input[type=radio]").count() == 0  # nothing pre-filled
+    expect(loser.locator(SUBMIT)).to_have_text(words["mine_as_4"])
     assert axe_violations(loser) == []
     notice.scroll_into_view_if_needed()
     loser.screenshot(path=screenshot_dir / f"race-lost-{locale[:2]}.png")
 
-    loser.locator(SUBMIT).click()  # one tap
+    loser.locator(SUBMIT).click()  # one tap: the player's choice
 
     expect(loser.locator("#protocol li[value='4']")).to_be_visible()
     expect(loser.locator("#entry-form input[name=number]")).to_have_value("5")
@@ -244,6 +247,7 @@ def test_the_phone_that_loses_a_race_sees_its_entry_again_and_records_it_as_the_
     assert deals[2].entered_by == world.users["admin"]
     assert deals[3].facts == TWELVE_DEALS[3]
     assert deals[3].entered_by == world.users["member"]
+    assert loser.evaluate("localStorage.getItem('prefscore.outbox')") == "[]"
 
 
 # --- a poll does not wipe a half-filled entry ---------------------------------------------

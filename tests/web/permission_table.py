@@ -228,6 +228,11 @@ TABLE_LINK_MANAGERS = _roles(
 
 
 EXPECTATIONS: dict[str, Expect] = {
+    # --- the installable app (prefscore/offline.py): nothing private in any of them ---
+    "service_worker": public(),
+    "manifest": public(),
+    "favicon": public(),
+    "outbox_session": public(),  # says who is signed in: null for nobody
     # --- accounts (prefscore/clubs/account_urls.py) ---
     "login": public(),
     # The mailed code of a challenged sign-in: without a challenge, a code opens nothing.

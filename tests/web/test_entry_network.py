@@ -1,5 +1,5 @@
 """Recording over a network that fails: a repeated form never records a deal twice, and
-the phone that lost a race gets its entry back (games:record).
+the phone that lost a race sees both entries and chooses (games:record).
 
 A phone that sent a deal and lost the answer (a timeout, the connection gone) sends the
 same form again. The deal number makes that idempotent: a repeat of this user's own
@@ -116,10 +116,15 @@ def test_repeating_the_deal_that_closed_the_pulka_is_a_success_not_a_frozen_refu
     assert Deal.objects.filter(pulka=pulka).count() == 3
 
 
-# --- a race lost: the entry comes back as the next deal ----------------------------------
+# --- a race lost: both entries side by side, the player chooses --------------------------
 
 
-def test_the_phone_that_lost_the_race_gets_its_entry_back_as_the_next_deal(
+def hidden(html: str, name: str) -> str | None:
+    tag = re.search(rf'<input type="hidden" name="{re.escape(name)}" value="([^"]*)">', html)
+    return tag.group(1) if tag else None
+
+
+def test_the_phone_that_lost_the_race_sees_both_entries_and_is_offered_the_next_deal(
     make_table_pulka, table_client
 ):
     pulka = make_table_pulka()
@@ -130,23 +135,31 @@ def test_the_phone_that_lost_the_race_gets_its_entry_back_as_the_next_deal(
     response = table_client("boris").post(record_url(pulka), mine, headers=HTMX)
 
     assert response.status_code == 409
+    assert response["X-Entry-Conflict"] == "1"
     html = response.content.decode()
     entry = region(html, "entry")
     assert "Deal 1 was already recorded on another device." in entry
-    assert "Your entry is kept below: check it and record it as deal 2." in entry
-    assert '<input type="hidden" name="number" value="2">' in entry
-    assert "Record deal 2" in entry
-    for input_id in ("contract-7", "suit-H", "declarer-1", "word_0-whist", "word_2-whist"):
-        assert checked(entry, input_id), input_id
-    assert not checked(entry, "contract-6")
-    assert [trick_value(entry, seat) for seat in range(3)] == ["3", "5", "2"]
+    assert "Two entries for deal 1" in entry
+    assert "On the sheet, recorded by anna" in entry
+    theirs, yours = re.findall(r'class="conflict__notation[^"]*">([^<]*)<', entry)
+    assert theirs.startswith("6♠") and yours.startswith("7♥"), (theirs, yours)
+    # Not put into the next deal's form: the choice is the player's, in two buttons.
+    assert 'type="radio"' not in entry and "Record deal 2" not in entry
+    assert "Record mine as deal 2" in entry and "Discard mine" in entry
+    assert hidden(entry, "number") == "2"
+    assert (hidden(entry, "contract"), hidden(entry, "suit"), hidden(entry, "declarer")) == (
+        "7",
+        "H",
+        "1",
+    )
+    assert [hidden(entry, f"tricks_{seat}") for seat in range(3)] == ["3", "5", "2"]
     for region_id in ("sheet", "protocol", "entry", "poll"):
         assert re.search(rf'id="{region_id}"[^>]*hx-swap-oob="true"', html)
     assert "<title>Boris → Anna: whists: 8</title>" in region(html, "sheet")  # deal 1 stands
     assert Deal.objects.filter(pulka=pulka).count() == 1
 
 
-def test_without_htmx_the_lost_race_shows_the_whole_page_with_the_entry_kept(
+def test_without_htmx_the_lost_race_shows_the_whole_page_with_both_entries(
     make_table_pulka, table_client
 ):
     pulka = make_table_pulka()
@@ -161,9 +174,10 @@ def test_without_htmx_the_lost_race_shows_the_whole_page_with_the_entry_kept(
     assert html.lstrip().startswith("<!doctype html>")
     assert "hx-swap-oob" not in html
     entry = region(html, "entry")
-    assert "Your entry is kept below" in entry
-    assert [trick_value(entry, seat) for seat in range(3)] == ["7", "2", "1"]
-    assert checked(entry, "contract-6") and checked(entry, "declarer-0")
+    assert "On the sheet, recorded by anna" in entry
+    assert "Record mine as deal 2" in entry
+    assert [hidden(entry, f"tricks_{seat}") for seat in range(3)] == ["7", "2", "1"]
+    assert hidden(entry, "contract") == "6" and hidden(entry, "declarer") == "0"
 
 
 def test_the_entry_kept_after_a_lost_race_records_as_the_next_deal_with_one_post(
@@ -195,7 +209,7 @@ def test_the_same_user_with_other_facts_is_a_conflict_not_a_repeat(make_table_pu
     entry = region(response.content.decode(), "entry")
     assert "You recorded deal 1 already, as the protocol shows." in entry
     assert "another device" not in entry
-    assert "Your entry is kept below: check it and record it as deal 2." in entry
+    assert "Record mine as deal 2" in entry
     assert Deal.objects.filter(pulka=pulka).count() == 1
     assert Deal.objects.get(pulka=pulka).facts["tricks"]["Anna"] == 6
 
@@ -232,3 +246,160 @@ def test_a_hostile_deal_number_is_a_form_error_not_a_crash(make_table_pulka, tab
         )
         assert response.status_code == 422, number
     assert Deal.objects.filter(pulka=pulka).count() == 1
+
+
+# --- the outbox's client id: a replay of this entry, or another entry ---------------------
+
+ONE = "5f0c6c1e-8a51-4b0e-9d7a-2c1b9f1e0a01"
+TWO = "0d8a3f57-1c62-4e9b-a3d4-6e5f7a8b9c02"
+
+
+@pytest.mark.parametrize("headers", [HTMX, EN], ids=["htmx", "page"])
+def test_a_replay_of_the_same_entry_is_its_success_and_records_nothing_twice(
+    make_table_pulka, table_client, headers
+):
+    pulka = make_table_pulka()
+    client = table_client("anna")
+    client.post(record_url(pulka), {**deal_form(), "client_id": ONE}, headers=headers)
+
+    again = client.post(record_url(pulka), {**deal_form(), "client_id": ONE}, headers=headers)
+
+    assert again.status_code == (200 if headers is HTMX else 302)
+    assert "X-Entry-Conflict" not in again
+    deal = Deal.objects.get(pulka=pulka)
+    assert str(deal.client_id) == ONE
+    assert AuditEvent.objects.filter(pulka=pulka, action=AuditEvent.Action.RECORDED).count() == 1
+
+
+@pytest.mark.parametrize("headers", [HTMX, EN], ids=["htmx", "page"])
+def test_the_same_facts_from_another_entry_of_the_same_user_is_a_conflict(
+    make_table_pulka, table_client, headers
+):
+    # Two entries (two ids) are two deals the player entered, even with the same facts:
+    # the second is shown beside the first, not taken for a replay.
+    pulka = make_table_pulka()
+    client = table_client("anna")
+    client.post(record_url(pulka), {**deal_form(), "client_id": ONE}, headers=headers)
+
+    other = client.post(record_url(pulka), {**deal_form(), "client_id": TWO}, headers=headers)
+
+    assert other.status_code == 409
+    assert other["X-Entry-Conflict"] == "1"
+    entry = region(other.content.decode(), "entry")
+    assert "Record mine as deal 2" in entry
+    assert hidden(entry, "client_id") == TWO
+    assert Deal.objects.filter(pulka=pulka).count() == 1
+
+
+def test_a_replay_after_the_deal_was_undone_records_it_no_second_time(
+    make_table_pulka, table_client
+):
+    pulka = make_table_pulka()
+    client = table_client("anna")
+    client.post(record_url(pulka), {**deal_form(), "client_id": ONE}, headers=HTMX)
+    pencil = reverse("games:pencil", args=[pulka.pk, 1])
+    assert client.post(pencil, {"action": "undo"}, headers=HTMX).status_code == 200
+
+    again = client.post(record_url(pulka), {**deal_form(), "client_id": ONE}, headers=HTMX)
+
+    assert again.status_code == 200
+    assert Deal.objects.current().filter(pulka=pulka).count() == 0
+    assert AuditEvent.objects.filter(pulka=pulka, action=AuditEvent.Action.RECORDED).count() == 1
+
+
+def test_the_lost_entry_recorded_as_the_next_deal_keeps_its_client_id(
+    make_table_pulka, table_client
+):
+    pulka = make_table_pulka()
+    table_client("anna").post(record_url(pulka), {**deal_form(), "client_id": ONE}, headers=HTMX)
+    boris = table_client("boris")
+    mine = {**deal_form(tricks_0="7", tricks_1="2"), "client_id": TWO}
+    refused = boris.post(record_url(pulka), mine, headers=HTMX)
+    assert refused.status_code == 409
+
+    chosen = boris.post(record_url(pulka), {**mine, "number": "2"}, headers=HTMX)
+    replayed = boris.post(record_url(pulka), {**mine, "number": "2"}, headers=HTMX)
+
+    assert chosen.status_code == replayed.status_code == 200
+    deal = Deal.objects.get(pulka=pulka, number=2)
+    assert (deal.entered_by.username, str(deal.client_id)) == ("boris", TWO)
+    assert Deal.objects.filter(pulka=pulka).count() == 2
+
+
+def test_a_client_id_that_is_no_uuid_is_ignored(make_table_pulka, table_client):
+    pulka = make_table_pulka()
+    client = table_client("anna")
+    for junk in ("", "x" * 300, "1; drop table", "5f0c6c1e"):
+        response = client.post(record_url(pulka), {**deal_form(), "client_id": junk}, headers=HTMX)
+        assert response.status_code == 200, junk
+    deal = Deal.objects.get(pulka=pulka)
+    assert deal.client_id is None
+
+
+# --- the other actions: carried out once per entry (views/replays.py) -----------------------
+
+
+@pytest.mark.parametrize("headers", [HTMX, EN], ids=["htmx", "page"])
+def test_an_undo_sent_again_is_its_success_not_a_refusal(make_table_pulka, table_client, headers):
+    pulka = make_table_pulka()
+    client = table_client("anna")
+    client.post(record_url(pulka), deal_form(), headers=HTMX)
+    undo = reverse("games:pencil", args=[pulka.pk, 1])
+
+    first = client.post(undo, {"action": "undo", "client_id": ONE}, headers=headers)
+    again = client.post(undo, {"action": "undo", "client_id": ONE}, headers=headers)
+    other = client.post(undo, {"action": "undo", "client_id": TWO}, headers=headers)
+
+    assert first.status_code == again.status_code == (200 if headers is HTMX else 302)
+    assert other.status_code == 403  # another entry is judged: no pencil on a deal gone
+    undone = AuditEvent.objects.filter(pulka=pulka, action=AuditEvent.Action.UNDONE)
+    assert undone.count() == 1
+    assert Deal.objects.filter(pulka=pulka, withdrawn_at__isnull=False).count() == 1
+
+
+def test_a_proposal_sent_again_proposes_once(seated_world, seated_client):
+    from prefscore.games.models import ForgottenDeal
+    from tests.web.fixtures_corrections import ALLPASS, correction_form
+
+    pulka = seated_world.pulka
+    client = seated_client("anna")
+    propose = reverse("games:propose", args=[pulka.pk])
+    form = {**correction_form(ALLPASS, 1), "client_id": ONE}
+
+    answers = [client.post(propose, form, headers=HTMX).status_code for _ in range(2)]
+    another = client.post(propose, {**form, "client_id": TWO}, headers=HTMX)
+
+    assert answers == [200, 200]
+    assert another.status_code >= 400  # another entry: one proposal waits already
+    assert ForgottenDeal.objects.filter(pulka=pulka).count() == 1
+
+
+def test_a_replay_is_no_way_in_for_who_may_not_see_the_pulka(make_table_pulka, table_client):
+    pulka = make_table_pulka()
+    anna = table_client("anna")
+    anna.post(record_url(pulka), deal_form(), headers=HTMX)
+    undo = reverse("games:pencil", args=[pulka.pk, 1])
+    assert anna.post(undo, {"action": "undo", "client_id": ONE}, headers=HTMX).status_code == 200
+
+    stranger = table_client("olaf").post(undo, {"action": "undo", "client_id": ONE}, headers=HTMX)
+
+    assert stranger.status_code in (403, 404)
+    assert "Anna" not in stranger.content.decode()
+
+
+def test_a_client_id_costs_a_record_no_query(make_table_pulka, table_client):
+    # The replay is found by the unique constraint when the insert fails, not looked
+    # up before every record: the hot path reads what it read before.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for extra in ({}, {"client_id": ONE}):
+        pulka = make_table_pulka(deals=CLOSING[:1])
+        client = table_client("anna")
+        client.get(reverse("games:sheet", args=[pulka.pk]), headers=EN)  # the log cached
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(record_url(pulka), {**deal_form(2), **extra}, headers=HTMX)
+        assert response.status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

@@ -23,7 +23,7 @@ def sheet(client, pulka, headers):
 def strings(html: str) -> dict[str, str]:
     tag = re.search(r'<div id="net-strings" hidden([^>]*)>', html)
     assert tag, "no #net-strings"
-    return dict(re.findall(r'data-([a-z]+)="([^"]*)"', tag.group(1)))
+    return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag.group(1)))
 
 
 @pytest.mark.parametrize("debug", [False, True])
@@ -84,11 +84,33 @@ def test_the_words_of_the_network_states_are_russian_on_a_russian_page(
         "elsewhere",
         "restore",
         "unloaded",
+        "queued",
+        "signed-out",
+        "next",
+        "next-note",
+        "deal",
     }
     for key, text in words.items():
         latin = re.findall(r"[A-Za-z]+", text.replace("{number}", ""))
         assert latin == [], (key, text)
     assert "{number}" in words["elsewhere"] and "{number}" in words["restore"]
+    assert "{number}" in words["next"] and "{number}" in words["deal"]
+
+
+def test_the_words_of_the_outbox_are_russian_on_a_russian_page(make_table_pulka, table_client):
+    html = sheet(table_client(), make_table_pulka(), RU)
+    tag = re.search(r'<div id="outbox"[^>]*>', html).group(0)
+    words = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag))
+
+    for key in ("user", "session-url", "login-url", "worker-url"):
+        assert words.pop(key), key
+    assert words["waiting-one"] == "{count} запись ждёт отправки"
+    assert words["waiting-few"] == "{count} записи ждут отправки"
+    assert words["waiting-many"] == "{count} записей ждут отправки"
+    assert words["signin-many"] == "Войдите, чтобы отправить {count} сохранённых записей"
+    for key, text in words.items():
+        latin = re.findall(r"[A-Za-z]+", re.sub(r"\{\w+\}", "", text))
+        assert latin == [], (key, text)
 
 
 def test_the_entry_form_says_its_mode_for_the_script(make_table_pulka, table_client):

@@ -34,6 +34,7 @@ from ..replay import score_before_last
 from ..viewer import role_in_club
 from .abandon import abandon_panel, pending_with_answers
 from .charts import BalanceChart, balance_chart
+from .conflict import EntryConflict
 from .entry import EntryForm, entry_form, values_from_facts
 from .manual import manual_notes
 from .next_deal import next_deal_form
@@ -272,6 +273,7 @@ def table_context(
     change: int | None = None,
     propose: bool = False,
     entry: EntryForm | None = None,
+    conflict: EntryConflict | None = None,
     notice: str = "",
     whole_protocol: bool = False,
     seating: trail.Seating | None = None,
@@ -306,7 +308,7 @@ def table_context(
     # A manual line under the pencil is undone, never changed in the deal form (§3.11).
     changing = pencil is not None and change == pencil.number and not is_manual_row(pencil)
     entry_key = ""  # only the empty form of the next deal is the same for everyone
-    if entry is not None:
+    if entry is not None or conflict is not None:
         pass
     elif changing:
         assert pencil is not None
@@ -360,7 +362,9 @@ def table_context(
         "may_propose": may_propose and (entry is None or bool(entry_key) or entry.mode == "record"),
         "pencil": pencil,
         "pencil_until": pencil_until,
-        "over": over_text(pulka, state(), pencil_until, bool(seats)) if entry is None else "",
+        "over": over_text(pulka, state(), pencil_until, bool(seats))
+        if entry is None and conflict is None
+        else "",
         "abandon": abandon_panel(
             pulka,
             request.user,
@@ -373,6 +377,8 @@ def table_context(
         "seating": seating,  # the join panel's too (templatetags/joining.py)
         "entry": entry,
         "entry_key": entry_key,
+        # Another device's deal and the one sent for it, in the form's place (409).
+        "conflict": conflict,
         # Put in the shared form's place for its number on each request (shared_cache).
         "entry_number": len(standing) + 1,
         "notice": notice,

@@ -21,11 +21,13 @@ from ..access import pulka_for
 from ..corrections import seats_of
 from ..models import Abandonment
 from ..services import NotAllowed
+from .replays import once_per_entry
 from .sheet import changed, refuse
 
 
 @login_required
 @require_POST
+@once_per_entry
 def abandon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Abandon the pulka (a club admin) or propose it to the table (a player at it)."""
     pulka = pulka_for(request, pk)
@@ -45,6 +47,7 @@ def abandon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@once_per_entry
 def abandon_answer(request: HtmxHttpRequest, pk: int, abandonment: int) -> HttpResponse:
     """Agree to or refuse abandoning the pulka, for one's own seat or a guest's."""
     pulka = pulka_for(request, pk)

@@ -39,6 +39,7 @@ from ..models import ForgottenDeal, Pulka
 from ..presenters import table_context
 from ..replay import effective_facts, state_before
 from ..services import load_corrections, load_deals
+from .replays import once_per_entry
 from .sheet import changed, refuse, render_table
 
 
@@ -52,6 +53,7 @@ def _refuse(request: HtmxHttpRequest, pulka: Pulka, refusal: Refusal, **known: A
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@once_per_entry
 def correct(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Deal ``number`` in the form again, for a player at the table to correct it."""
     return _correction(request, pk, number, arbiter=False)
@@ -59,6 +61,7 @@ def correct(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@once_per_entry
 def arbiter(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Deal ``number`` in the form again, for an organiser's arbiter decision."""
     return _correction(request, pk, number, arbiter=True)
@@ -225,6 +228,7 @@ def _correction_notes(late: bool) -> tuple[str, ...]:
 
 @login_required
 @require_POST
+@once_per_entry
 def propose(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Propose a forgotten deal from the form in proposal mode; the table answers."""
     pulka = pulka_for(request, pk, change=True)
@@ -256,6 +260,7 @@ def propose(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@once_per_entry
 def answer(request: HtmxHttpRequest, pk: int, proposal: int) -> HttpResponse:
     """Agree to or refuse a forgotten deal for one seat: one's own, or a guest's."""
     pulka = pulka_for(request, pk, change=True)

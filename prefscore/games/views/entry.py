@@ -5,11 +5,15 @@ redirects to the sheet (POST/redirect/GET) and a refusal shows the page again.
 Errors: a wrong entry 422 (htmx) or 200 (page), a deal recorded first elsewhere 409,
 a finished pulka 409, a pencil that is not yours 403.
 
-The deal number the form carries makes recording idempotent: a phone that lost the
-answer sends the same form again, and if that deal stands as this user recorded it,
-with the same facts, the answer is the success it missed (the sheet as it stands),
-never a second deal. A deal recorded first by someone else (or with other facts) is
-409, and the entry comes back filled in as it was typed, offered as the next deal.
+The deal number and the client id the page gives each entry (static/js/outbox.js)
+make recording idempotent: a phone that lost the answer sends the same entry again,
+and if a deal of this pulka carries its client id (or, from a page without the
+script, that deal stands as this user recorded it with the same facts), the answer is
+the success it missed (the sheet as it stands), never a second deal. A deal recorded
+first by someone else (or another entry of one's own) is 409: both entries side by
+side, what is on the sheet and what was sent, with the choice to record the entry as
+the next deal or to discard it (``presenters.conflict``); the 409 carries
+``X-Entry-Conflict`` for the outbox to tell it from a refusal.
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
 from ..pencil import pencil_deal
 from ..presenters import entry_form, table_context
+from ..presenters.conflict import entry_conflict
 from ..replay import score_before_last
 from ..trail import Seating
+from .replays import client_id, once_per_entry
 from .sheet import changed, refuse, render_table, reread, shared_regions
 
 
@@ -51,6 +57,7 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     deals, corrections = list(log.deals), list(log.corrections)
     number = request_int(request.POST.get("number", ""), max_digits=7)
     if number is not None and 1 <= number <= len(deals):
+        # Answered before: a deal this entry made stands, or the 409 (no second deal).
         return _already_recorded(request, pulka, log, number, seating)
     if pulka.is_frozen:
         return refuse(
@@ -67,7 +74,12 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             done = recording.record(
-                pulka, log, form.facts, request.user, form.cleaned_data["number"]
+                pulka,
+                log,
+                form.facts,
+                request.user,
+                form.cleaned_data["number"],
+                client_id(request),
             )
         except DealError as error:
             form.add_engine_error(error)
@@ -123,7 +135,11 @@ def _already_recorded(
     the entry again. ``log`` is the log at ``pulka.version``; ``seating`` its seats,
     when the caller read them."""
     deals, corrections = list(log.deals), list(log.corrections)
-    if _is_repeat(request, pulka, deals, corrections, number):
+    sent = client_id(request)
+    if sent is not None:
+        if Deal.objects.filter(pulka=pulka, client_id=sent).exists():
+            return changed(request, pulka.pk)  # this very entry, recorded before
+    elif _is_repeat(request, pulka, deals, corrections, number):
         return changed(request, pulka.pk)
     if number > len(deals):  # a form from a future that never came: out of date
         conflict = _("This form is out of date: reload the page.")
@@ -137,6 +153,12 @@ def _already_recorded(
         known["seating"] = seating
     if pulka.is_frozen:
         return refuse(request, pulka, 409, conflict, **known)
+    if number <= len(deals):  # both entries side by side: the player chooses
+        both = entry_conflict(pulka, deals, corrections, log.scored, number, request.POST, sent)
+        context = table_context(request, pulka, conflict=both, notice=conflict, **known)
+        response = render_table(request, context, 409)
+        response["X-Entry-Conflict"] = str(number)
+        return response
     state = log.scored.state
     again = DealForm(state, request.POST)  # the seats' fields of the next deal
     offered = entry_form(
@@ -170,6 +192,7 @@ def _is_repeat(
 
 @login_required
 @require_POST
+@once_per_entry
 def pencil(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Undo or change the last deal while its recorder holds the pencil (Кодекс 4.2.8).
 

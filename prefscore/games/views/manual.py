@@ -31,12 +31,14 @@ from ..models import Deal, Pulka
 from ..presenters.manual import ManualNote, manual_notes, manual_page
 from ..services import load_corrections, load_deals
 from .corrections import later_deal_error
+from .replays import once_per_entry
 
 TEMPLATE = "games/manual.html"
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@once_per_entry
 def manual_entry(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The manual entry form, and recording its line as the next of the log."""
     pulka = pulka_for(request, pk, change=True)
@@ -68,6 +70,7 @@ def manual_entry(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@once_per_entry
 def manual_correct(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """Manual entry ``number`` in the form again, and recording its correction."""
     pulka = pulka_for(request, pk, change=True)

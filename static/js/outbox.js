@@ -1,0 +1,455 @@
+/* prefscore's outbox: what a player sends from the table is kept on the phone until the
+   server has answered it (docs/design.md, "Never lose a deal").
+
+   - Each entry (record, change, undo, correction, consent, proposal…) is written to
+     localStorage before it is sent, with a client id the server keeps with the deal: a
+     replay of it is answered as its success, another device's deal of the same number
+     is a 409 that shows both (games/views/entry.py).
+   - Entries are sent in order, one at a time, on load, on `online`, when the page is
+     shown again and on a backoff timer, each with a CSRF token fetched just before
+     (the token rotates at sign-in and its cookie is HttpOnly). An expired session
+     keeps them: the page says "sign in to send 2 saved entries".
+   - An answer: a success leaves the outbox; a 409 for a deal recorded elsewhere waits
+     for the player's choice (and holds the pulka's later entries back); a refusal for
+     good goes to the "not sent" list with its reason, to copy or discard.
+   - It registers the service worker (/sw.js) where the browser allows one, and says
+     when a new release is ready and when the page is the copy kept offline.
+   network.js puts the table's forms in here and shows the answers in the page.
+   Words come from the page (#outbox, translated there): none are written here. */
+(function () {
+  "use strict";
+
+  var KEY = "prefscore.outbox";
+  var BACKOFF = [2000, 5000, 10000, 20000, 30000]; // ms before the next try, try after try
+  var tries = 0;
+  var timer = null;
+  var sending = false;
+  var expired = false; // the last try found the session gone
+  var inFlight = {}; // ids htmx is sending from a form on this page right now
+
+  function region() {
+    return document.getElementById("outbox");
+  }
+
+  function words(key) {
+    var el = region();
+    return (el && el.dataset[key]) || "";
+  }
+
+  function me() {
+    var el = region();
+    return el ? el.dataset.user || "" : "";
+  }
+
+  // --- the stored list -------------------------------------------------------------------
+
+  function load() {
+    try {
+      var list = JSON.parse(window.localStorage.getItem(KEY) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function store(list) {
+    try {
+      window.localStorage.setItem(KEY, JSON.stringify(list));
+    } catch (error) {
+      // Storage full or refused: the form on the page still holds the entry.
+    }
+    render();
+  }
+
+  function find(id) {
+    return load().filter(function (entry) { return entry.id === id; })[0] || null;
+  }
+
+  function put(entry) {
+    var list = load();
+    var at = -1;
+    list.forEach(function (kept, index) { if (kept.id === entry.id) at = index; });
+    entry.user = entry.user || me();
+    entry.at = entry.at || new Date().toISOString();
+    entry.state = entry.state || "waiting";
+    if (at < 0) list.push(entry);
+    else list[at] = Object.assign({}, list[at], entry, { at: list[at].at });
+    store(list);
+    return entry;
+  }
+
+  function update(id, changes) {
+    store(load().map(function (entry) {
+      return entry.id === id ? Object.assign({}, entry, changes) : entry;
+    }));
+  }
+
+  function remove(id) {
+    store(load().filter(function (entry) { return entry.id !== id; }));
+  }
+
+  function mine(list) {
+    var user = me();
+    return list.filter(function (entry) { return !user || entry.user === user; });
+  }
+
+  function newId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes); // randomUUID needs HTTPS; this does not
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 0x100).toString(16).slice(1); }).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  // --- sending ---------------------------------------------------------------------------
+
+  function schedule() {
+    if (timer !== null) return;
+    var wait = BACKOFF[Math.min(tries, BACKOFF.length - 1)];
+    tries += 1;
+    timer = window.setTimeout(function () {
+      timer = null;
+      flush();
+    }, wait);
+  }
+
+  function session() {
+    return fetch(words("sessionUrl"), { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (!response.ok) throw new Error("session " + response.status);
+      return response.json();
+    });
+  }
+
+  function loginPath() {
+    return new URL(words("loginUrl") || "/login/", window.location.href).pathname;
+  }
+
+  function reasonOf(text, status) {
+    var doc = new DOMParser().parseFromString(text || "", "text/html");
+    var found = [];
+    var said = "#entry .notice, .form__errors p, .form__error, .errorlist li, .error-page__reason";
+    if (!doc.querySelector(said)) said = "#error-title"; // an error page that gives no reason
+    doc.querySelectorAll(said).forEach(function (el) {
+      var line = el.textContent.trim();
+      if (line && found.indexOf(line) < 0) found.push(line);
+    });
+    return found.join(" ") || words("refusedStatus").replace("{status}", String(status));
+  }
+
+  function answered(entry, status, text) {
+    var detail = { entry: entry, status: status, text: text, shown: false };
+    document.dispatchEvent(new CustomEvent("outbox:answer", { detail: detail }));
+    return detail.shown;
+  }
+
+  function send(entry, token) {
+    var body = new URLSearchParams();
+    entry.params.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    return fetch(entry.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": token, "HX-Request": "true", "HX-Current-URL": window.location.href },
+    }).then(function (response) {
+      if (response.redirected && new URL(response.url).pathname === loginPath()) return "expired";
+      if (response.status >= 500) return "failed";
+      return response.text().then(function (text) {
+        var conflict = response.headers.get("X-Entry-Conflict");
+        if (response.ok) {
+          remove(entry.id);
+          answered(entry, response.status, text);
+          return "sent";
+        }
+        if (conflict) {
+          update(entry.id, { state: "conflict", number: conflict });
+          answered(find(entry.id) || entry, response.status, text);
+          return "conflict";
+        }
+        if (answered(entry, response.status, text)) remove(entry.id); // the form shows why
+        else update(entry.id, { state: "refused", reason: reasonOf(text, response.status) });
+        return "refused";
+      });
+    }, function () {
+      return "failed";
+    });
+  }
+
+  function due(entry, held) {
+    if (inFlight[entry.id] || held[entry.pulka]) return false;
+    if (entry.state === "waiting") return true;
+    // A choice to make: asked again where it can be shown, once per page.
+    return entry.state === "conflict" && entry.pulka === window.location.pathname &&
+      !document.querySelector('[data-entry-conflict="' + entry.id + '"]');
+  }
+
+  function flush() {
+    if (sending || !me()) return Promise.resolve();
+    var waiting = load().filter(function (entry) {
+      return entry.user === me() && (entry.state === "waiting" || entry.state === "conflict");
+    });
+    if (!waiting.length) return Promise.resolve();
+    if (navigator.onLine === false) {
+      schedule();
+      return Promise.resolve();
+    }
+    sending = true;
+    if (timer !== null) window.clearTimeout(timer);
+    timer = null;
+    return session()
+      .then(function (now) {
+        expired = now.user === null;
+        if (expired || String(now.user) !== me()) return "expired";
+        var held = {}; // pulkas with a choice to make: their later entries wait for it
+        var queue = waiting.slice();
+        function next() {
+          var entry = queue.shift();
+          if (!entry) return "done";
+          var kept = find(entry.id);
+          if (!kept || !due(kept, held)) {
+            if (kept && kept.state === "conflict") held[kept.pulka] = true;
+            return next();
+          }
+          return send(kept, now.csrf).then(function (result) {
+            if (result === "failed" || result === "expired") return result;
+            if (result === "conflict") held[kept.pulka] = true;
+            return next();
+          });
+        }
+        return next();
+      })
+      .catch(function () { return "failed"; })
+      .then(function (result) {
+        sending = false;
+        if (result === "expired") expired = true;
+        if (result === "failed") schedule();
+        else tries = 0;
+        render();
+        return result;
+      });
+  }
+
+  // --- what the page shows ---------------------------------------------------------------
+
+  function counted(key, count) {
+    // data-KEY-one, -few, -many, -other: the language's plural forms, chosen here.
+    var form = new Intl.PluralRules(document.documentElement.lang || "en").select(count);
+    var el = region();
+    var text = el.getAttribute("data-" + key + "-" + form) || el.getAttribute("data-" + key + "-other") || "";
+    return text.replace("{count}", String(count));
+  }
+
+  function clock(iso) {
+    var at = new Date(iso);
+    if (isNaN(at.getTime())) return "";
+    return at.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function element(tag, className, text) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+
+  function button(label, data, value) {
+    var el = element("button", "button button--small button--secondary", label);
+    el.type = "button";
+    el.setAttribute(data, value);
+    return el;
+  }
+
+  function asText(entry) {
+    return [entry.label, entry.url].concat(entry.params.map(function (pair) {
+      return pair[0] + "=" + pair[1];
+    })).join("\n");
+  }
+
+  function render() {
+    var el = region();
+    if (!el) return;
+    var list = mine(load());
+    var waiting = list.filter(function (entry) { return entry.state === "waiting"; });
+    var choices = list.filter(function (entry) {
+      return entry.state === "conflict" && !document.querySelector('[data-entry-conflict="' + entry.id + '"]');
+    });
+    var refused = list.filter(function (entry) { return entry.state === "refused"; });
+    var body = element("div", "outbox__body");
+    var offlineAt = document.body.dataset.offlineAsOf;
+    if (offlineAt) {
+      body.appendChild(element("p", "outbox__offline", words("offline").replace("{time}", clock(offlineAt))));
+    }
+    if ((!me() || expired) && (waiting.length || choices.length)) {
+      var link = element("a", "button button--small", counted("signin", waiting.length + choices.length));
+      var next = window.location.pathname === loginPath() ? "" : "?next=" + encodeURIComponent(window.location.pathname);
+      link.href = words("loginUrl") + next;
+      link.setAttribute("data-outbox-signin", "");
+      body.appendChild(link);
+    } else if (waiting.length) {
+      var line = element("p", "outbox__count", counted("waiting", waiting.length));
+      line.setAttribute("data-outbox-count", String(waiting.length));
+      body.appendChild(line);
+    }
+    if (waiting.length) {
+      var items = element("ul", "outbox__list");
+      waiting.forEach(function (entry) {
+        items.appendChild(element("li", "outbox__item", entry.label + " · " + clock(entry.at)));
+      });
+      body.appendChild(items);
+      if (me() && !expired) body.appendChild(button(words("sendNow"), "data-outbox-send", ""));
+    }
+    choices.forEach(function (entry) {
+      var choice = element("p", "outbox__choice");
+      var go = element("a", "", words("choose").replace("{label}", entry.label));
+      go.href = entry.pulka + "#entry";
+      choice.appendChild(go);
+      body.appendChild(choice);
+    });
+    if (refused.length) {
+      var box = element("div", "outbox__refused");
+      box.appendChild(element("h2", "outbox__title", words("notSent")));
+      refused.forEach(function (entry) {
+        var item = element("div", "outbox__item outbox__item--refused");
+        item.setAttribute("data-outbox-refused", entry.id);
+        item.appendChild(element("p", "outbox__label", entry.label + " · " + clock(entry.at)));
+        item.appendChild(element("p", "outbox__reason", entry.reason || ""));
+        var copy = element("textarea", "outbox__copy");
+        copy.readOnly = true;
+        copy.rows = 3;
+        copy.value = asText(entry);
+        copy.setAttribute("aria-label", words("copyLabel"));
+        item.appendChild(copy);
+        item.appendChild(button(words("copy"), "data-outbox-copy", entry.id));
+        item.appendChild(button(words("discard"), "data-outbox-drop", entry.id));
+        box.appendChild(item);
+      });
+      body.appendChild(box);
+    }
+    var update = document.getElementById("outbox-update");
+    el.replaceChildren(body);
+    if (update) el.appendChild(update);
+    el.hidden = !body.childNodes.length && !update;
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest && event.target.closest("[data-outbox-send], [data-outbox-copy], [data-outbox-drop], [data-outbox-discard], [data-outbox-reload]");
+    if (!target) return;
+    if (target.hasAttribute("data-outbox-send")) flush();
+    if (target.hasAttribute("data-outbox-drop")) remove(target.getAttribute("data-outbox-drop"));
+    if (target.hasAttribute("data-outbox-discard")) remove(target.getAttribute("data-outbox-discard"));
+    if (target.hasAttribute("data-outbox-copy")) {
+      var box = target.parentNode.querySelector(".outbox__copy");
+      box.select();
+      var done = navigator.clipboard && window.isSecureContext
+        ? navigator.clipboard.writeText(box.value)
+        : Promise.resolve(document.execCommand("copy"));
+      done.then(function () { target.textContent = words("copied"); }, function () {});
+    }
+    if (target.hasAttribute("data-outbox-reload")) takeOver();
+  });
+
+  // Signing out: the pages the worker kept are this account's, not the next one's.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-sign-out]")) return;
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "signed-out" });
+    }
+  });
+
+  // --- the service worker ----------------------------------------------------------------
+
+  var reloading = false;
+
+  function offerUpdate(worker) {
+    if (document.getElementById("outbox-update")) return;
+    var note = element("p", "outbox__update");
+    note.id = "outbox-update";
+    note.setAttribute("role", "status");
+    note.appendChild(element("span", "", words("updated") + " "));
+    note.appendChild(button(words("reload"), "data-outbox-reload", ""));
+    note.netWorker = worker;
+    region().appendChild(note);
+    region().hidden = false;
+  }
+
+  function takeOver() {
+    var note = document.getElementById("outbox-update");
+    var worker = note && note.netWorker;
+    if (worker) worker.postMessage({ type: "take-over" });
+    else window.location.reload();
+  }
+
+  function register() {
+    var url = words("workerUrl");
+    if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      // The new release took over at the player's word: one reload, never two.
+      if (reloading || !document.getElementById("outbox-update")) return;
+      reloading = true;
+      window.location.reload();
+    });
+    navigator.serviceWorker.register(url, { scope: "/" }).then(function (registration) {
+      function watch(worker) {
+        worker.addEventListener("statechange", function () {
+          if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(worker);
+        });
+      }
+      if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting);
+      if (registration.installing) watch(registration.installing);
+      registration.addEventListener("updatefound", function () { watch(registration.installing); });
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "visible") registration.update().catch(function () {});
+      });
+    }, function () {});
+  }
+
+  // --- when it is sent -------------------------------------------------------------------
+
+  window.addEventListener("online", function () { tries = 0; flush(); });
+  // The server answered this page again (its poll, a form): no longer the copy kept
+  // offline; the poll brings its regions up to date.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!document.body.dataset.offlineAsOf || !xhr || !xhr.status || xhr.status >= 500) return;
+    delete document.body.dataset.offlineAsOf;
+    render();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") flush();
+  });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) flush(); });
+
+  window.prefscoreOutbox = {
+    newId: newId,
+    put: put,
+    find: find,
+    update: update,
+    remove: remove,
+    flush: flush,
+    schedule: schedule,
+    render: render,
+    loginPath: loginPath,
+    expire: function () { expired = true; render(); },
+    sending: function (id, busy) {
+      if (busy) inFlight[id] = true;
+      else delete inFlight[id];
+    },
+    before: function (id, pulka) {
+      // Older entries of this pulka still to be sent: this one waits its turn.
+      return load().some(function (entry) {
+        return entry.id !== id && entry.pulka === pulka && entry.user === me() &&
+          (entry.state === "waiting" || entry.state === "conflict") && !inFlight[entry.id];
+      });
+    },
+  };
+
+  function start() {
+    render();
+    register();
+    flush();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,321 @@
+"""The outbox and the sheet offline (static/js/outbox.js, network.js, /sw.js): a phone
+that records deals offline and is reloaded keeps them and shows the sheet it had; two
+phones that record the same deal offline see both entries and one chooses; an expired
+session keeps the entries until the player signs in again. Phone size, both languages.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.sessions.models import Session
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+from prefscore.games.models import AuditEvent, Deal, Pulka
+from tests.browser.support import TWELVE_DEALS, axe_violations, fill_deal, sign_in
+from tests.web.fixtures_access import PASSWORD, build_world
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LANGUAGES = {
+    "ru-RU": {
+        "not_saved": "Не сохранено",
+        "next": "Пока ввести сдачу 4",
+        "offline": "Нет связи — лист на",
+        "two_waiting": "2 записи ждут отправки",
+        "both": "Две записи сдачи 3",
+        "theirs": "В листе, записал: admin",
+        "mine_as_4": "Записать мою как сдачу 4",
+        "sign_in": "Войдите, чтобы отправить 1 сохранённую запись",
+    },
+    "en-US": {
+        "not_saved": "Not saved",
+        "next": "Enter deal 4 meanwhile",
+        "offline": "Offline — the sheet as of",
+        "two_waiting": "2 entries are waiting to be sent",
+        "both": "Two entries for deal 3",
+        "theirs": "On the sheet, recorded by admin",
+        "mine_as_4": "Record mine as deal 4",
+        "sign_in": "Sign in to send 1 saved entry",
+    },
+}
+both_languages = pytest.mark.parametrize("locale", list(LANGUAGES))
+
+SUBMIT = "#entry-form button[type=submit]"
+STATUS = "#entry-form .net-status"
+
+
+def open_table(new_context: Any, base_url: str, user: Any, pk: int, locale: str) -> Page:
+    context = new_context(locale=locale, bypass_csp=True)
+    sign_in(context, base_url, user)
+    page = context.new_page()
+    page.goto(f"{base_url}/pulkas/{pk}/")
+    return page
+
+
+def kept_by_the_worker(page: Page) -> None:
+    """The service worker controls the page, and has kept the sheet as it stands."""
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()  # now through the worker: network first, and kept
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def outbox(page: Page) -> list[dict[str, Any]]:
+    return json.loads(page.evaluate("localStorage.getItem('prefscore.outbox') || '[]'"))
+
+
+def deals_of(pk: int) -> list[Deal]:
+    return list(Deal.objects.filter(pulka_id=pk).current().order_by("number"))
+
+
+def recorded_lines(pk: int, number: int) -> int:
+    rows = AuditEvent.objects.filter(pulka_id=pk, action=AuditEvent.Action.RECORDED)
+    return rows.filter(deal_number=number).count()
+
+
+# --- offline, then reload -----------------------------------------------------------------
+
+
+@both_languages
+def test_two_deals_recorded_offline_survive_a_reload_and_arrive_once_each_in_order(
+    live_server, new_context, locale, screenshot_dir
+):
+    world = build_world()
+    pk = world.pulka.pk
+    words = LANGUAGES[locale]
+    page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    kept_by_the_worker(page)
+    page.context.set_offline(True)
+
+    fill_deal(page, TWELVE_DEALS[2])
+    page.locator(SUBMIT).click()
+    expect(page.locator(STATUS)).to_contain_text(words["not_saved"])
+    page.get_by_role("button", name=words["next"]).click()
+    expect(page.locator("#entry-form input[name=number]")).to_have_value("4")
+    fill_deal(page, TWELVE_DEALS[3])
+    page.locator(SUBMIT).click()
+    expect(page.locator(STATUS)).to_be_visible()
+    assert [e["params"][0] for e in outbox(page)] == [["number", "3"], ["number", "4"]]
+
+    page.reload()  # offline: the copy the worker kept, marked, with the entries waiting
+
+    status = page.locator("#outbox")
+    expect(status).to_contain_text(words["offline"])
+    expect(status).to_contain_text(words["two_waiting"])
+    expect(status.locator(".outbox__item")).to_have_count(2)
+    expect(page.locator("#protocol li[value='2']")).to_be_visible()  # the last sheet
+    assert len(deals_of(pk)) == 2
+    assert axe_violations(page) == []
+    page.screenshot(path=screenshot_dir / f"offline-reloaded-{locale[:2]}.png")
+
+    page.context.set_offline(False)  # the `online` event: the outbox is sent
+
+    expect(page.locator("#protocol li[value='4']")).to_be_visible(timeout=10_000)
+    expect(status).not_to_contain_text(words["two_waiting"])
+    expect(status).not_to_contain_text(words["offline"])  # the server answers again
+    assert outbox(page) == []
+    deals = deals_of(pk)
+    assert [d.number for d in deals] == [1, 2, 3, 4]
+    assert [d.facts for d in deals[2:]] == [TWELVE_DEALS[2], TWELVE_DEALS[3]]
+    assert Deal.objects.filter(pulka_id=pk).count() == 4  # nothing twice, nothing withdrawn
+    assert recorded_lines(pk, 3) == recorded_lines(pk, 4) == 1
+
+
+# --- a race offline -----------------------------------------------------------------------
+
+
+@both_languages
+def test_two_phones_record_the_same_deal_offline_and_the_second_chooses(
+    live_server, new_context, locale, screenshot_dir
+):
+    world = build_world()
+    pk = world.pulka.pk
+    words = LANGUAGES[locale]
+    first = open_table(new_context, live_server.url, world.users["admin"], pk, "en-US")
+    second = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    for phone, facts in ((first, TWELVE_DEALS[2]), (second, TWELVE_DEALS[3])):
+        phone.context.set_offline(True)
+        fill_deal(phone, facts)
+        phone.locator(SUBMIT).click()
+        expect(phone.locator(STATUS)).to_be_visible()
+
+    first.context.set_offline(False)
+    expect(first.locator("#protocol li[value='3']")).to_be_visible(timeout=10_000)
+    second.context.set_offline(False)
+
+    panel = second.locator("#entry")
+    expect(panel.locator("#entry-heading")).to_have_text(words["both"], timeout=10_000)
+    expect(panel.locator(".conflict")).to_contain_text(words["theirs"])
+    assert [d.entered_by for d in deals_of(pk)][2] == world.users["admin"]
+    assert second.locator("#entry-form input[type=radio]").count() == 0  # nothing pre-filled
+    assert [e["state"] for e in outbox(second)] == ["conflict"]
+    assert axe_violations(second) == []
+    second.screenshot(path=screenshot_dir / f"race-offline-{locale[:2]}.png")
+
+    second.get_by_role("button", name=words["mine_as_4"]).click()
+
+    expect(second.locator("#protocol li[value='4']")).to_be_visible()
+    deals = deals_of(pk)
+    assert [(d.number, d.entered_by, d.facts) for d in deals[2:]] == [
+        (3, world.users["admin"], TWELVE_DEALS[2]),
+        (4, world.users["member"], TWELVE_DEALS[3]),
+    ]
+    assert outbox(second) == []
+    assert recorded_lines(pk, 3) == recorded_lines(pk, 4) == 1
+
+
+def test_discarding_the_entry_that_lost_the_race_leaves_the_sheet_as_it_is(
+    live_server, new_context
+):
+    world = build_world()
+    pk = world.pulka.pk
+    first = open_table(new_context, live_server.url, world.users["admin"], pk, "en-US")
+    second = open_table(new_context, live_server.url, world.users["member"], pk, "en-US")
+    second.context.set_offline(True)
+    fill_deal(second, TWELVE_DEALS[3])
+    second.locator(SUBMIT).click()
+    fill_deal(first, TWELVE_DEALS[2])
+    first.locator(SUBMIT).click()
+    expect(first.locator("#protocol li[value='3']")).to_be_visible()
+    second.context.set_offline(False)
+    expect(second.locator(".conflict")).to_be_visible(timeout=10_000)
+
+    second.get_by_role("link", name="Discard mine").click()
+
+    expect(second.locator("#entry-form input[name=number]")).to_have_value("4")
+    expect(second.locator(".conflict")).to_have_count(0)
+    assert outbox(second) == []
+    assert len(deals_of(pk)) == 3
+
+
+# --- an expired session -------------------------------------------------------------------
+
+
+@both_languages
+def test_entries_of_an_expired_session_are_kept_and_sent_after_signing_in(
+    live_server, new_context, locale
+):
+    world = build_world()
+    pk = world.pulka.pk
+    words = LANGUAGES[locale]
+    page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    page.context.set_offline(True)
+    fill_deal(page, TWELVE_DEALS[2])
+    page.locator(SUBMIT).click()
+    expect(page.locator(STATUS)).to_be_visible()
+    Session.objects.all().delete()  # the session expires meanwhile
+
+    page.context.set_offline(False)
+
+    sign_in_link = page.locator("[data-outbox-signin]")
+    expect(sign_in_link).to_have_text(words["sign_in"], timeout=10_000)
+    assert len(outbox(page)) == 1
+    assert len(deals_of(pk)) == 2
+    sign_in_link.click()
+    expect(page.locator("[data-outbox-signin]")).to_have_text(words["sign_in"])  # there too
+    page.locator("input[name=username]").fill("member")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("main button[type=submit]").click()
+
+    expect(page.locator("#protocol li[value='3']")).to_be_visible(timeout=10_000)
+    assert outbox(page) == []
+    assert [d.facts for d in deals_of(pk)][2] == TWELVE_DEALS[2]
+    assert recorded_lines(pk, 3) == 1
+
+
+# --- refused for good: "not sent", to copy or discard ---------------------------------------
+
+
+@both_languages
+def test_an_entry_refused_for_good_is_listed_as_not_sent_with_the_reason(
+    live_server, new_context, locale
+):
+    world = build_world()
+    pk = world.pulka.pk
+    words = {
+        "ru-RU": ("Не отправлено", "Пулька окончена: новые сдачи не записываются."),
+        "en-US": ("Not sent", "This pulka is over: it takes no more deals."),
+    }[locale]
+    page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    page.context.set_offline(True)
+    fill_deal(page, TWELVE_DEALS[2])
+    page.locator(SUBMIT).click()
+    expect(page.locator(STATUS)).to_be_visible()
+    page.goto("about:blank")  # the tab closed, the entry in the outbox
+    Pulka.objects.filter(pk=pk).update(status=Pulka.Status.FINISHED)  # over meanwhile
+    page.context.set_offline(False)
+
+    page.goto(f"{live_server.url}/")  # any page of the site sends the outbox on load
+
+    refused = page.locator("[data-outbox-refused]")
+    expect(refused).to_have_count(1, timeout=10_000)
+    expect(page.locator(".outbox__refused h2")).to_have_text(words[0])
+    expect(refused.locator(".outbox__reason")).to_contain_text(words[1])
+    copy = refused.locator(".outbox__copy")
+    assert "number=3" in copy.input_value() and "contract=7" in copy.input_value()
+    assert [e["state"] for e in outbox(page)] == ["refused"]
+    assert len(deals_of(pk)) == 2
+    assert axe_violations(page) == []
+
+    refused.get_by_role("button", name={"ru-RU": "Удалить", "en-US": "Discard"}[locale]).click()
+
+    expect(refused).to_have_count(0)
+    assert outbox(page) == []
+
+
+# --- a new release --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("locale", "ready", "reload"),
+    [
+        ("ru-RU", "Готова новая версия.", "Перезагрузить"),
+        ("en-US", "A new version is ready.", "Reload"),
+    ],
+)
+def test_a_new_release_offers_one_reload_and_takes_over_with_it(
+    live_server, new_context, monkeypatch, locale, ready, reload
+):
+    world = build_world()
+    page = open_table(new_context, live_server.url, world.users["member"], world.pulka.pk, locale)
+    kept_by_the_worker(page)
+    monkeypatch.setattr("prefscore.offline.release", lambda: "0123456789abcdef")
+    page.evaluate("window.__prefscoreMarker = 'not reloaded'")
+
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+
+    note = page.locator("#outbox-update")
+    expect(note).to_contain_text(ready, timeout=10_000)
+    assert page.evaluate("window.__prefscoreMarker") == "not reloaded"  # the player decides
+    note.get_by_role("button", name=reload).click()
+
+    page.wait_for_function("window.__prefscoreMarker === undefined")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    expect(page.locator("#outbox-update")).to_have_count(0)
+    kept = page.evaluate("caches.keys()")
+    assert "prefscore-static-0123456789abcdef" in kept
+    assert not [
+        name for name in kept if name.startswith("prefscore-static-") and "0123" not in name
+    ]
+
+
+# --- another account ------------------------------------------------------------------------
+
+
+def test_signing_out_drops_the_pages_the_worker_kept(live_server, new_context):
+    world = build_world()
+    page = open_table(new_context, live_server.url, world.users["member"], world.pulka.pk, "en-US")
+    kept_by_the_worker(page)
+    kept = "caches.open('prefscore-pages').then(c => c.keys()).then(k => k.map(r => r.url))"
+    assert any(url.endswith(f"/pulkas/{world.pulka.pk}/") for url in page.evaluate(kept))
+
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_load_state()
+
+    page.wait_for_function(f"{kept}.then(urls => urls.length === 0)")
+    page.context.set_offline(True)
+    with pytest.raises(PlaywrightError, match="ERR_FAILED"):  # nothing of the account to show
+        page.goto(f"{live_server.url}/pulkas/{world.pulka.pk}/", wait_until="commit")
