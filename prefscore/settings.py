@@ -189,8 +189,6 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "prefscore.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A shared Redis gets each request's cache writes in one round trip (issue 16).
-    "prefscore.cache.DeferredCacheWritesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
