@@ -114,7 +114,8 @@ def keys_for(username: str | None, address: str | None) -> list[Key]:
 def lock_length(strikes: int) -> timedelta:
     """The wait after a key's ``strikes``-th lock: the window, doubling, capped."""
     cap = timedelta(hours=settings.SIGNIN_LOCK_MAX_HOURS)
-    return min(cap, _window() * 2 ** min(strikes - 1, 32))
+    wait: timedelta = _window() * 2 ** min(strikes - 1, 32)
+    return min(cap, wait)
 
 
 def wait_minutes(username: str | None, address: str | None) -> int:

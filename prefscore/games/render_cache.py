@@ -179,7 +179,7 @@ def render_settled(template_name: str, values: Mapping[str, Any]) -> SafeString:
         if name in PER_VIEWER:
             raise PerViewerValue(f"a shared region was given {name!r}")
     context = Settled(dict(values), autoescape=made.template.engine.autoescape)
-    return mark_safe(made.template.render(context))
+    return mark_safe(str(made.template.render(context)))
 
 
 class Region:

@@ -14,7 +14,8 @@ from prefscore.clubs.forms import slug_from_name
 from prefscore.clubs.models import Club, Player
 from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine import ranking
-from scoring.engine.conventions import ConventionError, from_options
+from scoring.engine.conventions import from_options
+from scoring.engine.errors import ConventionError
 from scoring.engine.protocol import MAX_TARGET
 
 from .models import Round, TableClosure, Tournament
@@ -185,7 +186,7 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        players = cast(forms.ModelMultipleChoiceField, self.fields["players"])
+        players = cast("forms.ModelMultipleChoiceField[Any]", self.fields["players"])
         players.queryset = tournament.club.players.exclude(
             tournament_entries__tournament=tournament
         )
