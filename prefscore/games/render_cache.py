@@ -5,9 +5,9 @@ The rules are stated once, in docs/design.md, "How the table screen is cached":
 - a key names the release (``release``: a digest of every file deployed), the pulka as
   it stands (``pulka_key``: its identity, version and the fields an admin may edit
   without moving the version), the part and the page's language;
-- a shared region is rendered by ``region`` from a context holding only what the
-  version settles (``Settled``): a request, a user, messages, a CSRF token or a form in
-  it fail loudly, so nothing of one viewer can reach another's page;
+- a shared region (``Region``) is rendered by ``render_settled`` from a context holding
+  only what the version settles (``Settled``): a request, a user, messages, a CSRF
+  token or a form in it fail loudly, so nothing of one viewer can reach another's page;
 - the view puts the regions into each viewer's page as values: no string of a shared
   region is searched or replaced afterwards;
 - under DEBUG nothing is kept: every change of code or template shows on the next

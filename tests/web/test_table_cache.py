@@ -359,3 +359,21 @@ def test_the_sheet_and_the_poll_make_as_many_queries_whatever_the_deals(
         counts.append(len(seen.captured_queries))
     assert counts[0] == counts[1]
     assert counts[0] <= 6
+
+
+# --- a form in a shared region takes the page's own token ------------------------------
+
+
+def test_the_pencils_undo_posts_with_the_token_outside_its_shared_lines(
+    seated_world, seated_client
+):
+    pulka = played(seated_world, 2)  # anna recorded them: she holds the pencil
+    anna = seated_client("anna", csrf=True)
+    html = page(anna, pulka)
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)" form="pencil-undo"', html)
+    assert found is not None and 'id="pencil-undo"' in html
+    url = reverse("games:pencil", args=[pulka.pk, 2])
+    assert anna.post(url, {"action": "undo"}).status_code == 403  # no token: refused
+    answer = anna.post(url, {"action": "undo", "csrfmiddlewaretoken": found.group(1)})
+    assert answer.status_code == 302
+    assert pulka.deals.current().count() == 1
