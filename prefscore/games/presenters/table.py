@@ -249,7 +249,14 @@ def _protocol(
             _head_variant(head, actions, held, until),
         ),
         "protocol_tail_region": region(
-            "protocol-tail", f"{template}#tail", tail_values, newest, _tail_variant(actions, last)
+            "protocol-tail",
+            f"{template}#tail",
+            tail_values,
+            newest,
+            _tail_variant(actions, last),
+            # The viewer's pencil is on the last deal, in the head; were it ever on an
+            # older one, his older lines would be his own.
+            held if held not in (None, last) else "",
         ),
         "protocol_hidden": max(0, last - newest) if newest is not None else 0,
     }
