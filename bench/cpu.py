@@ -23,8 +23,7 @@ on a table of 10 deals, each repetition on the next table, which nobody has look
 since it was made), ``record-seen`` (the same, on a table whose phones have seen its
 version: a poll before the record, not counted, as at a real table), ``record-played``
 (the same, on a table whose last ``PLAYED`` deals were recorded through the app, as an
-evening goes: what a new version shares with the earlier ones, the protocol's lines and
-the empty forms of the deals before, is in the cache).
+evening goes).
 """
 
 from __future__ import annotations

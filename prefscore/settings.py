@@ -236,8 +236,6 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Private, no-store on every answer but the public ones (prefscore/security.py).
     "prefscore.security.PrivateCacheMiddleware",
-    # A shared Redis gets each request's cache writes in one round trip (issue 16).
-    "prefscore.cache.DeferredCacheWritesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

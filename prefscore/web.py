@@ -21,7 +21,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.template.loader import render_to_string
+from django.template.context import make_context
+from django.template.loader import get_template
 from django.utils.cache import patch_vary_headers
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
@@ -83,12 +84,22 @@ def render_partials(
     status: int = 200,
     oob: bool = False,
 ) -> HttpResponse:
-    """Partials of ``template``, one after another, whoever asked (the poll's answer)."""
+    """Partials of ``template``, one after another, whoever asked (the poll's answer).
+
+    One context, bound once: the context processors run once for all the partials, not
+    once each. Each partial renders in a level of its own, so nothing one of them sets
+    (``{% ... as name %}``) reaches the next."""
     values = {**context, "oob": True} if oob else dict(context)
-    html = "".join(
-        render_to_string(f"{template}#{name}", values, request=request) for name in names
-    )
-    return vary(HttpResponse(html, status=status))
+    parts = [get_template(f"{template}#{name}").template for name in names]  # type: ignore[attr-defined]
+    if not parts:
+        return vary(HttpResponse("", status=status))
+    made = make_context(values, request, autoescape=parts[0].engine.autoescape)
+    rendered = []
+    with made.bind_template(parts[0]):
+        for part in parts:
+            with made.push():
+                rendered.append(str(part.render(made)))
+    return vary(HttpResponse("".join(rendered), status=status))
 
 
 def redirect_to(request: HtmxHttpRequest, url: str, *, htmx_status: int = 200) -> HttpResponse:
@@ -122,7 +133,7 @@ class IdConverter:
         return str(value)
 
 
-class IdsChoiceField(forms.ModelMultipleChoiceField):
+class IdsChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]  # generic only in the stubs
     """Rows picked by id in a form; an id that is no bounded whole number is the field's
     error (``request_int``), never a query with it."""
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.errors import DealError, ProtocolError, ScoringError, shown
+from scoring.option_fields import OPTION_FIELD_NAMES, ConventionOptions
 
 _NOT_PLAYING = _("%(player)s does not play in this pulka.")
 _WHOLE_FROM = _("Enter a whole number from %(low)s to %(high)s.")
@@ -302,13 +303,11 @@ def message_for(error: ScoringError, *, places: bool = True) -> str:
 
 def option_label(option: str) -> str:
     """An option's name as the convention pages show it; "" when it has none."""
-    from scoring.models import OPTION_FIELD_NAMES, Convention
-
     if option == "prices":
         return gettext("Prices")
     if option not in OPTION_FIELD_NAMES:
         return ""
-    return str(getattr(Convention._meta.get_field(option), "verbose_name", option))
+    return str(getattr(ConventionOptions._meta.get_field(option), "verbose_name", option))
 
 
 def _params(error: ScoringError) -> dict[str, Any]:

@@ -13,11 +13,7 @@ def _fast_password_hashing(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Each test starts with an empty cache: ids are reused after a rollback, and a
-    region cached by one test must not answer in the next. The sheet's pieces kept by
-    their content go too, so that a test's first render is a fresh one."""
+    region cached by one test must not answer in the next."""
     from django.core.cache import cache
 
-    from prefscore.games import fragments
-
     cache.clear()
-    fragments.store.clear()

@@ -1,8 +1,9 @@
 """The import contracts of pyproject.toml ([tool.importlinter], run by `make lint`).
 
 Dependencies run one way: the site, tournaments, games, scoring (its Django side),
-clubs; scoring.engine imports neither Django nor any other package of the project; no
-migration imports the engine. These
+clubs; inside games, the views, the template tags, the presenters, the domain and the
+models; scoring.engine imports neither Django nor any other package of the project; no
+migration imports the engine; no import cycle in games nor in scoring. These
 tests check the contracts hold for the code as it is, that each breaks on an import
 against it, and that they name every app and every runtime dependency.
 """
@@ -190,3 +191,66 @@ def test_the_engine_contract_forbids_every_runtime_dependency():
 
     assert imported_names
     assert imported_names - set(engine["forbidden_modules"]) - ENGINE_MAY_USE == set()
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("prefscore.games.recording", "prefscore.games.presenters.abandon"),
+        ("prefscore.games.trail", "prefscore.games.presenters"),
+        ("prefscore.games.presenters.table", "prefscore.games.views.sheet"),
+        ("prefscore.games.presenters.joining", "prefscore.games.templatetags.joining"),
+        ("prefscore.games.models", "prefscore.games.services"),
+    ],
+)
+def test_inside_games_a_layer_may_not_import_one_above_it(with_import, importer, imported):
+    assert not _kept("games-layers", with_import(importer, imported))
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("prefscore.games.views.sheet", "prefscore.games.presenters.table"),
+        ("prefscore.games.presenters.table", "prefscore.games.render_cache"),
+        ("prefscore.games.recording", "prefscore.games.models"),
+    ],
+)
+def test_inside_games_a_layer_may_import_those_below_it(with_import, importer, imported):
+    assert _kept("games-layers", with_import(importer, imported))
+
+
+def _games_modules() -> set[str]:
+    import prefscore.games
+
+    return {m.name for m in pkgutil.iter_modules(prefscore.games.__path__)} - {"migrations"}
+
+
+def test_the_games_layers_name_every_module_of_games():
+    (games,) = [c for c in _config()["contracts_options"] if c["id"] == "games-layers"]
+    named = {name.strip() for layer in games["layers"] for name in re.split(r"[|:]", layer)}
+
+    assert _games_modules() - named == set()
+
+
+def _cycles(graph: grimp.ImportGraph, package: str) -> set[tuple[str, str]]:
+    """Pairs of modules of ``package`` that import each other, through it."""
+    inside = [m for m in graph.modules if m.startswith(f"{package}.")]
+    found = set()
+    for module in inside:
+        for imported in graph.find_modules_directly_imported_by(module):
+            if not imported.startswith(f"{package}."):
+                continue
+            back = graph.find_shortest_chain(importer=imported, imported=module)
+            if back and all(step.startswith(f"{package}.") for step in back):
+                found.add((min(module, imported), max(module, imported)))
+    return found
+
+
+@pytest.mark.parametrize("package", ["prefscore.games", "scoring"])
+def test_no_import_cycle(graph, package):
+    assert _cycles(graph, package) == set()
+
+
+def test_an_import_back_makes_a_cycle(with_import):
+    graph = with_import("scoring.option_fields", "scoring.messages")
+    assert ("scoring.messages", "scoring.option_fields") in _cycles(graph, "scoring")

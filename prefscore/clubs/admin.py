@@ -62,7 +62,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
     def save_model(
         self, request: HttpRequest, obj: Membership, form: ModelForm, change: bool
-    ) -> None:  # type: ignore[type-arg]
+    ) -> None:
         super().save_model(request, obj, form, change)
         ensure_player(obj.club, obj.user, by=request.user)  # every member is a player
 

@@ -73,7 +73,7 @@ class ClubForm(forms.Form):
         return name
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data["slug"].lower()
+        slug: str = self.cleaned_data["slug"].lower()
         if slug and Club.objects.filter(slug=slug).exists():
             raise forms.ValidationError(_("Another club already uses this short name."))
         return slug

@@ -91,7 +91,7 @@ def event_lines(events: list[PlayerEvent]) -> list[EventLine]:
 
 def _context(club: Club, role: str) -> dict[str, object]:
     rows = [
-        PlayerRow(player, player.user.get_username() if player.user else "", player.pulkas)  # type: ignore[attr-defined]
+        PlayerRow(player, player.user.get_username() if player.user else "", player.pulkas)
         for player in club.players.select_related("user").annotate(
             pulkas=Count("seats", distinct=True)
         )

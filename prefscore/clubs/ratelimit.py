@@ -116,7 +116,8 @@ def keys_for(username: str | None, address: str | None) -> list[Key]:
 def lock_length(strikes: int) -> timedelta:
     """How long a key stays challenged its ``strikes``-th time: the window, doubling, capped."""
     cap = timedelta(hours=settings.SIGNIN_LOCK_MAX_HOURS)
-    return min(cap, _window() * 2 ** min(strikes - 1, 32))
+    wait: timedelta = _window() * 2 ** min(strikes - 1, 32)
+    return min(cap, wait)
 
 
 def _locked_rows(keys: list[Key]) -> list[SignInCounter]:

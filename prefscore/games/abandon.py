@@ -1,4 +1,4 @@
-"""Abandoning a pulka started by mistake: archived, frozen and listed apart (issue 12).
+"""Abandoning a pulka started by mistake: archived, frozen and listed apart.
 
 A club admin abandons a pulka at once, with a reason. The players at the table may
 abandon it together: one proposes it, and every seat agrees on its own sign-in, as for
@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Role
 from prefscore.clubs.names import normalise_text
 
-from . import changes, events
+from . import changes, events, render_cache
 from .corrections import Refusal, answerable_seat, seats_of
 from .models import AbandonConsent, Abandonment, AuditEvent, ForgottenDeal, Pulka, PulkaSeat
 from .services import NotAllowed, audit
@@ -154,3 +155,16 @@ def answered_seats(found: Abandonment, seats: Sequence[PulkaSeat]) -> dict[int, 
         for consent in found.consents.all()
         if consent.player_id in by_player
     }
+
+
+def pending_with_answers(pulka: Pulka) -> Abandonment | None:
+    """The proposal to abandon the pulka that waits for answers, with them: two queries
+    at most. Only what the panel shows of its proposer is read (it may be cached)."""
+    answers = AbandonConsent.objects.order_by("pk")
+    return (
+        pulka.abandonments.filter(status=Abandonment.Status.PENDING)
+        .select_related("proposed_by")
+        .defer(*(f"proposed_by__{name}" for name in render_cache.PRIVATE_USER_FIELDS))
+        .prefetch_related(Prefetch("consents", queryset=answers))
+        .first()
+    )

@@ -163,7 +163,7 @@ class SheetFigure(forms.IntegerField):
     def to_python(self, value: Any) -> int | None:
         if isinstance(value, str):
             value = value.translate(MINUS_SIGNS).replace(" ", "").replace("\xa0", "")
-        return cast(int | None, super().to_python(value))
+        return super().to_python(value)
 
 
 @dataclass(frozen=True)

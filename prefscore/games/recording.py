@@ -1,4 +1,5 @@
-"""Recording a deal cheaply: the log folded once per version, a short write (issue 16).
+"""Recording a deal cheaply: the log folded once per version, a short write (docs/design.md,
+"How a deal flows", step 4; "How the table screen is cached").
 
 A deal is recorded on top of the log as it stood at the version the request read: the
 standing deals, the corrections and the engine's fold over them (``Log``), kept in the
@@ -24,15 +25,14 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import connections, router
 
 from scoring.engine.deals import parse_deal
 from scoring.engine.pulka import ScoredPulka, with_next_deal
 
 from . import render_cache, services, trail
+from .abandon import pending_with_answers
 from .models import Abandonment, Correction, Deal, ForgottenDeal, Pulka
-from .presenters.abandon import pending_with_answers
 
 # What a cached deal row holds: what the screens read of it (services.load_deals).
 DEAL_FIELDS = ("id", "pulka_id", "number", "facts", "entered_by_id", "entered_at")
@@ -50,7 +50,7 @@ class Log:
         """Pickled with each deal row as its values (``DEAL_FIELDS`` and the recorder's
         user name), not as a model instance with its own copy of the user: half the
         bytes and a fifth of the time to pickle (a 100-deal log's rows), and every
-        record pickles its version's log (issue 16)."""
+        record pickles its version's log (docs/benchmarks.md)."""
         db = self.deals[0]._state.db if self.deals else None
         return (
             _unpickled,
@@ -101,14 +101,6 @@ def read_log(pulka: Pulka) -> Log:
     rows = pulka.corrections.select_related("asked_by")
     corrections = list(rows.defer(*(f"asked_by__{f}" for f in render_cache.PRIVATE_USER_FIELDS)))
     return Log(tuple(deals), tuple(corrections), services.score(pulka, deals, corrections))
-
-
-def read_ahead(pulka: Pulka) -> None:
-    """The version's log and its pending proposals in one round trip, for ``log_of`` and
-    ``record``'s reads of them one after another (``render_cache.prefetch``)."""
-    render_cache.prefetch(
-        render_cache.key(pulka, "log", language=False), *render_cache.pending_keys(pulka)
-    )
 
 
 def log_of(pulka: Pulka) -> Log:
@@ -186,7 +178,7 @@ def _under_the_lock(
     if hasattr(pulka, "viewer_role"):  # what access.pulka_for read with it
         now.viewer_role = pulka.viewer_role  # type: ignore[attr-defined]
     log = log_of(now)
-    cache.set_many(_log_entries(now, log), timeout=render_cache.seconds())
+    render_cache.keep(now, _log_entries(log))
     return Done(recorded.deal, log, now)
 
 
@@ -213,13 +205,9 @@ def _slim(row: Deal, user: Any) -> Deal:
     return slim
 
 
-def _log_entries(pulka: Pulka, log: Log) -> dict[str, Any]:
-    """The cache entries of the version's log and of what the screens read of it."""
-    return {
-        render_cache.key(pulka, "log", language=False): log,
-        render_cache.key(pulka, "state", language=False): log.scored.state,
-        render_cache.key(pulka, "last-deal", language=False): (log.deals[-1],),
-    }
+def _log_entries(log: Log) -> dict[str, Any]:
+    """The version's log and what the screens read of it, by their parts' names."""
+    return {"log": log, "state": log.scored.state, "last-deal": (log.deals[-1],)}
 
 
 def _prime(
@@ -228,12 +216,12 @@ def _prime(
     """The new version's log, and what the screens read of it, into the cache: the
     next request at this version (the poll of every phone here) reads none of it.
     ``proposal`` is the latest forgotten deal when the deal left it as it was."""
-    entries = _log_entries(pulka, log)
+    entries: dict[str, Any] = _log_entries(log)
     if not abandonment:  # none waited, so none waits now
-        entries[render_cache.key(pulka, "abandonment", language=False)] = (None,)
+        entries["abandonment"] = (None,)
     if proposal is not None:  # none was pending: the deal changed none
-        entries[render_cache.key(pulka, "proposal", language=False)] = proposal
-    cache.set_many(entries, timeout=render_cache.seconds())
+        entries["proposal"] = proposal
+    render_cache.keep(pulka, entries)
 
 
 __all__ = ["DEAL_FIELDS", "Done", "Log", "log_of", "read_log", "record"]

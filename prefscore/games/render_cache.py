@@ -1,148 +1,117 @@
-"""The table screen's shared parts, computed once per pulka version (issue 16).
+"""The table screen's cache: each version's fold and regions, named by the release.
 
-Every phone at a table asks for the same regions after each deal: the drawn sheet, the
-protocol, the status line, the settlement. What they show depends only on the pulka's
-stored log, which moves ``Pulka.version`` on every change (a deal, a correction, the
-pencil, a forgotten deal's consent, an arbiter's decision, archiving), and on the
-page's language. So each is rendered once per (pulka, version, language) and shared
-through Django's cache framework (``settings.CACHES``: each worker's memory by default,
-the database or Redis when several app servers run; bounded either way).
+The rules are stated once, in docs/design.md, "How the table screen is cached":
 
-A key names the pulka by its id *and* its creation time, and carries a digest of the
-fields an admin may edit without moving the version (status, names, target,
-convention): a restored database or a reused id never meets a stale entry. What differs
-from one viewer to the next (the "Correct" and "Arbiter" buttons, the pencil, a form
-with what he typed, the poll ticket, the CSRF token) is never in a shared entry: a
-viewer's variant is part of the key (``variant``), or the part is rendered per request.
-A fragment with a form (the next deal's empty form, the newest protocol line with the
-pencil's) is shared with a placeholder for the token, each request putting its own in
-(``templatetags/shared_cache.py``).
+- a key names the release (``release``: a digest of every file deployed), the pulka as
+  it stands (``pulka_key``: its identity, version and the fields an admin may edit
+  without moving the version), the part and the page's language;
+- a shared region (``Region``) is rendered by ``render_settled`` from a context holding
+  only what the version settles (``Settled``): a request, a user, messages, a CSRF
+  token or a form in it fail loudly, so nothing of one viewer can reach another's page;
+- the view puts the regions into each viewer's page as values: no string of a shared
+  region is searched or replaced afterwards;
+- under DEBUG nothing is kept: every change of code or template shows on the next
+  request.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache, partial
+from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest
-from django.middleware.csrf import get_token
-from django.template.context import make_context
+from django.template import Context
 from django.template.loader import get_template
-from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from .models import Pulka
 
 T = TypeVar("T")
 
-# Bumped when what is cached changes shape, so a deploy never reads an older release's
-# entries from a shared cache.
-# 2: SheetState.led and the all-pass options; 3: the deal facts of issue 17; 4: PU's
-# three options (the Convention in a cached SheetState gains fields); 5: protocol lines
-# and the next deal's empty form kept by what they show (``lasting_key``), the form's
-# deal number a placeholder; 6: the newest deal's lines put in a shared body per request
-# (``viewer_head``).
-SCHEMA = 6
+# What is deployed: the code of the screen and of the rules, the templates, the compiled
+# catalogues and the static files. Digested as files, so a release that changes any of
+# them (a presenter, an engine rule, a word) names new keys in every cache it shares.
+BASE = Path(settings.BASE_DIR)
+RELEASE_ROOTS: tuple[Path, ...] = (
+    BASE / "prefscore",
+    BASE / "scoring",
+    BASE / "templates",
+    BASE / "locale",
+    BASE / "static",
+)
+# Made by running, not deployed: never part of the digest.
+_NOT_DEPLOYED = ("__pycache__",)
+_SKIPPED_SUFFIXES = (".pyc", ".po")
 
 # An account's fields never read into a cached entry: the screens name a user by his
 # user name only, and a shared cache (Redis, a table) should hold no password hash.
 PRIVATE_USER_FIELDS = ("password", "email", "first_name", "last_name", "last_login")
 
+# Names a shared region's context never answers: what one viewer's request brings.
+PER_VIEWER = frozenset(
+    {"request", "user", "messages", "perms", "csrf_token", "form", "poll_url", "seating"}
+)
+
+
+class PerViewerValue(RuntimeError):
+    """A shared region asked for something of one viewer's (``PER_VIEWER``)."""
+
+
+def release() -> str:
+    """The release, as a digest of every deployed file (``RELEASE_ROOTS``): read once per
+    process, and on every call under DEBUG, where an edit shows on the next request."""
+    if settings.DEBUG:
+        return digest_files(RELEASE_ROOTS)
+    return _release()
+
+
+@lru_cache(maxsize=1)
+def _release() -> str:
+    return digest_files(RELEASE_ROOTS)
+
+
+def digest_files(roots: Iterable[Path]) -> str:
+    """A digest of the files under ``roots``, each named from its root, so that app
+    servers in other folders share their keys."""
+    digest = hashlib.blake2b(digest_size=8)
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and _deployed(path, root):
+                digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _deployed(path: Path, root: Path) -> bool:
+    parts = path.relative_to(root).parts
+    return path.suffix not in _SKIPPED_SUFFIXES and not any(p in _NOT_DEPLOYED for p in parts)
+
 
 def identity(pulka: Pulka) -> str:
     """The pulka's id and creation: a restored database or a reused id never meets the
-    entries of another pulka (every key of a pulka's parts starts from it)."""
+    entries of another pulka."""
     created = pulka.created_at.timestamp() if pulka.created_at else 0
     return f"{pulka.pk}.{created:.6f}"
 
 
 def pulka_key(pulka: Pulka) -> str:
-    """The pulka as it stands: id, creation, version and the fields shown beside them.
-
-    A screen asks it for each of its parts: it is made once per state of the instance
-    (kept on it with what it was made from, so a change of a field makes it again)."""
-    fields = (
-        pulka.pk,
-        pulka.created_at,
-        pulka.version,
-        pulka.status,
-        tuple(pulka.player_names),
-        pulka.target,
-        pulka.convention_name,
-        pulka.title,
-    )
-    made = pulka.__dict__.get("_prefscore_key")
-    if made is not None and made[0] == fields:
-        return made[1]  # type: ignore[no-any-return]
-    shown = repr(
-        (pulka.status, pulka.player_names, pulka.target, pulka.convention_name, pulka.title)
-    )
-    digest = hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()
-    found = f"{identity(pulka)}.{pulka.version}.{digest}"
-    pulka.__dict__["_prefscore_key"] = (fields, found)
-    return found
+    """The pulka as it stands: identity, version, and a digest of the fields shown
+    beside them that an admin may edit without moving the version."""
+    shown = (pulka.status, pulka.player_names, pulka.target, pulka.convention_name, pulka.title)
+    digest = hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
+    return f"{identity(pulka)}.{pulka.version}.{digest}"
 
 
 def key(pulka: Pulka, part: str, *variant: object, language: bool = True) -> str:
-    """The cache key of one part of the pulka's screens in the page's language."""
+    """The cache key of one part of the pulka's screens (in the page's language)."""
     words = (get_language() or "") if language else "-"
     tail = ".".join(str(v) for v in variant)
-    return f"prefscore.{SCHEMA}-{release()}.{part}.{pulka_key(pulka)}.{words}.{tail}"
-
-
-def lasting_key(pulka: Pulka, part: str, *variant: object) -> str:
-    """The key of a part that outlives a version: named by the pulka's identity (id and
-    creation), the release (``release``) and the language, never its version, the
-    caller adding a digest of what the part shows (a protocol line, the next deal's
-    empty form). A new version finds every such part that looks as it did, and a
-    changed one misses by itself."""
-    tail = ".".join(str(v) for v in variant)
-    words = get_language() or ""
-    return f"prefscore.{SCHEMA}-{release()}.{part}.{identity(pulka)}.{words}.{tail}"
-
-
-@lru_cache(maxsize=1)
-def release() -> str:
-    """A digest of this release's markup and words: every template of the project's
-    folders and every compiled catalogue (``locale/*/django.mo``), read once per process.
-
-    In every key, so that a deploy never reads the release before's markup from a shared
-    cache (Redis, a table) that outlived it: neither a version's regions (the same
-    version is shown again after a deploy) nor a part kept by what it shows, whose
-    digest has none of the words its template translates. ``SCHEMA`` still marks a
-    change of the cached objects' shape, which no file of these says."""
-    digest = hashlib.blake2b(digest_size=6)
-    named: list[Any] = [*settings.TEMPLATES[0].get("DIRS", []), *settings.LOCALE_PATHS]  # type: ignore[misc]
-    for folder in map(Path, named):
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in (".html", ".mo") and path.is_file():
-                # Named from its folder: app servers in other places share their keys.
-                digest.update(path.relative_to(folder).as_posix().encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-@lru_cache(maxsize=64)
-def source_digest(path: str) -> str:
-    """A template file's digest, for the keys that outlive a version: a deploy that
-    changes the markup never reads an earlier release's from a shared cache (Redis, a
-    table), where a version's key would have moved on by itself."""
-    try:
-        source = Path(path).read_bytes()
-    except OSError:
-        source = path.encode()
-    return hashlib.blake2b(source, digest_size=6).hexdigest()
-
-
-def template_digest(name: str) -> str:
-    """``source_digest`` of the template Django loads as ``name``."""
-    found: Any = get_template(name)  # the Django backend's, whose template has an origin
-    return source_digest(str(found.template.origin.name))
+    return f"prefscore.{release()}.{part}.{pulka_key(pulka)}.{words}.{tail}"
 
 
 def seconds() -> int | None:
@@ -151,50 +120,14 @@ def seconds() -> int | None:
     return None if timeout is None else int(timeout)
 
 
-def versioned(pulka: Pulka, part: str, read: Callable[[], T]) -> T:
-    """What the database holds for the pulka that only a change moving its version
-    alters (a forgotten deal's proposal and answers, a proposal to abandon it), read
-    once per version: ``read`` may return None, which is kept too."""
-    (found,) = shared(pulka, part, lambda: (read(),), language=False)
-    return found
-
-
-def prefetch(*names: str) -> None:
-    """Read these entries in one round trip for the ``get`` calls that follow in this
-    request (``SharedRedisCache.prefetch``); with each worker's own cache, nothing."""
-    ahead = getattr(cache, "prefetch", None)
-    if ahead is not None:
-        ahead([name for name in names if name])
-
-
-def pending_keys(pulka: Pulka) -> tuple[str, str]:
-    """The keys under which ``versioned`` keeps the version's forgotten-deal proposal and
-    its proposal to abandon: every screen and every record reads both."""
-    return key(pulka, "proposal", language=False), key(pulka, "abandonment", language=False)
-
-
-def prefetch_screen(pulka: Pulka, newest: int | None) -> None:
-    """The parts of the version that the table screen reads one after another before it
-    knows its body's key (``presenters.table_context``): the last deal, the proposals,
-    the next deal's form digest and the newest deal's lines. A key named here that the
-    screen no longer reads costs nothing but its share of the round trip."""
-    prefetch(
-        key(pulka, "last-deal", language=False),
-        *pending_keys(pulka),
-        key(pulka, "entry-digest"),
-        key(pulka, "protocol-head", newest),
-    )
-
-
 def shared(
     pulka: Pulka, part: str, make: Callable[[], T], *variant: object, language: bool = True
 ) -> T:
-    """The part from the cache, or made now and kept for every other device and worker.
-
-    Objects are pickled by the shared backends: ``make`` returns plain data (strings,
-    numbers, the presenters' frozen dataclasses, the engine's state). ``language``
-    False shares one entry between the languages (the export, the engine's state).
-    """
+    """The part from the cache, or made now and kept for every other device and worker;
+    under DEBUG made every time. ``make`` returns plain, picklable data; ``language``
+    False shares one entry between the languages (the fold, the export)."""
+    if settings.DEBUG:
+        return make()
     name = key(pulka, part, *variant, language=language)
     found: Any = cache.get(name)
     if found is None:
@@ -203,166 +136,101 @@ def shared(
     return found  # type: ignore[no-any-return]
 
 
-# Letters only, as shared_cache's CSRF placeholder: escaping leaves them as they are.
-CSRF_PLACEHOLDER = "prefscoreSharedCsrfTokenPlaceholder"
-POLL_PLACEHOLDER = "prefscoreSharedPollAddressPlaceholder"
+def keep(pulka: Pulka, parts: Mapping[str, object]) -> None:
+    """Parts of the version, in no language, kept now: the fold a change has just made,
+    so that no device of the version folds it again (``recording``)."""
+    if not settings.DEBUG:
+        names = {key(pulka, part, language=False): value for part, value in parts.items()}
+        cache.set_many(names, timeout=seconds())
 
 
-NAME_PLACEHOLDER = "prefscoreSharedViewerNamePlaceholder"
-# The newest deal's lines in a shared body (templatetags/shared_cache.py, viewer_part):
-# the pencil's holder and the others share the body, each request puts in its own.
-HEAD_PLACEHOLDER = "prefscoreSharedViewerHeadPlaceholder"
-# Set in the context of a shared body's rendering (shared_page, shared_partials).
-SHARING = "prefscore_shared_body"
-HEAD_TEMPLATE = "games/_protocol.html#head"
-# The shared empty form's deal number (presenters/next_deal.py), put in by shared_cache.
-NUMBER_PLACEHOLDER = "prefscoreSharedDealNumberPlaceholder"
+def versioned(pulka: Pulka, part: str, read: Callable[[], T]) -> T:
+    """What only a change moving the version alters, read once per version: ``read``
+    may return None, which is kept too."""
+    (found,) = shared(pulka, part, lambda: (read(),), language=False)
+    return found
 
 
-class _Viewer:
-    """Who the shared page names in its head: a placeholder, each request's own name put
-    in its place. The page's templates ask nothing else of ``user``."""
+class Settled(Context):
+    """A shared region's context: only the values given, and a loud refusal of any
+    name of ``PER_VIEWER``, asked for by a variable, a tag or a loop."""
 
-    is_authenticated = True
+    def __getitem__(self, name: Any) -> Any:
+        if name in PER_VIEWER:
+            raise PerViewerValue(f"a shared region asked for {name!r}")
+        return super().__getitem__(name)
 
-    def get_username(self) -> str:
-        return NAME_PLACEHOLDER
+    def get(self, name: Any, otherwise: Any = None) -> Any:
+        if name in PER_VIEWER:
+            raise PerViewerValue(f"a shared region asked for {name!r}")
+        return super().get(name, otherwise)
 
-
-def shared_page(request: HttpRequest, template: str, context: Mapping[str, Any], name: str) -> str:
-    """The whole page, shared under ``name`` (a viewer class's key, with the page's
-    address) by every viewer who sees the same: rendered once with placeholders for
-    the CSRF token, the poll's address and the user's name, which each request fills
-    with its own (``shared_partials``)."""
-    name = f"{name}.{hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()}"
-    prefetch(name, context.get("protocol_head_key", ""))
-    found = cache.get(name)
-    if not isinstance(found, str):
-        found = _render(request, template, {**context, "poll_url": POLL_PLACEHOLDER}, True)
-        cache.set(name, found)
-    head = partial(viewer_head, request, context)
-    return _fill(request, found, context["poll_url"], request.user.get_username(), head)
+    def __contains__(self, name: Any) -> bool:
+        if name in PER_VIEWER:
+            raise PerViewerValue(f"a shared region asked for {name!r}")
+        return bool(super().__contains__(name))
 
 
-def _render(
-    request: HttpRequest, template: str, values: Mapping[str, Any], viewer: bool = False
-) -> str:
-    """``template`` with the CSRF token's placeholder above the context processors' token
-    (and the viewer's, above their user)."""
-    made_template: Any = get_template(template)
-    made = make_context(dict(values), request, autoescape=made_template.backend.engine.autoescape)
-    made.push(csrf_token=CSRF_PLACEHOLDER, **({"user": _Viewer(), SHARING: True} if viewer else {}))
-    return str(made_template.template.render(made))
+def render_settled(template_name: str, values: Mapping[str, Any]) -> SafeString:
+    """``template_name`` rendered from ``values`` alone (``Settled``): no context
+    processor runs, so no request, user or token is in reach."""
+    made: Any = get_template(template_name)  # the Django backend's: .template is the engine's
+    for name in values:
+        if name in PER_VIEWER:
+            raise PerViewerValue(f"a shared region was given {name!r}")
+    context = Settled(dict(values), autoescape=made.template.engine.autoescape)
+    return mark_safe(str(made.template.render(context)))
 
 
-# What every placeholder begins with: a shared rendering is cut there once, each piece
-# then begins with the rest of one placeholder's name (or with none, left as it was).
-_PREFIX = "prefscoreShared"
+class Region:
+    """A shared region in a viewer's page: rendered when the page shows it, once per
+    version (and ``variant``) from the cache. Its template reads ``values()`` only."""
 
+    def __init__(
+        self,
+        pulka: Pulka,
+        part: str,
+        template_name: str,
+        values: Callable[[], Mapping[str, Any]],
+        *variant: object,
+    ) -> None:
+        self.pulka, self.part, self.template_name = pulka, part, template_name
+        self.values, self.variant = values, variant
+        self._html: SafeString | None = None
 
-def _fill(
-    request: HttpRequest,
-    html: str,
-    poll_url: str,
-    user_name: str = "",
-    head: Callable[[], str] | None = None,
-) -> str:
-    """A shared rendering with this request's own poll address, CSRF token, name and
-    newest lines (``head``): one pass over it (a 100-deal body is 100 KB), not one per
-    placeholder."""
-    values = {
-        POLL_PLACEHOLDER: lambda: conditional_escape(poll_url),
-        # A fresh render asks for the token only when it shows one (get_token marks the
-        # CSRF cookie for the answer): so does this.
-        CSRF_PLACEHOLDER: lambda: get_token(request),
-        NAME_PLACEHOLDER: lambda: conditional_escape(user_name),
-        HEAD_PLACEHOLDER: head or (lambda: HEAD_PLACEHOLDER),
-    }
-    made: dict[str, str] = {}  # each made once: one token for every form, as a render
-    pieces = html.split(_PREFIX)
-    filled = [pieces[0]]
-    for piece in pieces[1:]:
-        for placeholder, value in values.items():
-            rest = placeholder[len(_PREFIX) :]
-            if piece.startswith(rest):
-                if placeholder not in made:
-                    made[placeholder] = value()
-                filled += (made[placeholder], piece[len(rest) :])
-                break
-        else:
-            filled += (_PREFIX, piece)
-    return "".join(filled)
+    def html(self) -> SafeString:
+        if self._html is None:
+            made = shared(self.pulka, self.part, self._render, *self.variant)
+            self._html = mark_safe(made)
+        return self._html
 
+    def _render(self) -> str:
+        return str(render_settled(self.template_name, self.values()))
 
-def shared_partials(
-    request: HttpRequest,
-    template: str,
-    names: Sequence[str],
-    context: Mapping[str, Any],
-    name: str,
-) -> str:
-    """The partials of ``template`` one after another, as out-of-band swaps, shared
-    under ``name`` (a viewer class's key, ``presenters.viewer_class``) by every viewer
-    who sees the same: rendered once with placeholders for the CSRF token and the poll's
-    address, which each request fills with its own (the bytes of a fresh render, but for
-    the token's mask, which differs on every render anyway)."""
-    prefetch(name, context.get("protocol_head_key", ""))  # the body and its newest lines
-    found = cache.get(name)
-    if not isinstance(found, str):
-        values = {**context, "oob": True, "poll_url": POLL_PLACEHOLDER}
-        found = _render_partials(request, template, names, values)
-        cache.set(name, found)
-    return _fill(request, found, context["poll_url"], head=partial(viewer_head, request, context))
+    def __html__(self) -> SafeString:
+        return self.html()
 
+    def __str__(self) -> str:
+        return self.html()
 
-def viewer_head(request: HttpRequest, context: Mapping[str, Any]) -> str:
-    """The newest deal's lines as this viewer sees them, for a shared body's placeholder:
-    shared by every viewer who may do the same on them (``protocol_head_key``), rendered
-    once with the CSRF token's placeholder, filled with this request's token."""
-    name = context["protocol_head_key"]
-    found = cache.get(name)
-    if not isinstance(found, str):
-        found = _render(request, HEAD_TEMPLATE, context)
-        cache.set(name, found)
-    return _fill(request, found, context["poll_url"])
-
-
-def _render_partials(
-    request: HttpRequest, template: str, names: Sequence[str], values: Mapping[str, Any]
-) -> str:
-    """The partials one after another in one context, bound once: the context processors
-    run once for all of them, not once per partial (a sixth of a small region's cost).
-    Each partial renders in a level of its own, so nothing one of them sets (``{% ... as
-    name %}``) reaches the next, as with a context of its own."""
-    parts = [get_template(f"{template}#{part}").template for part in names]  # type: ignore[attr-defined]
-    made = make_context(dict(values), request, autoescape=parts[0].engine.autoescape)
-    made.push(csrf_token=CSRF_PLACEHOLDER, **{SHARING: True})
-    rendered = []
-    with made.bind_template(parts[0]):
-        for part in parts:
-            with made.push():
-                rendered.append(str(part.render(made)))
-    return "".join(rendered)
+    def __bool__(self) -> bool:
+        return True
 
 
 __all__ = [
-    "CSRF_PLACEHOLDER",
-    "HEAD_PLACEHOLDER",
-    "NAME_PLACEHOLDER",
-    "NUMBER_PLACEHOLDER",
-    "POLL_PLACEHOLDER",
+    "PER_VIEWER",
     "PRIVATE_USER_FIELDS",
-    "SCHEMA",
-    "SHARING",
+    "PerViewerValue",
+    "Region",
+    "Settled",
+    "digest_files",
+    "identity",
+    "keep",
     "key",
-    "lasting_key",
     "pulka_key",
+    "release",
+    "render_settled",
     "seconds",
     "shared",
-    "shared_page",
-    "shared_partials",
-    "source_digest",
-    "template_digest",
     "versioned",
-    "viewer_head",
 ]

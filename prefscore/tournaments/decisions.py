@@ -85,7 +85,7 @@ def correct_closure(
                 _("The tournament is finished: its results are final. Reopen it to change them.")
             )
         pulka = live_pulkas(locked).filter(pk=pulka_id).select_related("closure").first()
-        closure = getattr(pulka, "closure", None) if pulka is not None else None
+        closure: TableClosure | None = getattr(pulka, "closure", None) if pulka else None
         if pulka is None or closure is None or closure.reason != TableClosure.Reason.ARBITER:
             raise TournamentError(_("This table has no final sheet entered by the arbiter."))
         figures = checked_whists(pulka, whists)

@@ -15,7 +15,8 @@ from prefscore.clubs.models import Club, Player
 from prefscore.web import IdsChoiceField, request_int
 from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine import ranking
-from scoring.engine.conventions import ConventionError, from_options
+from scoring.engine.conventions import from_options
+from scoring.engine.errors import ConventionError
 from scoring.engine.protocol import MAX_TARGET
 
 from .models import Round, TableClosure, Tournament

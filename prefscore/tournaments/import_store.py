@@ -103,11 +103,11 @@ def _pulka(
     return Pulka(
         club=tournament.club,
         title=title[: Pulka._meta.get_field("title").max_length],
-        **_convention(tournament, parsed.convention, names),  # type: ignore[union-attr]
-        convention_options=parsed.convention.to_options(),  # type: ignore[union-attr]
+        **_convention(tournament, parsed.convention, names),
+        convention_options=parsed.convention.to_options(),
         player_names=list(parsed.names),  # type: ignore[union-attr]
         target=parsed.target,  # type: ignore[union-attr]
-        stake=parsed.stake,  # type: ignore[union-attr]
+        stake=parsed.stake,
         first_dealer=parsed.first_dealer,  # type: ignore[union-attr]
         created_by=who,
         version=len(file.raw_deals),

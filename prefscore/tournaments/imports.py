@@ -25,8 +25,8 @@ from prefscore.clubs.models import Club, Player
 from prefscore.games import io
 from prefscore.games.models import Pulka
 from scoring.engine import protocol, ranking
-from scoring.engine.conventions import ConventionError, from_options
-from scoring.engine.errors import ScoringError
+from scoring.engine.conventions import from_options
+from scoring.engine.errors import ConventionError, ScoringError
 from scoring.engine.pulka import Pulka as EnginePulka
 from scoring.engine.pulka import ScoredPulka
 from scoring.messages import message_for

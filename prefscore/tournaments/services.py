@@ -68,7 +68,7 @@ def standing_pulkas(tournament: Tournament) -> list[Pulka]:
 def closure_of(pulka: Pulka) -> TableClosure | None:
     """The organiser's closing of this table, if he closed it."""
     try:
-        return pulka.closure  # type: ignore[attr-defined,no-any-return]
+        return pulka.closure
     except TableClosure.DoesNotExist:
         return None
 

@@ -50,7 +50,7 @@ def correct_closure(request: HtmxHttpRequest, club: str, slug: str, pulka: int) 
     )
     names = list(table.player_names)
     data = request.POST if request.method == "POST" else None
-    form = CorrectClosureForm(data, names=names, whists=table.closure.whists)  # type: ignore[attr-defined]
+    form = CorrectClosureForm(data, names=names, whists=table.closure.whists)
     if request.method == "POST" and form.is_valid():
         try:
             decisions.correct_closure(

@@ -1,4 +1,5 @@
-"""The table screen's regions rendered once per version and shared (issue 16).
+"""The table screen's regions rendered once per version and shared (docs/design.md,
+"How the table screen is cached").
 
 A page served from a warm cache is byte for byte the page rendered with an empty one,
 for every viewer, after every kind of change that moves the pulka's version (a deal, a
@@ -23,7 +24,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prefscore.games import fragments, render_cache
+from prefscore.games import render_cache
 from prefscore.games.models import ForgottenDeal, Pulka
 from tests.web.fixtures_corrections import SEATED_NAMES, correction_form
 from tests.web.fixtures_table import legal_deals
@@ -64,7 +65,6 @@ def assert_cached_equals_fresh(clients: dict[str, Client], pulka: Pulka) -> None
     """Served through whatever the cache holds now, then with it empty: the same bytes."""
     warm = views(clients, pulka)  # the first viewer fills the cache, the others read it
     cache.clear()
-    fragments.store.clear()  # the sheet's pieces kept by content, from earlier versions too
     fresh = views(clients, pulka)
     for viewer in warm:
         assert warm[viewer] == fresh[viewer], viewer

@@ -1,5 +1,5 @@
 """The drawn sheet and the status line render byte for byte as they did before their
-template path was made cheaper (issue 16).
+template path was made cheaper (docs/benchmarks.md).
 
 Each pulka below (three and four players, struck corrections, manual entries, a long
 evening whose fields shorten, a finished one; English and Russian) is imported from a
@@ -23,7 +23,7 @@ from django.test import Client
 from django.urls import reverse
 
 from prefscore.clubs.models import Club, Membership, Role
-from prefscore.games import fragments, io
+from prefscore.games import io
 from tests.web.fixtures_table import legal_deals, region
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +113,6 @@ def _rendered(club: Club, client: Client, spec: dict[str, Any], language: str) -
     """The sheet region and the status line of the pulka's page, rendered fresh."""
     pulka = io.import_file(club, io.read_text(_file(spec)), None)
     cache.clear()
-    fragments.store.clear()
     url = reverse("games:sheet", args=[pulka.pk])
     response = client.get(url, headers={"accept-language": language})
     assert response.status_code == 200

@@ -68,8 +68,7 @@ from .sheet import (
     totals_of,
 )
 
-# Last (as it sorts): the table's context uses every module above, and ``trail``, which
-# it imports, reads ``explain`` and ``format_points`` from this package.
+# Last (as it sorts): the table's context uses every module above.
 from .table import current_state, line_actions, table_context
 
 __all__ = [

@@ -9,15 +9,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.models import Role
 
-from .. import render_cache
-from ..models import AbandonConsent, Abandonment, AuditEvent, Pulka, PulkaSeat
+from ..abandon import pending_with_answers
+from ..models import Abandonment, AuditEvent, Pulka, PulkaSeat
 
 ABANDON_ACTIONS = frozenset(
     {
@@ -94,19 +93,6 @@ class AbandonPanel:
     offered: bool  # the viewer may start it
     at_once: bool  # a club admin: abandoned at once, without the table's answers
     pending: PendingAbandon | None
-
-
-def pending_with_answers(pulka: Pulka) -> Abandonment | None:
-    """The proposal to abandon the pulka that waits for answers, with them: two queries
-    at most. Only what the panel shows of its proposer is read (it may be cached)."""
-    answers = AbandonConsent.objects.order_by("pk")
-    return (
-        pulka.abandonments.filter(status=Abandonment.Status.PENDING)
-        .select_related("proposed_by")
-        .defer(*(f"proposed_by__{name}" for name in render_cache.PRIVATE_USER_FIELDS))
-        .prefetch_related(Prefetch("consents", queryset=answers))
-        .first()
-    )
 
 
 def abandon_panel(

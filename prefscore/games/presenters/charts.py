@@ -176,8 +176,7 @@ def bar_chart(
 # --- the sheet screen: each player's balance after every deal ---------------------------
 
 MAX_POINTS = 120  # a line of at most this many points, whatever the number of deals
-# The table's rows are rendered and kept by their content this many at a time
-# (games.fragments): a new deal leaves the earlier rows as they were.
+# The table's rows, grouped this many at a time.
 CHUNK_ROWS = 20
 
 

@@ -53,9 +53,12 @@ def watch_url(request: HttpRequest, token: str) -> str:
 def qr_code(url: str, label: str) -> joining.QrCode:
     """The link's QR code, drawn once and kept in the cache: drawing one costs a sheet
     page several milliseconds (segno's masks), and it depends on nothing but the link
-    and its label, so every device and version shares it (issue 16)."""
+    and its label, so every device and version shares it. Under DEBUG, drawn each time
+    (docs/design.md, "How the table screen is cached")."""
+    if settings.DEBUG:
+        return joining.qr_code(url, label)
     digest = hashlib.blake2b(f"{url}\n{label}".encode(), digest_size=12).hexdigest()
-    name = f"prefscore.{render_cache.SCHEMA}.qr.{digest}"
+    name = f"prefscore.{render_cache.release()}.qr.{digest}"
     found = cache.get(name)
     if not isinstance(found, joining.QrCode) or found.url != url:
         found = joining.qr_code(url, label)

@@ -83,9 +83,7 @@ class SheetFrame:
 
 @dataclass(frozen=True, slots=True)
 class DrawnSheet:
-    """Everything the SVG template places. The frame, each field and the names are
-    plain values compared by their content: each one's rendering is kept by it
-    (games/fragments.py), so a new version renders only what a deal changed."""
+    """Everything the SVG template places: plain values, already text."""
 
     frame: SheetFrame
     fields: tuple[FieldText, ...]

@@ -1,4 +1,5 @@
-"""What a spectator sees (issue 12, "Spectator link"): the sheet, live, and nothing else.
+"""What a spectator sees (docs/design.md, "Joining a table, and watching it"): the sheet,
+live, and nothing else.
 
 The drawn sheet, its plain table, the protocol and the status line, as the players see
 them, but with nobody's account: the protocol's "recorded by", "corrected by" and the
@@ -16,7 +17,7 @@ from django.urls import reverse
 
 from scoring.conventions import convention_label
 
-from .. import fragments, services
+from .. import services
 from ..models import Pulka
 from .protocol import ProtocolEvent, ProtocolLine, protocol_lines
 from .sheet import draw_sheet, paper_of, sheet_table
@@ -51,11 +52,8 @@ def spectator_context(pulka: Pulka, token: str) -> dict[str, Any]:
         "deal_count": len(deals),
         "drawn": draw_sheet(scored, paper),
         "sheet_figures": sheet_table(scored, paper),
-        "sheet_scope": fragments.scope(pulka),  # the drawn sheet's pieces (by_content)
-        # games/_protocol.html's parts (presenters/table.py): every line, none cached.
+        # games/_protocol.html's parts (presenters/table.py): every line, none shared.
         "protocol_head": tuple(_without_accounts(line) for line in protocol),
-        "protocol_tail": (),
-        "protocol_tail_key": "",
         "protocol_hidden": 0,
         "poll_url": spectator_poll_url(token, pulka.version),
     }

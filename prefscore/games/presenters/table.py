@@ -9,14 +9,14 @@ the earlier states of the sheet) from ``services`` and ``replay``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import localize, time_format
-from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from scoring.conventions import convention_label
@@ -24,20 +24,20 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 from scoring.engine.stats import balance_after_each_deal
 
-from .. import fragments, recording, render_cache, services, tickets, trail
 from .. import pencil as pencil_rule
+from .. import recording, render_cache, services, tickets, trail
+from ..abandon import pending_with_answers
 from ..corrections import may_arbitrate, tournament_finished
 from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
 from ..viewer import role_in_club
-from .abandon import abandon_panel, pending_with_answers
+from .abandon import abandon_panel
 from .charts import BalanceChart, balance_chart
 from .conflict import EntryConflict
 from .entry import EntryForm, entry_form, values_from_facts
 from .manual import manual_notes
-from .next_deal import next_deal_form
 from .numbers import signed_remembered
 from .protocol import (
     LineActions,
@@ -48,6 +48,7 @@ from .protocol import (
     split_newest,
 )
 from .sheet import Paper, draw_sheet, paper_of, sheet_table
+from .trail import forgotten_banner
 
 # The table screen's protocol shows the last so many deals, newest first; a link shows
 # them all. A real evening's pulka (under a hundred deals) is always shown whole; a
@@ -219,8 +220,9 @@ def _protocol(
     pencil: Deal | None,
     newest: int | None,
 ) -> dict[str, Any]:
-    """The protocol's parts: the newest deal's lines for this viewer (the pencil's form
-    and its CSRF token are his alone), and the older lines, shared per variant."""
+    """The protocol's parts: the newest deal's lines and the older ones, each a region
+    shared by every viewer who may do the same on them (``_head_variant``,
+    ``_tail_variant``)."""
     deals = made._deals
     actions = line_actions(request, pulka, deals, seats)
     held = pencil.number if pencil is not None else None
@@ -228,19 +230,49 @@ def _protocol(
         pulka, "protocol-head", lambda: split_newest(made.lines(newest))[0], newest
     )
     last = len(deals)
-    tail_key = render_cache.key(pulka, "protocol-tail", newest, _tail_variant(actions, last))
-    if held is not None and held != last:  # never expected: then nothing is shared
-        tail_key = ""
-
-    def tail() -> tuple[ProtocolLine | ProtocolEvent, ...]:
-        return for_viewer(split_newest(made.lines(newest))[1], actions, held, pulka.pk)
-
-    shown = for_viewer(head, actions, held, pulka.pk)
-    # What this viewer may do on the newest deal, and the pencil's time: every viewer who
-    # may do the same shares their rendering, his own CSRF token put in. The key is made
-    # of these plain values (for_viewer's only inputs), never of the lines' repr, which
-    # may hold objects whose repr is their address and so could match another page's.
     until = pencil_rule.pencil_until(pulka, pencil) if pencil is not None else None
+
+    def head_values() -> dict[str, Any]:
+        return {"protocol_head": for_viewer(head, actions, held, pulka.pk), "pencil_until": until}
+
+    def tail_values() -> dict[str, Any]:
+        lines = split_newest(made.lines(newest))[1]
+        return {"protocol_tail": for_viewer(lines, actions, held, pulka.pk)}
+
+    region = partial(render_cache.Region, pulka)
+    template = "games/_protocol.html"
+    return {
+        # Read by the template only to know whether there is a line at all.
+        "protocol_head": head,
+        "protocol_head_region": region(
+            "protocol-head-html",
+            f"{template}#head",
+            head_values,
+            newest,
+            _head_variant(head, actions, held, until),
+        ),
+        "protocol_tail_region": region(
+            "protocol-tail",
+            f"{template}#tail",
+            tail_values,
+            newest,
+            _tail_variant(actions, last),
+            # The viewer's pencil is on the last deal, in the head; were it ever on an
+            # older one, his older lines would be his own.
+            held if held not in (None, last) else "",
+        ),
+        "protocol_hidden": max(0, last - newest) if newest is not None else 0,
+    }
+
+
+def _head_variant(
+    head: Sequence[ProtocolLine | ProtocolEvent],
+    actions: LineActions,
+    held: int | None,
+    until: Any,
+) -> str:
+    """What one viewer may do on the newest deal's lines, and the pencil's time, as a
+    digest: ``for_viewer``'s only inputs beside the lines, never the lines' repr."""
     numbers = sorted(line.number for line in head if isinstance(line, ProtocolLine))
     may_do = (
         numbers,
@@ -250,16 +282,7 @@ def _protocol(
         actions.held_text if actions.held in numbers else "",
         until.isoformat() if until is not None else "",
     )
-    seen = hashlib.blake2b(repr(may_do).encode(), digest_size=12).hexdigest()
-    return {
-        "protocol_head": shown,
-        "protocol_head_key": render_cache.key(pulka, "protocol-head-html", newest, seen),
-        "protocol_tail": SimpleLazyObject(tail),
-        "protocol_tail_key": tail_key,
-        # Each older line kept by what it shows, across versions (templatetags/shared_each).
-        "protocol_line_key": render_cache.lasting_key(pulka, "protocol-line"),
-        "protocol_hidden": max(0, last - newest) if newest is not None else 0,
-    }
+    return hashlib.blake2b(repr(may_do).encode(), digest_size=12).hexdigest()
 
 
 def table_context(
@@ -289,11 +312,11 @@ def table_context(
     line, not the last ``PROTOCOL_DEALS``. ``seating`` spares its query when the caller
     read the seats with the pulka (``access.pulka_and_seats_for``).
 
-    The shared regions (drawn sheet, protocol, status) are made lazily: the template
-    takes them from the cache by the ``*_key`` values, and only a miss makes them.
+    The shared regions (``*_region``: the status line, the drawn sheet, the older
+    protocol lines, the next deal's empty form) are ``render_cache.Region``s: rendered
+    when the page shows them, from the cache, and from values the version settles.
     """
     newest = None if whole_protocol else PROTOCOL_DEALS
-    render_cache.prefetch_screen(pulka, newest)  # one round trip, not five, on a shared cache
     standing: Sequence[Deal] = StandingDeals(pulka) if deals is None else deals
     made = _Shared(pulka, standing, corrections, scored)
     # Asked only by the parts that read the state: a body shared from the cache needs none.
@@ -307,7 +330,7 @@ def table_context(
     pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
     # A manual line under the pencil is undone, never changed in the deal form (§3.11).
     changing = pencil is not None and change == pencil.number and not is_manual_row(pencil)
-    entry_key = ""  # only the empty form of the next deal is the same for everyone
+    entry_region = None  # only the empty form of the next deal is the same for everyone
     if entry is not None or conflict is not None:
         pass
     elif changing:
@@ -317,7 +340,7 @@ def table_context(
     elif propose and may_propose:
         entry = _propose_form(pulka, state(), len(standing) + 1, form)
     elif not pulka.is_frozen and form is None:
-        entry, entry_key = next_deal_form(pulka, state, len(standing) + 1)
+        entry_region = _next_deal_region(pulka, state, len(standing) + 1)
     elif form is not None and not pulka.is_frozen:
         entry = entry_form(
             state(),
@@ -326,45 +349,31 @@ def table_context(
             form.typed(),
             form.grouped_errors(),
         )
-    banner = None  # without a proposal (trail.forgotten_banner), no state is read
+    banner = None  # without a proposal (forgotten_banner), no state is read
     if proposal is not None:
         last = standing[-1] if standing else None
-        banner = trail.forgotten_banner(pulka, proposal, seating, request.user, state(), last)
+        banner = forgotten_banner(pulka, proposal, seating, request.user, state(), last)
     pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
     role = role_in_club(request, pulka.club)
+    over = entry is None and entry_region is None and conflict is None
     return {
         "pulka": pulka,
         "convention": convention_label(pulka.convention_name),
         "names": tuple(pulka.player_names),
         "finished": pulka.status == Pulka.Status.FINISHED,
         "deal_count": len(standing),
-        # The status line's words, as its {% blocktranslate %} wrote them (localised
-        # numbers); lazy, as the line is rendered once per version.
-        "status_target": SimpleLazyObject(
-            lambda: _("to %(target)s") % {"target": localize(pulka.target)}
+        "status_region": render_cache.Region(
+            pulka, "status", "games/_status.html", lambda: _status(pulka, len(standing))
         ),
-        "status_deals": SimpleLazyObject(
-            lambda: _("deals: %(deals)s") % {"deals": localize(len(standing))}
+        "sheet_region": render_cache.Region(
+            pulka, "sheet", "games/_sheet_body.html", lambda: _sheet(made.scored, made.paper)
         ),
-        "drawn": SimpleLazyObject(lambda: draw_sheet(made.scored, made.paper)),
-        "sheet_figures": SimpleLazyObject(lambda: sheet_table(made.scored, made.paper)),
-        # Each player's balance after every deal, drawn with the sheet (issue 15).
-        "balance": SimpleLazyObject(lambda: balance_of(made.scored)),
-        # The manual lines' reasons under the drawn sheet (docs/rules.md §3.11).
-        "manual_notes": SimpleLazyObject(lambda: manual_notes(made.scored)),
-        "sheet_key": render_cache.key(pulka, "sheet"),
-        "sheet_scope": fragments.scope(pulka),  # the drawn sheet's pieces (by_content)
-        "status_key": render_cache.key(pulka, "status"),
-        "cache_seconds": render_cache.seconds(),
         **_protocol(request, pulka, made, seats, pencil, newest),
         "forgotten": banner,
-        # The shared empty form (entry_key) is the next deal's: read only to be rendered.
-        "may_propose": may_propose and (entry is None or bool(entry_key) or entry.mode == "record"),
+        "may_propose": may_propose and (entry is None or entry.mode == "record"),
         "pencil": pencil,
         "pencil_until": pencil_until,
-        "over": over_text(pulka, state(), pencil_until, bool(seats))
-        if entry is None and conflict is None
-        else "",
+        "over": over_text(pulka, state(), pencil_until, bool(seats)) if over else "",
         "abandon": abandon_panel(
             pulka,
             request.user,
@@ -374,16 +383,50 @@ def table_context(
         ),
         # The manual entry form's link (docs/rules.md §3.11): admins, a tournament's organisers.
         "may_manual": not pulka.is_frozen and may_write_as(pulka, role),
-        "seating": seating,  # the join panel's too (templatetags/joining.py)
+        "seating": seating,  # the join panel's (templatetags/joining.py)
         "entry": entry,
-        "entry_key": entry_key,
+        "entry_region": entry_region,
         # Another device's deal and the one sent for it, in the form's place (409).
         "conflict": conflict,
-        # Put in the shared form's place for its number on each request (shared_cache).
-        "entry_number": len(standing) + 1,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
     }
+
+
+def _status(pulka: Pulka, deals: int) -> dict[str, Any]:
+    """The status line's values: the version settles each (``games/_status.html``)."""
+    return {
+        "pulka_id": pulka.pk,
+        "finished": pulka.status == Pulka.Status.FINISHED,
+        "archived": pulka.status == Pulka.Status.ARCHIVED,
+        "convention": convention_label(pulka.convention_name),
+        "status_target": _("to %(target)s") % {"target": localize(pulka.target)},
+        "status_deals": _("deals: %(deals)s") % {"deals": localize(deals)},
+    }
+
+
+def _sheet(scored: ScoredPulka, paper: Paper) -> dict[str, Any]:
+    """The drawn sheet's values (``games/_sheet_body.html``): the engine's fold, drawn."""
+    return {
+        "drawn": draw_sheet(scored, paper),
+        "sheet_figures": sheet_table(scored, paper),
+        # Each player's balance after every deal, drawn with the sheet.
+        "balance": balance_of(scored),
+        # The manual lines' reasons under the drawn sheet (docs/rules.md §3.11).
+        "manual_notes": manual_notes(scored),
+    }
+
+
+def _next_deal_region(
+    pulka: Pulka, state: Callable[[], SheetState], number: int
+) -> render_cache.Region:
+    """The next deal's empty form: the same for every viewer of a version."""
+
+    def values() -> dict[str, Any]:
+        action = reverse("games:record", args=[pulka.pk])
+        return {"entry": entry_form(state(), action, number, {}, {})}
+
+    return render_cache.Region(pulka, "entry", "games/_entry_form.html", values)
 
 
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:
@@ -397,7 +440,7 @@ def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) 
 
     Why it is over comes first, by the convention's ``end`` (docs/rules.md §3.5): a pulka
     ended by the deal limit, or closed by a tournament's organiser, does not say that
-    every pulya is closed (issue 14, defect 7). A finished pulka takes no new deal, but
+    every pulya is closed. A finished pulka takes no new deal, but
     its last deal can still be put right: by its recorder under the pencil rule
     (Кодекс 4.2.8), by the players at the table as a correction (4.2.7). Only an
     abandoned (archived) pulka is frozen for good.

@@ -37,6 +37,7 @@ from ..corrections import Refusal, answer_forgotten, correct_deal, propose_forgo
 from ..forms import ArbiterForm, DealForm
 from ..models import ForgottenDeal, Pulka
 from ..presenters import table_context
+from ..presenters import trail as trail_words
 from ..replay import effective_facts, state_before
 from ..services import load_corrections, load_deals
 from .replays import once_per_entry
@@ -180,7 +181,7 @@ def _correction_form(
         values, errors = form.typed(), form.grouped_errors()
     else:
         values, errors = presenters.values_from_facts(standing, before.names), {}
-    subject = trail.describe_facts(standing, before.names)
+    subject = trail_words.describe_facts(standing, before.names)
     notes: tuple[str, ...]
     if arbiter:
         notes = (
@@ -290,7 +291,7 @@ def audit_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     events = list(pulka.audit_events.select_related("user").order_by("at", "pk"))
     context = {
         "pulka": pulka,
-        "lines": trail.audit_lines(events, trail.Seating.of(pulka), pulka.player_names),
-        "withdrawn": trail.withdrawn_rows(pulka),
+        "lines": trail_words.audit_lines(events, trail.Seating.of(pulka), pulka.player_names),
+        "withdrawn": trail_words.withdrawn_rows(pulka),
     }
     return render_page(request, "games/audit.html", context, "trail")

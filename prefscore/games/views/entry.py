@@ -39,7 +39,7 @@ from ..presenters.conflict import entry_conflict
 from ..replay import score_before_last
 from ..trail import Seating
 from .replays import client_id, once_per_entry
-from .sheet import changed, refuse, render_table, reread, shared_regions
+from .sheet import changed, refuse, render_table, reread
 
 
 @login_required
@@ -52,7 +52,6 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """
     pulka, seats = pulka_and_seats_for(request, pk, change=True)  # one query
     seating = Seating(seats)  # the seats the answer's screen shows, read with the pulka
-    recording.read_ahead(pulka)
     log = recording.log_of(pulka)
     deals, corrections = list(log.deals), list(log.corrections)
     number = request_int(request.POST.get("number", ""), max_digits=7)
@@ -106,9 +105,8 @@ def record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _recorded(request: HtmxHttpRequest, done: recording.Done, seating: Seating) -> HttpResponse:
     """The sheet page again, or with htmx the regions of the version the deal made: as
-    it stood when the deal was saved, which the next poll brings up to date. They are
-    the recorder's class's (``shared_regions``): his other devices' next poll, and every
-    viewer who may do what he may, take them from the cache."""
+    it stood when the deal was saved, which the next poll brings up to date. Its shared
+    regions are rendered here, once, for every other device's next poll."""
     if not request.htmx:
         return redirect_to(request, reverse("games:sheet", args=[done.pulka.pk]))
     log = done.log
@@ -120,7 +118,7 @@ def _recorded(request: HtmxHttpRequest, done: recording.Done, seating: Seating) 
         scored=log.scored,
         seating=seating,
     )
-    return render_table(request, shared_regions(request, done.pulka, context))
+    return render_table(request, context)
 
 
 def _already_recorded(

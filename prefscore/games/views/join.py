@@ -22,14 +22,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from prefscore.clubs import membership_requests
 from prefscore.clubs.invitations import AlreadyMember
+from prefscore.clubs.models import MembershipRequest
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from .. import joining
 from ..access import pulka_for
 from ..models import Pulka
 from ..trail import Seating
-
-MembershipRequest = membership_requests.MembershipRequest
 
 
 def _gone(request: HtmxHttpRequest) -> HttpResponse:

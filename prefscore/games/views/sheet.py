@@ -29,13 +29,11 @@ from prefscore.web import (
     render_partials,
     request_int,
     swaps_region,
-    vary,
 )
 
-from .. import presenters, render_cache, tickets
+from .. import presenters, tickets
 from ..access import pulka_and_seats_for
 from ..models import Pulka
-from ..presenters import viewer_class
 from ..presenters.joining import join_panel, read_with_pulka
 from ..trail import Seating
 
@@ -50,13 +48,7 @@ def render_regions(
     regions: Sequence[str] = REGIONS,
     status: int = 200,
 ) -> HttpResponse:
-    """The regions as out-of-band swaps: htmx puts each in place by its id; all of them,
-    from the cache when the context names its viewer class (``shared``)."""
-    if status == 200 and tuple(regions) == REGIONS and context.get("regions_key"):
-        html = render_cache.shared_partials(
-            request, TEMPLATE, regions, context, context["regions_key"]
-        )
-        return vary(HttpResponse(html))
+    """The regions as out-of-band swaps: htmx puts each in place by its id."""
     return render_partials(request, TEMPLATE, regions, context, status=status, oob=True)
 
 
@@ -66,37 +58,12 @@ def render_table(
     status: int = 200,
     regions: Sequence[str] = REGIONS,
 ) -> HttpResponse:
-    """The regions for htmx, or the whole page without it."""
+    """The regions for htmx, or the whole page without it: each viewer's own, with the
+    version's shared regions in it as values (docs/design.md, "How the table screen is
+    cached")."""
     if swaps_region(request):
         return render_regions(request, context, regions, status)
-    if status == 200 and context.get("page_key"):
-        html = render_cache.shared_page(request, TEMPLATE, context, context["page_key"])
-        return vary(HttpResponse(html))
-    return render_page(request, TEMPLATE, context, regions, status=status, oob=True)
-
-
-def shared(request: HtmxHttpRequest, pulka: Pulka, context: dict[str, Any]) -> dict[str, Any]:
-    """The context with the key of what this viewer's class shares (issue 16): the
-    regions for htmx, the page's body (its join panel made here, which keys it) without."""
-    if swaps_region(request):
-        return shared_regions(request, pulka, context)
-    links = read_with_pulka(pulka)  # pulka_and_seats_for read them
-    context = {**context, "join_panel": join_panel(request, pulka, context["seating"], links)}
-    return {**context, "page_key": viewer_class.page_key(request, pulka, context)}
-
-
-def shared_regions(
-    request: HtmxHttpRequest, pulka: Pulka, context: dict[str, Any]
-) -> dict[str, Any]:
-    """The context with its regions' class key when htmx swaps them (``viewer_class``).
-
-    A change's answer (a record, the pencil, a correction, a consent) is the body of the
-    new version that the viewer's other devices, and every viewer of his class, ask for
-    on their next poll: rendered once, here, it is theirs from the cache.
-    """
-    if not swaps_region(request):
-        return context
-    return {**context, "regions_key": viewer_class.key(pulka, "regions", context)}
+    return render_page(request, TEMPLATE, context, status=status)
 
 
 def refuse(
@@ -123,7 +90,7 @@ def changed(request: HtmxHttpRequest, pk: int, **known: Any) -> HttpResponse:
     if known.pop("version", None) != pulka.version:
         known = {}
     context = presenters.table_context(request, pulka, **known)
-    return render_table(request, shared_regions(request, pulka, context))
+    return render_table(request, context)
 
 
 def reread(pk: int) -> Pulka:
@@ -162,7 +129,10 @@ def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         propose=request.GET.get("propose") == "1",
         whole_protocol=request.GET.get("protocol") == "all",
     )
-    return render_table(request, shared(request, pulka, context))
+    if not swaps_region(request):  # the join panel, from the links read with the pulka
+        panel = join_panel(request, pulka, context["seating"], read_with_pulka(pulka))
+        context = {**context, "join_panel": panel}
+    return render_table(request, context)
 
 
 def version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
@@ -206,8 +176,7 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # 404 for an unknown pulka, 403 for an outsider's
         pulka, seats = pulka_and_seats_for(request, pk)
         if request.htmx:
-            made = presenters.table_context(request, pulka, seating=Seating(seats))
-            context = shared(request, pulka, made)
+            context = presenters.table_context(request, pulka, seating=Seating(seats))
             response = render_regions(request, context)
         else:
             response = redirect_to(request, reverse("games:sheet", args=[pk]))
