@@ -30,7 +30,7 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 ACCOUNT_HEADER = "X-Prefscore-Account"
 THEME_COLOUR = "#0b5d3b"  # --felt in static/css/prefscore.css
@@ -52,7 +52,7 @@ ICONS = (
 )
 
 
-@require_GET
+@require_safe
 def outbox_session(request: HttpRequest) -> JsonResponse:
     """The signed-in user's name (null when signed out; the pages name the outbox's
     owner by it, as the table screen's shared page names its viewer) and a CSRF token
@@ -64,7 +64,7 @@ def outbox_session(request: HttpRequest) -> JsonResponse:
     return response
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker script (templates/offline/sw.js), allowed the whole site."""
     body = render_to_string(
@@ -81,7 +81,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest: installed, the sheet opens as an app of its own."""
     body = {
@@ -102,7 +102,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return response
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for by themselves: the static one."""
     return HttpResponsePermanentRedirect(static("icons/favicon.ico"))

@@ -42,6 +42,11 @@ NOT_HTML = {
     "stats:my_data",
     "tournaments:export_csv",
     "tournaments:export_json",
+    # The installable app's files (prefscore/offline.py): a script, JSON, an icon's address.
+    "service_worker",
+    "manifest",
+    "favicon",
+    "outbox_session",
 }
 
 
