@@ -9,6 +9,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # The end of a tournament follows its tables' sheets (stages.py).
-        from . import stages
+        from . import discipline, stages
 
         stages.connect()
+        # A table that ended below the regulations' floor gives a yellow card (§4.9).
+        discipline.connect()

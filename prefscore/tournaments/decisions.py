@@ -170,6 +170,10 @@ def _event_detail(event: TournamentEvent) -> str:
             "round": details.get("round"),
             "figures": figures,
         }
-    if event.action == TournamentEvent.Action.NO_SHOW:
-        return str(details.get("player", ""))
-    return ""
+    if event.action == TournamentEvent.Action.FINE:
+        return _("%(player)s, %(points)s whists at round %(round)s") % {
+            "player": details.get("player", ""),
+            "points": details.get("points", ""),
+            "round": details.get("round", ""),
+        }
+    return str(details.get("player", ""))

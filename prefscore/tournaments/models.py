@@ -103,6 +103,18 @@ class Tournament(ConventionSnapshot):
         verbose_name=_("finished by"),
     )
     finished_by_hand = models.BooleanField(_("finished by the organiser"), default=False)
+    # Discipline (docs/tournaments.md §4.9, the online championship's rule): this many
+    # yellow cards disqualify (None: never); a round's whists below ``round_floor`` give
+    # the player a yellow card (None: no floor).
+    yellow_cards_limit = models.PositiveSmallIntegerField(
+        _("yellow cards that disqualify"), null=True, blank=True, default=2
+    )
+    round_floor = models.IntegerField(
+        _("a round below this many whists gives a yellow card"),
+        null=True,
+        blank=True,
+        default=-1000,
+    )
 
     class Meta:
         verbose_name = _("tournament")
@@ -292,7 +304,8 @@ class TournamentEvent(models.Model):
     """A director's decision on a tournament, kept as its audit (docs/tournaments.md §4.15).
 
     Reopening a finished tournament, correcting an arbiter's closing, withdrawing a
-    player who never checked in: who, when, why, and what changed (``details``). The
+    player who never checked in, a card or a fine (``entry``: the player), a player's
+    own check-in: who, when, why, and what changed (``details``). The
     tournament page lists them with the arbiters' corrections of closed tables.
     """
 
@@ -300,8 +313,24 @@ class TournamentEvent(models.Model):
         REOPENED = "reopened", _("tournament reopened")
         CLOSURE_CORRECTED = "closure_corrected", _("arbiter's final sheet corrected")
         NO_SHOW = "no_show", _("withdrawn: not checked in")
+        YELLOW_CARD = "yellow_card", _("yellow card")
+        RED_CARD = "red_card", _("red card")
+        FINE = "fine", _("whist fine")
+        DISQUALIFIED = "disqualified", _("disqualified by the regulations")
+        CHECKED_IN = "checked_in", _("checked in by the player")
+
+    CARDS = (Action.YELLOW_CARD, Action.RED_CARD)
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+    # The player a card, a fine or a check-in is about; None for the tournament's own.
+    entry = models.ForeignKey(
+        TournamentEntry,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("player"),
+    )
     action = models.CharField(_("action"), max_length=20, choices=Action.choices)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     details = models.JSONField(_("details"), default=dict, blank=True)

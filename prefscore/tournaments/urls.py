@@ -3,7 +3,7 @@ its controls, and its standings and bracket (open to anyone when public)."""
 
 from django.urls import path
 
-from . import room_views, views, views_control, views_decisions
+from . import room_views, views, views_control, views_decisions, views_discipline
 
 app_name = "tournaments"
 
@@ -15,6 +15,11 @@ urlpatterns = [
     path(f"{T}/", views.detail, name="detail"),
     path(f"{T}/entries/", views_control.register, name="register"),
     path(f"{T}/entries/<int:entry>/state/", views_control.entry_state, name="entry_state"),
+    path(
+        f"{T}/entries/<int:entry>/discipline/",
+        views_discipline.discipline_view,
+        name="discipline",
+    ),
     path(f"{T}/rounds/", views_control.draw, name="draw"),
     path(f"{T}/rounds/<int:number>/publish/", views_control.publish_round, name="publish_round"),
     path(f"{T}/rounds/<int:number>/redraw/", views_control.redraw, name="redraw"),

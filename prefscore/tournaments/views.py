@@ -29,7 +29,16 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
-from . import decisions, presenters, presenters_control, regulations, services, stages, titles
+from . import (
+    decisions,
+    discipline,
+    presenters,
+    presenters_control,
+    regulations,
+    services,
+    stages,
+    titles,
+)
 from .forms import (
     CutForm,
     DecisionReasonForm,
@@ -126,7 +135,9 @@ def _detail_context(tournament: Tournament, role: str, **overrides: Any) -> dict
         "club": tournament.club,
         "tournament": tournament,
         "may_run": may_run,
-        "entries": presenters_control.entry_rows(entries, may_run and not tournament.finished),
+        "entries": presenters_control.entry_rows(
+            entries, may_run and not tournament.finished, discipline.marks(tournament)
+        ),
         "active_count": sum(1 for entry in entries if not entry.dropped),
         "rounds": published,
         "any_round": bool(rounds),

@@ -352,6 +352,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:move": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
     "tournaments:reopen": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
     "tournaments:correct_closure": club_roles(*ORGANISERS, kwargs=walk_arbiter_table),
+    "tournaments:discipline": club_roles(*ORGANISERS, kwargs=walk_entry),
     "tournaments:close_table": club_roles(*ORGANISERS, kwargs=walk_table),
     "tournaments:regulations": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:bracket": public(kwargs=walk_kwargs),
