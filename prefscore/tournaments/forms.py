@@ -28,6 +28,9 @@ MAX_CUT = 200
 # A day's play at most; a stage of ten rounds is more than any regulations ask.
 MAX_ROUND_MINUTES = 1440
 MAX_STAGE_ROUNDS = 10
+# Discipline settings (docs/tournaments.md §4.9): sane bounds, nothing more.
+MAX_YELLOW_CARDS = 9
+MAX_FLOOR = 1_000_000
 TIE_BREAK_SLOTS = len(ranking.TIE_BREAKS)
 
 TIE_BREAK_LABELS = {
@@ -40,6 +43,24 @@ TIE_BREAK_LABELS = {
     "head_to_head": _("head-to-head"),
     "opponents": _("opponents' points"),
 }
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number in ASCII digits, with an optional minus (``web.request_int``'s rule).
+
+    Django's own field reads ``"١٠"`` as 10 and fullwidth digits too: a figure nobody
+    typed on the keyboard the sheet shows is refused, never guessed.
+    """
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        sign, digits = (-1, text[1:]) if text.startswith("-") else (1, text)
+        number = request_int(digits)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return sign * number
 
 
 class TournamentForm(forms.Form):
@@ -89,6 +110,22 @@ class TournamentForm(forms.Form):
         choices=Tournament.Carry.choices,
         initial=Tournament.Carry.KEPT,
     )
+    yellow_cards_limit = forms.IntegerField(
+        label=_("Yellow cards that disqualify"),
+        min_value=1,
+        max_value=MAX_YELLOW_CARDS,
+        initial=2,
+        required=False,
+        help_text=_("A red card always does; leave empty for no limit."),
+    )
+    round_floor = WholeNumberField(
+        label=_("Floor of a round, in whists"),
+        min_value=-MAX_FLOOR,
+        max_value=-1,
+        initial=-1000,
+        required=False,
+        help_text=_("A player whose table ends below it gets a yellow card; leave empty for none."),
+    )
     public = forms.BooleanField(label=_("Standings are public"), required=False)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -104,6 +141,14 @@ class TournamentForm(forms.Form):
                 required=False,
                 initial=default[slot - 1] if slot <= len(default) else "",
             )
+
+    def discipline_values(self) -> dict[str, int | None]:
+        """The discipline settings the form sent (an empty field: none); unsent, untouched.
+
+        A client that predates them (a script, an older page) keeps the defaults.
+        """
+        names = ("yellow_cards_limit", "round_floor")
+        return {name: self.cleaned_data.get(name) for name in names if name in self.data}
 
     def tie_break_fields(self) -> list[forms.BoundField]:
         return [self[f"tie_break_{slot}"] for slot in range(1, TIE_BREAK_SLOTS + 1)]
@@ -158,6 +203,7 @@ class TournamentForm(forms.Form):
             tie_breaks=data["tie_breaks"],
             carry=data["carry"],
             created_by=user,
+            **self.discipline_values(),
         )
 
 
@@ -190,24 +236,6 @@ class EntryForm(forms.Form):
         players.queryset = tournament.club.players.exclude(
             tournament_entries__tournament=tournament
         )
-
-
-class WholeNumberField(forms.IntegerField):
-    """A whole number in ASCII digits, with an optional minus (``web.request_int``'s rule).
-
-    Django's own field reads ``"١٠"`` as 10 and fullwidth digits too: a figure nobody
-    typed on the keyboard the sheet shows is refused, never guessed.
-    """
-
-    def to_python(self, value: Any) -> int | None:
-        if value in self.empty_values:
-            return None
-        text = str(value).strip()
-        sign, digits = (-1, text[1:]) if text.startswith("-") else (1, text)
-        number = request_int(digits)
-        if number is None:
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return sign * number
 
 
 class CutForm(forms.Form):

@@ -226,7 +226,13 @@ def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
         (_("Tie-breaks"), tie_breaks or _("lot only")),
         (_("Qualifying points in the final"), str(tournament.get_carry_display())),
         (_("Seed of the draws"), str(tournament.seed)),
+        (_("Yellow cards that disqualify"), _limit(tournament.yellow_cards_limit)),
+        (_("Floor of a round, in whists"), _limit(tournament.round_floor)),
     ]
+
+
+def _limit(value: int | None) -> str:
+    return _("none") if value is None else str(value)
 
 
 def _size_treatment(tournament: Tournament) -> str:

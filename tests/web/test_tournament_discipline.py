@@ -178,3 +178,28 @@ def test_a_round_below_the_floor_gives_a_yellow_card_once(tournament_world, play
     assert discipline.check_floor(pulka.pk) == 0  # once per table
     igor.refresh_from_db()
     assert igor.state == TournamentEntry.State.PLAYING
+
+
+def test_the_threshold_is_set_in_the_regulations_and_logged_after_the_freeze(
+    tournament_world, playing
+):
+    admin = client_as(tournament_world, "admin")
+    page = admin.get(url("regulations", playing)).content.decode()
+    assert 'name="yellow_cards_limit"' in page and 'value="-1000"' in page
+    data = {"normalisation": "raw", "carry": "kept", "tie_break_1": "allpass_won"}
+
+    foreign = admin.post(url("regulations", playing), {**data, "round_floor": "-١٠٠"})
+    assert foreign.context["form"].errors["round_floor"]
+    response = admin.post(
+        url("regulations", playing), {**data, "yellow_cards_limit": "3", "round_floor": ""}
+    )
+
+    assert response.status_code == 302
+    playing.refresh_from_db()
+    assert playing.yellow_cards_limit == 3 and playing.round_floor is None
+    assert set(playing.regulation_changes.values_list("field", flat=True)) >= {
+        "yellow_cards_limit",
+        "round_floor",
+    }
+    detail = admin.get(url("detail", playing)).content.decode()
+    assert "Yellow cards that disqualify" in detail
