@@ -3,7 +3,7 @@ its controls, and its standings and bracket (open to anyone when public)."""
 
 from django.urls import path
 
-from . import room_views, views, views_control, views_decisions, views_discipline
+from . import room_views, views, views_checkin, views_control, views_decisions, views_discipline
 
 app_name = "tournaments"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("<slug:club>/new/", views.create, name="create"),
     path(f"{T}/", views.detail, name="detail"),
     path(f"{T}/entries/", views_control.register, name="register"),
+    path(f"{T}/entries/check-in/", views_checkin.bulk_check_in, name="bulk_check_in"),
+    path(f"{T}/check-in/<str:token>/", views_checkin.check_in_self, name="check_in_self"),
     path(f"{T}/entries/<int:entry>/state/", views_control.entry_state, name="entry_state"),
     path(
         f"{T}/entries/<int:entry>/discipline/",

@@ -27,9 +27,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
+from prefscore.games.presenters import joining
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from . import (
+    checkin,
     decisions,
     discipline,
     presenters,
@@ -48,6 +50,7 @@ from .forms import (
     SwapForm,
     TournamentForm,
 )
+from .forms_checkin import BulkCheckInForm
 from .models import Round, Tournament, TournamentEntry
 
 DETAIL = "tournaments/detail.html"
@@ -172,7 +175,31 @@ def _detail(
     request: HtmxHttpRequest, tournament: Tournament, role: str, partial: str, **overrides: Any
 ) -> HttpResponse:
     """The tournament page, or with htmx the ``partial`` region a form changed."""
-    return render_page(request, DETAIL, _detail_context(tournament, role, **overrides), partial)
+    context = _detail_context(tournament, role, **overrides)
+    context.update(_checkin_context(request, tournament, context, overrides))
+    return render_page(request, DETAIL, context, partial)
+
+
+def _checkin_context(
+    request: HtmxHttpRequest, tournament: Tournament, context: dict[str, Any], overrides: Any
+) -> dict[str, Any]:
+    """Check-in while it is open (§4.2): the QR code of the signed link, the bulk form."""
+    if not checkin.is_open(tournament):
+        return {"checkin_open": False}
+    link = request.build_absolute_uri(
+        reverse(
+            "tournaments:check_in_self",
+            args=[tournament.club.slug, tournament.slug, checkin.token(tournament)],
+        )
+    )
+    form = overrides.get("checkin_form")
+    if form is None and context["may_run"]:
+        form = BulkCheckInForm(tournament=tournament)
+    return {
+        "checkin_open": True,
+        "checkin_qr": joining.qr_code(link, _("Check in to %(name)s") % {"name": tournament.name}),
+        "checkin_form": form,
+    }
 
 
 def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> HttpResponse:
@@ -191,7 +218,9 @@ def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> 
 @login_required
 def detail(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     tournament, role = _tournament(request, club, slug)
-    return render_page(request, DETAIL, _detail_context(tournament, role))
+    context = _detail_context(tournament, role)
+    context.update(_checkin_context(request, tournament, context, {}))
+    return render_page(request, DETAIL, context)
 
 
 @require_POST
