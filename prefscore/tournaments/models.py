@@ -109,6 +109,9 @@ class Tournament(ConventionSnapshot):
     yellow_cards_limit = models.PositiveSmallIntegerField(
         _("yellow cards that disqualify"), null=True, blank=True, default=2
     )
+    # Seating constraints (docs/tournaments.md §4.3): pairs of club player ids that never
+    # sit at one table, a hard rule of every qualifying draw.
+    forbidden_pairs = models.JSONField(_("players kept apart"), default=list, blank=True)
     round_floor = models.IntegerField(
         _("a round below this many whists gives a yellow card"),
         null=True,
@@ -165,6 +168,9 @@ class TournamentEntry(models.Model):
     )
     joined_round = models.PositiveSmallIntegerField(_("late entry from round"), null=True)
     left_after_round = models.PositiveSmallIntegerField(_("left after round"), null=True)
+    # The club (or team) a player comes from: clubmates are kept apart in round 1
+    # when the draw can (docs/tournaments.md §4.3); blank: nobody to keep him from.
+    home_club = models.CharField(_("home club"), max_length=80, blank=True)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
 
     class Meta:

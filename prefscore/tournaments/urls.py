@@ -3,7 +3,15 @@ its controls, and its standings and bracket (open to anyone when public)."""
 
 from django.urls import path
 
-from . import room_views, views, views_checkin, views_control, views_decisions, views_discipline
+from . import (
+    room_views,
+    views,
+    views_checkin,
+    views_constraints,
+    views_control,
+    views_decisions,
+    views_discipline,
+)
 
 app_name = "tournaments"
 
@@ -22,6 +30,7 @@ urlpatterns = [
         views_discipline.discipline_view,
         name="discipline",
     ),
+    path(f"{T}/constraints/", views_constraints.seating_constraints, name="constraints"),
     path(f"{T}/rounds/", views_control.draw, name="draw"),
     path(f"{T}/rounds/<int:number>/publish/", views_control.publish_round, name="publish_round"),
     path(f"{T}/rounds/<int:number>/redraw/", views_control.redraw, name="redraw"),

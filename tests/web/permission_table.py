@@ -354,6 +354,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:reopen": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
     "tournaments:correct_closure": club_roles(*ORGANISERS, kwargs=walk_arbiter_table),
     "tournaments:discipline": club_roles(*ORGANISERS, kwargs=walk_entry),
+    "tournaments:constraints": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:bulk_check_in": club_roles(
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"entries": []}
     ),
