@@ -256,6 +256,8 @@ def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = No
         audit(pulka, AuditEvent.Action.FINISHED, user)
     if was_finished or pulka.status == Pulka.Status.FINISHED:
         events.settled(pulka.pk)
+    if pulka.tournament_id is not None and pulka.status == Pulka.Status.RUNNING:
+        events.table_change(pulka.pk)
 
 
 def pencil_change(

@@ -126,6 +126,12 @@ class TournamentForm(forms.Form):
         required=False,
         help_text=_("A player whose table ends below it gets a yellow card; leave empty for none."),
     )
+    at_time = forms.ChoiceField(
+        label=_("When the time is up"),
+        choices=Tournament.AtTime.choices,
+        initial=Tournament.AtTime.FLAG,
+        required=False,
+    )
     public = forms.BooleanField(label=_("Standings are public"), required=False)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -142,13 +148,20 @@ class TournamentForm(forms.Form):
                 initial=default[slot - 1] if slot <= len(default) else "",
             )
 
-    def discipline_values(self) -> dict[str, int | None]:
-        """The discipline settings the form sent (an empty field: none); unsent, untouched.
+    def discipline_values(self) -> dict[str, Any]:
+        """The discipline and time settings the form sent (an empty field: none); unsent,
+        untouched.
 
         A client that predates them (a script, an older page) keeps the defaults.
         """
-        names = ("yellow_cards_limit", "round_floor")
-        return {name: self.cleaned_data.get(name) for name in names if name in self.data}
+        values = {
+            name: self.cleaned_data.get(name)
+            for name in ("yellow_cards_limit", "round_floor")
+            if name in self.data
+        }
+        if self.cleaned_data.get("at_time"):
+            values["at_time"] = self.cleaned_data["at_time"]
+        return values
 
     def tie_break_fields(self) -> list[forms.BoundField]:
         return [self[f"tie_break_{slot}"] for slot in range(1, TIE_BREAK_SLOTS + 1)]

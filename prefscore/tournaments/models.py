@@ -109,6 +109,15 @@ class Tournament(ConventionSnapshot):
     yellow_cards_limit = models.PositiveSmallIntegerField(
         _("yellow cards that disqualify"), null=True, blank=True, default=2
     )
+
+    class AtTime(models.TextChoices):
+        FLAG = "flag", _("the tables are only flagged; the organiser closes them")
+        CLOSE = "close", _("each table is closed as it stands after the deal in play")
+
+    # What happens when a round's time is up (docs/tournaments.md §4.9; Кодекс 4.2.3).
+    at_time = models.CharField(
+        _("when the time is up"), max_length=8, choices=AtTime.choices, default=AtTime.FLAG
+    )
     # Seating constraints (docs/tournaments.md §4.3): pairs of club player ids that never
     # sit at one table, a hard rule of every qualifying draw.
     forbidden_pairs = models.JSONField(_("players kept apart"), default=list, blank=True)
@@ -217,6 +226,8 @@ class Round(models.Model):
         _("stage"), max_length=12, choices=Stage.choices, default=Stage.QUALIFYING
     )
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    # The scheduled start: the round's clock runs from then (None: from publishing).
+    starts_at = models.DateTimeField(_("scheduled start"), null=True, blank=True)
     # The draw as the engine made it (and the organiser swapped it in the draft): one
     # {"players": [club player id, …], "first_dealer": seat} per table, in table order.
     # Publishing starts a pulka per table from it.

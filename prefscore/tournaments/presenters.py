@@ -220,6 +220,7 @@ def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
         (_("Pulya target"), str(tournament.target)),
         (_("Deals per round"), str(deals) if deals else _("to the target")),
         (_("Minutes per round"), str(minutes) if minutes else _("no time limit")),
+        (_("When the time is up"), str(tournament.get_at_time_display())),
         (_("Rounds per stage after a cut"), str(tournament.stage_rounds)),
         (_("Round scores"), str(tournament.get_normalisation_display())),
         (_("Tables of 3 and of 4"), _size_treatment(tournament)),

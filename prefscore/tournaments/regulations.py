@@ -24,7 +24,7 @@ from .services import TournamentError
 AFTER_FREEZE = ("normalisation", "tie_breaks", "carry")
 # And what changes no result already written: the clock's length and the discipline's
 # threshold, which applies from the next card (logged like the others).
-AFTER_FREEZE_CLOCK = ("round_minutes", "yellow_cards_limit", "round_floor")
+AFTER_FREEZE_CLOCK = ("round_minutes", "at_time", "yellow_cards_limit", "round_floor")
 BEFORE_FREEZE = (
     "name",
     "convention_name",
@@ -40,6 +40,7 @@ BEFORE_FREEZE = (
     "carry",
     "yellow_cards_limit",
     "round_floor",
+    "at_time",
 )
 
 
@@ -66,6 +67,7 @@ class RegulationsForm(TournamentForm):
             "carry": tournament.carry,
             "yellow_cards_limit": tournament.yellow_cards_limit,
             "round_floor": tournament.round_floor,
+            "at_time": tournament.at_time,
             "public": tournament.public,
         }
         for slot, name in enumerate(tournament.tie_breaks, start=1):

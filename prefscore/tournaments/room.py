@@ -73,6 +73,7 @@ class Clock:
     overtime: bool
     has_limit: bool
     stopped: bool = False  # the round (or the tournament) is over: the time it took
+    waiting: bool = False  # the scheduled start is still ahead
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,8 @@ def clock(
         took = _hours_minutes(max(ended, started) - started)
         return Clock(started, took, "", False, length is not None, stopped=True)
     now = now or timezone.now()
+    if now < started:
+        return Clock(started, "", "", False, length is not None, waiting=True)
     elapsed = now - started
     remaining = (length - elapsed) if length is not None else None
     return Clock(
@@ -221,7 +224,9 @@ def room_round(tournament: Tournament, now: datetime | None = None) -> RoomRound
     numbered = services.numbered(round_, pulkas)
     tables = tuple(room_table(tournament, n, p, now) for n, p in numbered)
     first_table = min((p.created_at for p in pulkas), default=None)
-    started = getattr(round_, "published_at", None) or first_table
+    # The clock runs from the round's scheduled start (timecontrol.py), else its publishing.
+    started = getattr(round_, "starts_at", None) or getattr(round_, "published_at", None)
+    started = started or first_table
     playing = tuple(t for t in tables if t.running)
     ended = None if playing and not tournament.finished else _ended(tournament, pulkas)
     return RoomRound(

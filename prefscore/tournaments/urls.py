@@ -11,6 +11,7 @@ from . import (
     views_control,
     views_decisions,
     views_discipline,
+    views_time,
 )
 
 app_name = "tournaments"
@@ -33,6 +34,7 @@ urlpatterns = [
     path(f"{T}/constraints/", views_constraints.seating_constraints, name="constraints"),
     path(f"{T}/rounds/", views_control.draw, name="draw"),
     path(f"{T}/rounds/<int:number>/publish/", views_control.publish_round, name="publish_round"),
+    path(f"{T}/rounds/<int:number>/start/", views_time.schedule_round, name="schedule_round"),
     path(f"{T}/rounds/<int:number>/redraw/", views_control.redraw, name="redraw"),
     path(f"{T}/rounds/<int:number>/discard/", views_control.discard_round, name="discard_round"),
     path(f"{T}/rounds/<int:number>/swap/", views_control.swap, name="swap"),

@@ -355,6 +355,9 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:correct_closure": club_roles(*ORGANISERS, kwargs=walk_arbiter_table),
     "tournaments:discipline": club_roles(*ORGANISERS, kwargs=walk_entry),
     "tournaments:constraints": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:schedule_round": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_round, data=lambda w: {"starts_at": ""}
+    ),
     "tournaments:bulk_check_in": club_roles(
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"entries": []}
     ),
