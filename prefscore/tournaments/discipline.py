@@ -236,12 +236,14 @@ class DisciplineMarks:
         return bool(self.yellow or self.red or self.fined)
 
 
-def marks(tournament: Tournament) -> dict[int, DisciplineMarks]:
-    """Each entry's cards and whists fined, by entry id: one query."""
+def marks(tournament: Tournament, *, by_player: bool = False) -> dict[Any, DisciplineMarks]:
+    """Each entry's cards and whists fined, by entry id (or by the standings' player key,
+    the club player's id as text): one query."""
+    key = "entry__player_id" if by_player else "entry_id"
     rows = tournament.events.filter(
         entry__isnull=False, action__in=(*TournamentEvent.CARDS, Action.FINE)
-    ).values_list("entry_id", "action", "details")
-    counts: dict[int, list[int]] = {}
+    ).values_list(key, "action", "details")
+    counts: dict[Any, list[int]] = {}
     for entry_id, action, details in rows:
         tally = counts.setdefault(entry_id, [0, 0, 0])
         if action == Action.YELLOW_CARD:
@@ -250,4 +252,6 @@ def marks(tournament: Tournament) -> dict[int, DisciplineMarks]:
             tally[1] += 1
         else:
             tally[2] += int((details or {}).get("points", 0))
-    return {key: DisciplineMarks(*value) for key, value in counts.items()}
+    return {
+        (str(key) if by_player else key): DisciplineMarks(*value) for key, value in counts.items()
+    }

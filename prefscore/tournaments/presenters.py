@@ -14,7 +14,7 @@ from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.games.presenters import format_result
 from scoring.conventions import convention_label
 
-from . import services, titles
+from . import discipline, presenters_control, services, titles
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament
 from .services import Standings, closure_of
@@ -37,6 +37,8 @@ class StandingRow:
     qualifying: str = ""
     carried: str = ""
     stage_points: str = ""
+    # Cards and fines (docs/tournaments.md §4.9), e.g. "1 yellow card · fined 10 whists".
+    discipline: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,12 @@ def _number(value: Fraction | int | None) -> str:
     return "" if value is None else format_result(value)
 
 
+def _marks_line(mark: discipline.DisciplineMarks | None) -> str:
+    if mark is None:
+        return ""
+    return presenters_control.discipline_line(mark.yellow, mark.red, mark.fined)
+
+
 def standings_table(tournament: Tournament, standings: Standings) -> StandingsTable:
     """The standings as rows; ``live`` while any round may still change them (defect 6).
 
@@ -75,6 +83,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
     # several rounds too); once it is, they are final and the page stops asking.
     live = not tournament.finished
     tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
+    marks = discipline.marks(tournament, by_player=True)
     numbers = tuple(r.number for r in standings.rounds)
     rows = []
     for line in standings.lines:
@@ -104,6 +113,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
                 qualifying=_number(line.qualifying),
                 carried=_number(line.carried),
                 stage_points=_number(line.stage_points),
+                discipline=_marks_line(marks.get(line.player)),
             )
         )
     return StandingsTable(

@@ -203,3 +203,17 @@ def test_the_threshold_is_set_in_the_regulations_and_logged_after_the_freeze(
     }
     detail = admin.get(url("detail", playing)).content.decode()
     assert "Yellow cards that disqualify" in detail
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_cards_and_fines_are_on_the_players_standings_line(tournament_world, playing, htmx):
+    gleb = entry_of(playing, "Gleb")
+    organiser = tournament_world.users["organiser"]
+    discipline.give_card(playing, gleb.pk, Action.YELLOW_CARD, "Late", organiser)
+    discipline.fine(playing, gleb.pk, 5, "Phone", organiser)
+    client = client_as(tournament_world, "organiser")
+
+    body = client.get(url("standings", playing), headers=HTMX if htmx else {}).content.decode()
+
+    assert "1 yellow card · fined 5 whists" in body
+    assert body.count("tag--yellow-card") == 1
