@@ -85,6 +85,16 @@ class TournamentForm(forms.Form):
         required=False,
         help_text=_("Each table stops after this many deals; leave empty to play to the target."),
     )
+    end_rule = forms.ChoiceField(
+        label=_("A table ends"),
+        choices=[
+            ("deals", _("after the deals per round")),
+            ("first", _("at the target or after the deals per round, whichever comes first")),
+        ],
+        initial="deals",
+        required=False,
+        help_text=_("With no deals per round, a table plays to the target."),
+    )
     round_minutes = forms.IntegerField(
         label=_("Minutes per round"),
         min_value=1,
@@ -188,7 +198,11 @@ class TournamentForm(forms.Form):
         try:
             name, convention = convention_for_key(self.club, key)
             if cleaned.get("deals_per_round"):
-                limit = {"end": "deals", "deal_limit": cleaned["deals_per_round"]}
+                # docs/rules.md §3.5: the deals alone, or the target and the deals,
+                # whichever comes first (the convention's own end kept).
+                limit: dict[str, Any] = {"deal_limit": cleaned["deals_per_round"]}
+                if cleaned.get("end_rule") != "first":
+                    limit["end"] = "deals"
                 convention = from_options(limit, base=convention)
         except (KeyError, ConventionError):
             self.add_error("convention", _("Choose one of the conventions offered."))

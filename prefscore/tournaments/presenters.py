@@ -222,13 +222,12 @@ def summary(round_: Round) -> str:
 def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
     """The regulations in short (docs/tournaments.md §4.1): label and value."""
     tie_breaks = ", ".join(str(TIE_BREAK_LABELS[name]) for name in tournament.tie_breaks)
-    deals = tournament.deals_per_round
     minutes = tournament.round_minutes
     return [
         (_("Convention"), convention_label(tournament.convention_name)),
         (_("Players per table"), str(tournament.table_size)),
         (_("Pulya target"), str(tournament.target)),
-        (_("Deals per round"), str(deals) if deals else _("to the target")),
+        (_("Deals per round"), _deals_line(tournament)),
         (_("Minutes per round"), str(minutes) if minutes else _("no time limit")),
         (_("When the time is up"), str(tournament.get_at_time_display())),
         (_("Rounds per stage after a cut"), str(tournament.stage_rounds)),
@@ -240,6 +239,16 @@ def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
         (_("Yellow cards that disqualify"), _limit(tournament.yellow_cards_limit)),
         (_("Floor of a round, in whists"), _limit(tournament.round_floor)),
     ]
+
+
+def _deals_line(tournament: Tournament) -> str:
+    """The deals per round, and whether the target may end a table first (rules §3.5)."""
+    deals = tournament.deals_per_round
+    if not deals:
+        return _("to the target")
+    if (tournament.convention_options or {}).get("end") != "deals":
+        return _("%(deals)s, or the target if it comes first") % {"deals": deals}
+    return str(deals)
 
 
 def _limit(value: int | None) -> str:

@@ -62,6 +62,7 @@ class RegulationsForm(TournamentForm):
             "target": tournament.target,
             "deals_per_round": tournament.deals_per_round,
             "round_minutes": tournament.round_minutes,
+            "end_rule": _end_rule(tournament),
             "stage_rounds": tournament.stage_rounds,
             "normalisation": tournament.normalisation,
             "carry": tournament.carry,
@@ -78,9 +79,15 @@ class RegulationsForm(TournamentForm):
         self.frozen = tournament.regulations_frozen_at is not None
         del self.fields["public"]
         if self.frozen:
-            frozen = ("name", "convention", "table_size", "target", "deals_per_round")
+            frozen = ("name", "convention", "table_size", "target", "deals_per_round", "end_rule")
             for name in (*frozen, "stage_rounds"):
                 del self.fields[name]
+
+
+def _end_rule(tournament: Tournament) -> str:
+    """ "first" when a table ends at the target or the deal limit, whichever comes first."""
+    options = tournament.convention_options or {}
+    return "first" if options.get("deal_limit") and options.get("end") != "deals" else "deals"
 
 
 def _convention_key(tournament: Tournament) -> str:
