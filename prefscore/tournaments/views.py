@@ -180,26 +180,31 @@ def _detail(
     return render_page(request, DETAIL, context, partial)
 
 
-def _checkin_context(
-    request: HtmxHttpRequest, tournament: Tournament, context: dict[str, Any], overrides: Any
-) -> dict[str, Any]:
-    """Check-in while it is open (§4.2): the QR code of the signed link, the bulk form."""
+def checkin_qr(request: HtmxHttpRequest, tournament: Tournament) -> Any:
+    """The QR code of the tournament's signed check-in link while check-in is open (§4.2),
+    else None: for its page and the projector."""
     if not checkin.is_open(tournament):
-        return {"checkin_open": False}
+        return None
     link = request.build_absolute_uri(
         reverse(
             "tournaments:check_in_self",
             args=[tournament.club.slug, tournament.slug, checkin.token(tournament)],
         )
     )
+    return joining.qr_code(link, _("Check in to %(name)s") % {"name": tournament.name})
+
+
+def _checkin_context(
+    request: HtmxHttpRequest, tournament: Tournament, context: dict[str, Any], overrides: Any
+) -> dict[str, Any]:
+    """Check-in while it is open (§4.2): the QR code of the signed link, the bulk form."""
+    qr = checkin_qr(request, tournament)
+    if qr is None:
+        return {"checkin_open": False}
     form = overrides.get("checkin_form")
     if form is None and context["may_run"]:
         form = BulkCheckInForm(tournament=tournament)
-    return {
-        "checkin_open": True,
-        "checkin_qr": joining.qr_code(link, _("Check in to %(name)s") % {"name": tournament.name}),
-        "checkin_form": form,
-    }
+    return {"checkin_open": True, "checkin_qr": qr, "checkin_form": form}
 
 
 def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> HttpResponse:

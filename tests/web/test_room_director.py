@@ -173,3 +173,10 @@ def test_a_long_name_is_set_smaller_and_never_cut_off(tournament_world, cup):
     assert "projector__name--long" in body and long in body
     seating = wall(tournament_world, cup, show="seating")
     assert long in seating
+
+
+def test_the_wall_shows_the_check_in_code_until_round_1_is_published(tournament_world, cup):
+    body = wall(tournament_world, cup)
+    assert "qr__code" in body and "Check in with your phone" in body
+    draw(tournament_world, cup)
+    assert "qr__code" not in wall(tournament_world, cup)
