@@ -25,6 +25,7 @@ from prefscore.games import services as games
 from prefscore.games.models import Pulka
 from scoring.engine import ranking
 from scoring.engine.errors import DealError
+from scoring.engine.manual import MAX_REASON
 
 from . import entries
 from .decisions import REASON_LENGTH
@@ -69,15 +70,16 @@ def give_card(
         raise TournamentError(_("Choose a card or a fine."))
     why = _why(reason)
     entry = _entry(tournament, entry_id)
-    event = TournamentEvent.objects.create(
-        tournament=tournament,
-        entry=entry,
-        action=action,
-        reason=why,
-        details={"player": entry.player.name, **details},
-        user=_user(user),
-    )
-    _apply_threshold(tournament, entry, user)
+    with transaction.atomic():  # the card and the disqualification it brings, or neither
+        event = TournamentEvent.objects.create(
+            tournament=tournament,
+            entry=entry,
+            action=action,
+            reason=why,
+            details={"player": entry.player.name, **details},
+            user=_user(user),
+        )
+        _apply_threshold(tournament, entry, user)
     return event
 
 
@@ -123,7 +125,8 @@ def fine(
 
     Each opponent writes ``points`` whists on him, in one transaction with the audit.
     """
-    why = _why(reason)
+    # The sheet's line takes a shorter reason than the audit (scoring.engine.manual).
+    why = _why(reason)[:MAX_REASON]
     if not 1 <= points <= MAX_FINE:
         raise TournamentError(_("A fine is from 1 to %(high)s whists.") % {"high": MAX_FINE})
     entry = _entry(tournament, entry_id)

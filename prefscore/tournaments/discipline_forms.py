@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine.manual import MAX_REASON
+
 from .discipline import MAX_FINE
 from .forms import WholeNumberField
 from .models import TournamentEvent
@@ -32,7 +34,8 @@ class DisciplineForm(forms.Form):
         min_value=1,
         max_value=MAX_FINE,
     )
-    reason = forms.CharField(label=_("Reason"), max_length=300)
+    # As long as a line of the sheet takes (a fine's reason is written there too).
+    reason = forms.CharField(label=_("Reason"), max_length=MAX_REASON)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

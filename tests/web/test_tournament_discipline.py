@@ -217,3 +217,16 @@ def test_cards_and_fines_are_on_the_players_standings_line(tournament_world, pla
 
     assert "1 yellow card · fined 5 whists" in body
     assert body.count("tag--yellow-card") == 1
+
+
+def test_a_reason_longer_than_a_sheets_line_is_refused_next_to_the_field(tournament_world, playing):
+    dina = entry_of(playing, "Dina")
+    client = client_as(tournament_world, "organiser", language="ru")
+    response = client.post(
+        url("discipline", playing, entry=dina.pk),
+        {"action": "fine", "points": "10", "reason": "x" * 201},
+    )
+    assert response.context["form"].errors["reason"]
+    assert "Ensure" not in response.content.decode()  # Russian, not Django's English
+    assert not TournamentEvent.objects.exists()
+    assert not standing_deals(table_of(playing, dina))
