@@ -187,10 +187,6 @@ MESSAGES: dict[str, Promise] = {
     "option.concede_levels": _("Conceding can be allowed on a six to a ten, each once."),
     "option.pulya_to_gora": _("Choose 1 or 2."),
     "option.compensation": _("Choose 2 or 3."),
-    "option.deal_limit_needs_end": _(
-        "A number of deals applies only to a pulka that ends after a number of "
-        "deals: choose that ending, or leave this empty."
-    ),
     "option.needs_help": _("This applies only with help: turn help on, or untick this."),
     "option.writeoff_needs_help": _(
         "This applies only with help: turn help on, or write off one gora point per pulya point."

@@ -370,6 +370,12 @@ def _help_excludes_dealer(conv: Convention) -> str | None:
 
 
 def _end(conv: Convention) -> str:
+    if conv.deal_limit is not None and conv.end != "deals":
+        return ngettext(
+            "The pulka ends at the target or after %(count)s deal, whichever comes first.",
+            "The pulka ends at the target or after %(count)s deals, whichever comes first.",
+            conv.deal_limit,
+        ) % {"count": conv.deal_limit}
     if conv.end == "all_closed":
         return _("The pulka ends when every pulya is closed.")
     if conv.end == "sum_reached":

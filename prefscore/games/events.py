@@ -24,6 +24,10 @@ sheet_settled = Signal()
 sheet_changed = Signal()
 # ``sheet_settled`` for many pulkas at once (a tournament import): ``pulka_ids``.
 sheets_settled = Signal()
+# Sent, once the transaction commits, after any change to a tournament table's sheet
+# (a deal recorded, changed or undone): the tournament's clock may close it then
+# (docs/tournaments.md §4.9, "after the deal in play").
+table_changed = Signal()
 
 
 def settled(pulka_id: int) -> None:
@@ -46,3 +50,8 @@ def settled_many(pulka_ids: list[int]) -> None:
     ids = list(pulka_ids)
     if ids:
         transaction.on_commit(lambda: sheets_settled.send(sender=None, pulka_ids=ids))
+
+
+def table_change(pulka_id: int) -> None:
+    """Send ``table_changed`` for the tournament table after the current transaction commits."""
+    transaction.on_commit(lambda: table_changed.send(sender=None, pulka_id=pulka_id))

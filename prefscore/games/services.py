@@ -270,6 +270,8 @@ def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = No
     if was_finished or pulka.status == Pulka.Status.FINISHED:
         events.settled(pulka.pk)
     events.changed(pulka.pk, pulka.tournament_id)
+    if pulka.tournament_id is not None and pulka.status == Pulka.Status.RUNNING:
+        events.table_change(pulka.pk)
 
 
 def pencil_change(

@@ -131,7 +131,9 @@ def _name(user: Any) -> str:
 def decision_rows(tournament: Tournament) -> tuple[DecisionRow, ...]:
     """The director's decisions and the arbiters' corrections, oldest first: two queries."""
     rows = []
-    for event in tournament.events.select_related("user"):
+    # A player's own check-in is kept, but it decides nothing: not listed here.
+    events = tournament.events.exclude(action=TournamentEvent.Action.CHECKED_IN)
+    for event in events.select_related("user"):
         rows.append(
             DecisionRow(
                 event.at,
@@ -170,6 +172,10 @@ def _event_detail(event: TournamentEvent) -> str:
             "round": details.get("round"),
             "figures": figures,
         }
-    if event.action == TournamentEvent.Action.NO_SHOW:
-        return str(details.get("player", ""))
-    return ""
+    if event.action == TournamentEvent.Action.FINE:
+        return _("%(player)s, %(points)s whists at round %(round)s") % {
+            "player": details.get("player", ""),
+            "points": details.get("points", ""),
+            "round": details.get("round", ""),
+        }
+    return str(details.get("player", ""))

@@ -29,6 +29,9 @@ MAX_CUT = 200
 # A day's play at most; a stage of ten rounds is more than any regulations ask.
 MAX_ROUND_MINUTES = 1440
 MAX_STAGE_ROUNDS = 10
+# Discipline settings (docs/tournaments.md §4.9): sane bounds, nothing more.
+MAX_YELLOW_CARDS = 9
+MAX_FLOOR = 1_000_000
 TIE_BREAK_SLOTS = len(ranking.TIE_BREAKS)
 
 TIE_BREAK_LABELS = {
@@ -41,6 +44,24 @@ TIE_BREAK_LABELS = {
     "head_to_head": _("head-to-head"),
     "opponents": _("opponents' points"),
 }
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number in ASCII digits, with an optional minus (``web.request_int``'s rule).
+
+    Django's own field reads ``"١٠"`` as 10 and fullwidth digits too: a figure nobody
+    typed on the keyboard the sheet shows is refused, never guessed.
+    """
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        sign, digits = (-1, text[1:]) if text.startswith("-") else (1, text)
+        number = request_int(digits)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return sign * number
 
 
 class TournamentForm(forms.Form):
@@ -64,6 +85,16 @@ class TournamentForm(forms.Form):
         max_value=MAX_DEALS,
         required=False,
         help_text=_("Each table stops after this many deals; leave empty to play to the target."),
+    )
+    end_rule = forms.ChoiceField(
+        label=_("A table ends"),
+        choices=[
+            ("deals", _("after the deals per round")),
+            ("first", _("at the target or after the deals per round, whichever comes first")),
+        ],
+        initial="deals",
+        required=False,
+        help_text=_("With no deals per round, a table plays to the target."),
     )
     round_minutes = forms.IntegerField(
         label=_("Minutes per round"),
@@ -90,6 +121,28 @@ class TournamentForm(forms.Form):
         choices=Tournament.Carry.choices,
         initial=Tournament.Carry.KEPT,
     )
+    yellow_cards_limit = forms.IntegerField(
+        label=_("Yellow cards that disqualify"),
+        min_value=1,
+        max_value=MAX_YELLOW_CARDS,
+        initial=2,
+        required=False,
+        help_text=_("A red card always does; leave empty for no limit."),
+    )
+    round_floor = WholeNumberField(
+        label=_("Floor of a round, in whists"),
+        min_value=-MAX_FLOOR,
+        max_value=-1,
+        initial=-1000,
+        required=False,
+        help_text=_("A player whose table ends below it gets a yellow card; leave empty for none."),
+    )
+    at_time = forms.ChoiceField(
+        label=_("When the time is up"),
+        choices=Tournament.AtTime.choices,
+        initial=Tournament.AtTime.FLAG,
+        required=False,
+    )
     public = forms.BooleanField(label=_("Standings are public"), required=False)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -105,6 +158,21 @@ class TournamentForm(forms.Form):
                 required=False,
                 initial=default[slot - 1] if slot <= len(default) else "",
             )
+
+    def discipline_values(self) -> dict[str, Any]:
+        """The discipline and time settings the form sent (an empty field: none); unsent,
+        untouched.
+
+        A client that predates them (a script, an older page) keeps the defaults.
+        """
+        values = {
+            name: self.cleaned_data.get(name)
+            for name in ("yellow_cards_limit", "round_floor")
+            if name in self.data
+        }
+        if self.cleaned_data.get("at_time"):
+            values["at_time"] = self.cleaned_data["at_time"]
+        return values
 
     def tie_break_fields(self) -> list[forms.BoundField]:
         return [self[f"tie_break_{slot}"] for slot in range(1, TIE_BREAK_SLOTS + 1)]
@@ -131,7 +199,11 @@ class TournamentForm(forms.Form):
         try:
             name, convention = convention_for_key(self.club, key)
             if cleaned.get("deals_per_round"):
-                limit = {"end": "deals", "deal_limit": cleaned["deals_per_round"]}
+                # docs/rules.md §3.5: the deals alone, or the target and the deals,
+                # whichever comes first (the convention's own end kept).
+                limit: dict[str, Any] = {"deal_limit": cleaned["deals_per_round"]}
+                if cleaned.get("end_rule") != "first":
+                    limit["end"] = "deals"
                 convention = from_options(limit, base=convention)
         except (KeyError, ConventionError):
             self.add_error("convention", _("Choose one of the conventions offered."))
@@ -159,6 +231,7 @@ class TournamentForm(forms.Form):
             tie_breaks=data["tie_breaks"],
             carry=data["carry"],
             created_by=user,
+            **self.discipline_values(),
         )
 
 
@@ -191,24 +264,6 @@ class EntryForm(forms.Form):
         players.queryset = tournament.club.players.exclude(
             tournament_entries__tournament=tournament
         )
-
-
-class WholeNumberField(forms.IntegerField):
-    """A whole number in ASCII digits, with an optional minus (``web.request_int``'s rule).
-
-    Django's own field reads ``"١٠"`` as 10 and fullwidth digits too: a figure nobody
-    typed on the keyboard the sheet shows is refused, never guessed.
-    """
-
-    def to_python(self, value: Any) -> int | None:
-        if value in self.empty_values:
-            return None
-        text = str(value).strip()
-        sign, digits = (-1, text[1:]) if text.startswith("-") else (1, text)
-        number = request_int(digits)
-        if number is None:
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return sign * number
 
 
 class CutForm(forms.Form):

@@ -104,6 +104,30 @@ class Tournament(ConventionSnapshot):
         verbose_name=_("finished by"),
     )
     finished_by_hand = models.BooleanField(_("finished by the organiser"), default=False)
+    # Discipline (docs/tournaments.md §4.9, the online championship's rule): this many
+    # yellow cards disqualify (None: never); a round's whists below ``round_floor`` give
+    # the player a yellow card (None: no floor).
+    yellow_cards_limit = models.PositiveSmallIntegerField(
+        _("yellow cards that disqualify"), null=True, blank=True, default=2
+    )
+
+    class AtTime(models.TextChoices):
+        FLAG = "flag", _("the tables are only flagged; the organiser closes them")
+        CLOSE = "close", _("each table is closed as it stands after the deal in play")
+
+    # What happens when a round's time is up (docs/tournaments.md §4.9; Кодекс 4.2.3).
+    at_time = models.CharField(
+        _("when the time is up"), max_length=8, choices=AtTime.choices, default=AtTime.FLAG
+    )
+    # Seating constraints (docs/tournaments.md §4.3): pairs of club player ids that never
+    # sit at one table, a hard rule of every qualifying draw.
+    forbidden_pairs = models.JSONField(_("players kept apart"), default=list, blank=True)
+    round_floor = models.IntegerField(
+        _("a round below this many whists gives a yellow card"),
+        null=True,
+        blank=True,
+        default=-1000,
+    )
 
     class Meta:
         verbose_name = _("tournament")
@@ -154,6 +178,9 @@ class TournamentEntry(models.Model):
     )
     joined_round = models.PositiveSmallIntegerField(_("late entry from round"), null=True)
     left_after_round = models.PositiveSmallIntegerField(_("left after round"), null=True)
+    # The club (or team) a player comes from: clubmates are kept apart in round 1
+    # when the draw can (docs/tournaments.md §4.3); blank: nobody to keep him from.
+    home_club = models.CharField(_("home club"), max_length=80, blank=True)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
 
     class Meta:
@@ -200,6 +227,8 @@ class Round(models.Model):
         _("stage"), max_length=12, choices=Stage.choices, default=Stage.QUALIFYING
     )
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    # The scheduled start: the round's clock runs from then (None: from publishing).
+    starts_at = models.DateTimeField(_("scheduled start"), null=True, blank=True)
     # The draw as the engine made it (and the organiser swapped it in the draft): one
     # {"players": [club player id, …], "first_dealer": seat} per table, in table order.
     # Publishing starts a pulka per table from it.
@@ -293,7 +322,8 @@ class TournamentEvent(models.Model):
     """A director's decision on a tournament, kept as its audit (docs/tournaments.md §4.15).
 
     Reopening a finished tournament, correcting an arbiter's closing, withdrawing a
-    player who never checked in: who, when, why, and what changed (``details``). The
+    player who never checked in, a card or a fine (``entry``: the player), a player's
+    own check-in: who, when, why, and what changed (``details``). The
     tournament page lists them with the arbiters' corrections of closed tables.
     """
 
@@ -301,8 +331,24 @@ class TournamentEvent(models.Model):
         REOPENED = "reopened", _("tournament reopened")
         CLOSURE_CORRECTED = "closure_corrected", _("arbiter's final sheet corrected")
         NO_SHOW = "no_show", _("withdrawn: not checked in")
+        YELLOW_CARD = "yellow_card", _("yellow card")
+        RED_CARD = "red_card", _("red card")
+        FINE = "fine", _("whist fine")
+        DISQUALIFIED = "disqualified", _("disqualified by the regulations")
+        CHECKED_IN = "checked_in", _("checked in by the player")
+
+    CARDS = (Action.YELLOW_CARD, Action.RED_CARD)
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+    # The player a card, a fine or a check-in is about; None for the tournament's own.
+    entry = models.ForeignKey(
+        TournamentEntry,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("player"),
+    )
     action = models.CharField(_("action"), max_length=20, choices=Action.choices)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     details = models.JSONField(_("details"), default=dict, blank=True)

@@ -13,6 +13,7 @@ from prefscore.games.models import Pulka
 from prefscore.games.presenters import format_result
 from scoring.conventions import convention_label
 
+from . import discipline, presenters_control
 from .forms import TIE_BREAK_LABELS
 from .models import Round, Tournament
 from .services import Standings, closure_of
@@ -35,6 +36,8 @@ class StandingRow:
     qualifying: str = ""
     carried: str = ""
     stage_points: str = ""
+    # Cards and fines (docs/tournaments.md §4.9), e.g. "1 yellow card · fined 10 whists".
+    discipline: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,12 @@ def _formatted(language: str | None, value: Fraction | int) -> str:
     return format_result(value)
 
 
+def _marks_line(mark: discipline.DisciplineMarks | None) -> str:
+    if mark is None:
+        return ""
+    return presenters_control.discipline_line(mark.yellow, mark.red, mark.fined)
+
+
 def standings_table(tournament: Tournament, standings: Standings) -> StandingsTable:
     """The standings as rows; ``live`` while any round may still change them (defect 6).
 
@@ -86,6 +95,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
         return "" if value is None else _formatted(language, value)
 
     tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
+    marks = discipline.marks(tournament, by_player=True)
     numbers = tuple(r.number for r in standings.rounds)
     rows = []
     for line in standings.lines:
@@ -115,6 +125,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
                 qualifying=number(line.qualifying),
                 carried=number(line.carried),
                 stage_points=number(line.stage_points),
+                discipline=_marks_line(marks.get(line.player)),
             )
         )
     return StandingsTable(
@@ -199,21 +210,37 @@ def summary(round_: Round) -> str:
 def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
     """The regulations in short (docs/tournaments.md §4.1): label and value."""
     tie_breaks = ", ".join(str(TIE_BREAK_LABELS[name]) for name in tournament.tie_breaks)
-    deals = tournament.deals_per_round
     minutes = tournament.round_minutes
     return [
         (_("Convention"), convention_label(tournament.convention_name)),
         (_("Players per table"), str(tournament.table_size)),
         (_("Pulya target"), str(tournament.target)),
-        (_("Deals per round"), str(deals) if deals else _("to the target")),
+        (_("Deals per round"), _deals_line(tournament)),
         (_("Minutes per round"), str(minutes) if minutes else _("no time limit")),
+        (_("When the time is up"), str(tournament.get_at_time_display())),
         (_("Rounds per stage after a cut"), str(tournament.stage_rounds)),
         (_("Round scores"), str(tournament.get_normalisation_display())),
         (_("Tables of 3 and of 4"), _size_treatment(tournament)),
         (_("Tie-breaks"), tie_breaks or _("lot only")),
         (_("Qualifying points in the final"), str(tournament.get_carry_display())),
         (_("Seed of the draws"), str(tournament.seed)),
+        (_("Yellow cards that disqualify"), _limit(tournament.yellow_cards_limit)),
+        (_("Floor of a round, in whists"), _limit(tournament.round_floor)),
     ]
+
+
+def _deals_line(tournament: Tournament) -> str:
+    """The deals per round, and whether the target may end a table first (rules §3.5)."""
+    deals = tournament.deals_per_round
+    if not deals:
+        return _("to the target")
+    if (tournament.convention_options or {}).get("end") != "deals":
+        return _("%(deals)s, or the target if it comes first") % {"deals": deals}
+    return str(deals)
+
+
+def _limit(value: int | None) -> str:
+    return _("none") if value is None else str(value)
 
 
 def _size_treatment(tournament: Tournament) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from prefscore.games.models import Pulka
 
@@ -31,19 +32,53 @@ class EntryRow:
     out: bool
     late: str
     moves: tuple[tuple[str, str], ...]
+    # Cards and fines (docs/tournaments.md §4.9), e.g. "1 yellow card · fined 20 whists".
+    discipline: str = ""
+    yellow: int = 0
+    red: int = 0
 
 
-def entry_rows(entries: list[TournamentEntry], open_: bool) -> tuple[EntryRow, ...]:
-    """Each entry with its state and the buttons that change it (docs/tournaments.md §4.2)."""
+def discipline_line(yellow: int, red: int, fined: int) -> str:
+    """A player's cards and fines in words, for his line; blank when he has none."""
+    parts = []
+    if yellow:
+        parts.append(
+            ngettext("%(count)s yellow card", "%(count)s yellow cards", yellow) % {"count": yellow}
+        )
+    if red:
+        parts.append(_("red card"))
+    if fined:
+        parts.append(_("fined %(points)s whists") % {"points": fined})
+    return " · ".join(parts)
+
+
+def entry_rows(
+    entries: list[TournamentEntry], open_: bool, marks: dict[int, Any] | None = None
+) -> tuple[EntryRow, ...]:
+    """Each entry with its state and the buttons that change it (docs/tournaments.md §4.2).
+
+    ``marks``: each entry's cards and fines by entry id (``discipline.marks``).
+    """
     rows = []
+    marks = marks or {}
     for entry in entries:
         late = ""
         if entry.joined_round:
             late = _("late entry from round %(number)s") % {"number": entry.joined_round}
         moves = tuple((m, str(MOVE_LABELS[m])) for m in MOVES[entry.state]) if open_ else ()
+        mark = marks.get(entry.pk)
+        yellow, red, fined = (mark.yellow, mark.red, mark.fined) if mark else (0, 0, 0)
         rows.append(
             EntryRow(
-                entry, entry.player.name, entry.get_state_display(), entry.dropped, late, moves
+                entry,
+                entry.player.name,
+                entry.get_state_display(),
+                entry.dropped,
+                late,
+                moves,
+                discipline_line(yellow, red, fined),
+                yellow,
+                red,
             )
         )
     return tuple(rows)

@@ -22,8 +22,9 @@ from .services import TournamentError
 
 # What an admin may still change once the regulations are frozen.
 AFTER_FREEZE = ("normalisation", "tie_breaks", "carry")
-# And what changes no result at all: the clock's length (logged like the others).
-AFTER_FREEZE_CLOCK = ("round_minutes",)
+# And what changes no result already written: the clock's length and the discipline's
+# threshold, which applies from the next card (logged like the others).
+AFTER_FREEZE_CLOCK = ("round_minutes", "at_time", "yellow_cards_limit", "round_floor")
 BEFORE_FREEZE = (
     "name",
     "convention_name",
@@ -37,6 +38,9 @@ BEFORE_FREEZE = (
     "normalisation",
     "tie_breaks",
     "carry",
+    "yellow_cards_limit",
+    "round_floor",
+    "at_time",
 )
 
 
@@ -58,9 +62,13 @@ class RegulationsForm(TournamentForm):
             "target": tournament.target,
             "deals_per_round": tournament.deals_per_round,
             "round_minutes": tournament.round_minutes,
+            "end_rule": _end_rule(tournament),
             "stage_rounds": tournament.stage_rounds,
             "normalisation": tournament.normalisation,
             "carry": tournament.carry,
+            "yellow_cards_limit": tournament.yellow_cards_limit,
+            "round_floor": tournament.round_floor,
+            "at_time": tournament.at_time,
             "public": tournament.public,
         }
         for slot, name in enumerate(tournament.tie_breaks, start=1):
@@ -71,9 +79,15 @@ class RegulationsForm(TournamentForm):
         self.frozen = tournament.regulations_frozen_at is not None
         del self.fields["public"]
         if self.frozen:
-            frozen = ("name", "convention", "table_size", "target", "deals_per_round")
+            frozen = ("name", "convention", "table_size", "target", "deals_per_round", "end_rule")
             for name in (*frozen, "stage_rounds"):
                 del self.fields[name]
+
+
+def _end_rule(tournament: Tournament) -> str:
+    """ "first" when a table ends at the target or the deal limit, whichever comes first."""
+    options = tournament.convention_options or {}
+    return "first" if options.get("deal_limit") and options.get("end") != "deals" else "deals"
 
 
 def _convention_key(tournament: Tournament) -> str:
@@ -85,7 +99,8 @@ def save_regulations(tournament: Tournament, form: RegulationsForm, user: Any) -
     """Store the changed settings; after the freeze log each one. Returns how many changed."""
     data = form.cleaned_data
     if form.frozen:
-        values = {name: data.get(name) for name in (*AFTER_FREEZE, *AFTER_FREEZE_CLOCK)}
+        plain = (*AFTER_FREEZE, "round_minutes")
+        values = {name: data.get(name) for name in plain} | form.discipline_values()
     else:
         values = {
             "name": data["name"],
@@ -100,6 +115,7 @@ def save_regulations(tournament: Tournament, form: RegulationsForm, user: Any) -
             "normalisation": data["normalisation"],
             "tie_breaks": data["tie_breaks"],
             "carry": data["carry"],
+            **form.discipline_values(),
         }
     with transaction.atomic():
         fresh = Tournament.objects.select_for_update().get(pk=tournament.pk)

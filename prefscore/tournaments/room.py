@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Max, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -33,8 +33,16 @@ PROJECTOR_POLL_SECONDS = 10
 DASHBOARD_POLL_SECONDS = 15
 MY_TABLE_POLL_SECONDS = 30
 # What fits a 1920x1080 screen in the projector's type (see the room CSS block).
-PROJECTOR_STANDINGS_PER_PAGE = 36
+# The standings take the whole width: three columns of 15 lines. A long name, set smaller,
+# may wrap to a second line, so it counts as two of them in a page.
+PROJECTOR_STANDINGS_PER_PAGE = 45
 PROJECTOR_TABLES_PER_PAGE = 12
+# A table with no deal for this long is flagged on the dashboard: a deal of preferans
+# takes three to six minutes, so a quarter of an hour without one means the table is
+# stuck (an argument, a player away) and wants the director.
+STALLED_MINUTES = 15
+# A name longer than this is set smaller on the projector (and still wraps if it must).
+PROJECTOR_LONG_NAME = 22
 
 
 # --- the current round and its tables --------------------------------------------------
@@ -50,6 +58,9 @@ class RoomTable:
     deals: int
     deals_text: str
     running: bool
+    last_deal: datetime | None = None  # when its latest standing deal was entered
+    stalled: bool = False  # playing, and no deal for STALLED_MINUTES
+    round_number: int = 0
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,8 @@ class Clock:
     remaining: str
     overtime: bool
     has_limit: bool
+    stopped: bool = False  # the round (or the tournament) is over: the time it took
+    waiting: bool = False  # the scheduled start is still ahead
 
 
 @dataclass(frozen=True)
@@ -70,6 +83,8 @@ class RoomRound:
     tables: tuple[RoomTable, ...]
     playing: tuple[RoomTable, ...]
     clock: Clock
+    # Tables of earlier rounds playing again (reopened by a decision): shown, not lost.
+    earlier: tuple[RoomTable, ...] = ()
 
 
 def round_length(tournament: Tournament) -> timedelta | None:
@@ -103,16 +118,26 @@ def round_title(tournament: Tournament, round_: Round | None, rounds: list[Round
     return titles.titles_of(stages, tournament.stage_rounds)[round_.number]
 
 
-def _pulkas_of(tournament: Tournament, number: int) -> list[Pulka]:
-    """The round's live tables with their seats and standing deals counted: two queries.
+def _pulkas_of(tournament: Tournament, number: int | None, *, earlier: bool = False) -> list[Pulka]:
+    """The round's live tables with their seats, standing deals counted, the time of the
+    last one and the closing: two queries. ``earlier``: the tables of the rounds before
+    ``number`` still playing (a reopened table).
 
     A table a drop re-seated leaves its old pulka archived: no screen shows it.
     """
+    standing = Q(deals__withdrawn_at__isnull=True)
+    pulkas = services.live_pulkas(tournament)
+    if earlier:
+        pulkas = pulkas.filter(round_number__lt=number, status=Pulka.Status.RUNNING)
+    else:
+        pulkas = pulkas.filter(round_number=number)
     return list(
-        services.live_pulkas(tournament)
-        .filter(round_number=number)
-        .order_by("pk")
-        .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
+        pulkas.order_by("round_number", "pk")
+        .select_related("closure")
+        .annotate(
+            deal_count=Count("deals", filter=standing),
+            last_deal_at=Max("deals__entered_at", filter=standing),
+        )
         .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
 
@@ -124,10 +149,16 @@ def _deals_text(tournament: Tournament, deals: int) -> str:
     return ngettext("%(count)s deal", "%(count)s deals", deals) % {"count": deals}
 
 
-def room_table(tournament: Tournament, number: int, pulka: Pulka) -> RoomTable:
+def room_table(
+    tournament: Tournament, number: int, pulka: Pulka, now: datetime | None = None
+) -> RoomTable:
     seats = list(pulka.seats.all())
     names = tuple(seat.player.name for seat in seats)
     deals: int = pulka.deal_count  # type: ignore[attr-defined]
+    last: datetime | None = getattr(pulka, "last_deal_at", None)
+    running = pulka.status == Pulka.Status.RUNNING
+    quiet_since = last or pulka.created_at
+    stalled = running and (now or timezone.now()) - quiet_since > timedelta(minutes=STALLED_MINUTES)
     return RoomTable(
         number=number,
         pulka_id=pulka.pk,
@@ -136,7 +167,10 @@ def room_table(tournament: Tournament, number: int, pulka: Pulka) -> RoomTable:
         first_dealer=names[pulka.first_dealer] if pulka.first_dealer < len(names) else "",
         deals=deals,
         deals_text=_deals_text(tournament, deals),
-        running=pulka.status == Pulka.Status.RUNNING,
+        running=running,
+        last_deal=last,
+        stalled=stalled,
+        round_number=pulka.round_number or 0,
     )
 
 
@@ -147,12 +181,26 @@ def _hours_minutes(delta: timedelta, *, up: bool = False) -> str:
     return f"{minutes // 60}:{minutes % 60:02d}"
 
 
-def clock(tournament: Tournament, started: datetime | None, now: datetime | None = None) -> Clock:
-    """Time played since the round's tables started, and what is left of its length."""
+def clock(
+    tournament: Tournament,
+    started: datetime | None,
+    now: datetime | None = None,
+    ended: datetime | None = None,
+) -> Clock:
+    """Time played since the round's tables started, and what is left of its length.
+
+    ``ended``: when the round's last table ended (or the tournament did); the clock
+    stops there and shows the time the round took.
+    """
     length = round_length(tournament)
     if started is None:
         return Clock(None, "", "", False, length is not None)
+    if ended is not None:
+        took = _hours_minutes(max(ended, started) - started)
+        return Clock(started, took, "", False, length is not None, stopped=True)
     now = now or timezone.now()
+    if now < started:
+        return Clock(started, "", "", False, length is not None, waiting=True)
     elapsed = now - started
     remaining = (length - elapsed) if length is not None else None
     return Clock(
@@ -173,16 +221,46 @@ def room_round(tournament: Tournament, now: datetime | None = None) -> RoomRound
             None, round_title(tournament, None, []), (), (), clock(tournament, None, now)
         )
     pulkas = _pulkas_of(tournament, round_.number)
-    tables = tuple(room_table(tournament, n, p) for n, p in services.numbered(round_, pulkas))
+    numbered = services.numbered(round_, pulkas)
+    tables = tuple(room_table(tournament, n, p, now) for n, p in numbered)
     first_table = min((p.created_at for p in pulkas), default=None)
-    started = getattr(round_, "published_at", None) or first_table
+    # The clock runs from the round's scheduled start (timecontrol.py), else its publishing.
+    started = getattr(round_, "starts_at", None) or getattr(round_, "published_at", None)
+    started = started or first_table
+    playing = tuple(t for t in tables if t.running)
+    ended = None if playing and not tournament.finished else _ended(tournament, pulkas)
     return RoomRound(
         round=round_,
         title=round_title(tournament, round_, rounds),
         tables=tables,
-        playing=tuple(t for t in tables if t.running),
-        clock=clock(tournament, started, now),
+        playing=playing,
+        clock=clock(tournament, started, now, ended),
+        earlier=_earlier(tournament, round_, rounds, now),
     )
+
+
+def _ended(tournament: Tournament, pulkas: Sequence[Pulka]) -> datetime | None:
+    """When the round ended: its last closing or last deal, or the tournament's finish."""
+    moments = [getattr(p, "last_deal_at", None) for p in pulkas]
+    moments += [p.closure.closed_at for p in pulkas if services.closure_of(p) is not None]
+    if tournament.finished_at is not None:
+        moments.append(tournament.finished_at)
+    known = [moment for moment in moments if moment is not None]
+    return max(known) if known else timezone.now()
+
+
+def _earlier(
+    tournament: Tournament, round_: Round, rounds: Sequence[Round], now: datetime | None
+) -> tuple[RoomTable, ...]:
+    """Tables of earlier rounds playing again, each with its own round's number."""
+    pulkas = _pulkas_of(tournament, round_.number, earlier=True)
+    by_number = {r.number: r for r in rounds}
+    found: list[RoomTable] = []
+    for number in sorted({p.round_number or 0 for p in pulkas}):
+        mine = [p for p in pulkas if p.round_number == number]
+        numbered = services.numbered(by_number.get(number), mine)
+        found += [room_table(tournament, n, p, now) for n, p in numbered]
+    return tuple(found)
 
 
 # --- the dashboard ---------------------------------------------------------------------
@@ -195,6 +273,7 @@ class Dashboard:
     players_in_play: int
     deals_recorded: int
     summary: str
+    stalled_minutes: int = STALLED_MINUTES
 
 
 def dashboard(tournament: Tournament, now: datetime | None = None) -> Dashboard:
@@ -227,6 +306,10 @@ class ProjectorLine:
     points: str
     negative: bool
     out: str = ""  # "dropped" or "disqualified", marked on the wall too
+    provisional: bool = False  # his table is still playing: the figure may change
+    divider: bool = False  # the first line below the finalists, after a cut
+    long_name: bool = False  # set smaller so that it fits (and wraps if it must)
+    disqualified: bool = False
 
 
 @dataclass(frozen=True)
@@ -250,6 +333,50 @@ def _page(items: Sequence[Any], page: int, size: int) -> tuple[tuple[Any, ...], 
     return tuple(items[page * size : (page + 1) * size]), page, pages
 
 
+def _lines_page(
+    lines: Sequence[ProjectorLine], page: int, budget: int
+) -> tuple[tuple[ProjectorLine, ...], int, int]:
+    """Pages of the standings that fit the wall: a long name takes two lines' room."""
+    pages: list[list[ProjectorLine]] = [[]]
+    used = 0
+    for line in lines:
+        weight = 2 if line.long_name else 1
+        if used + weight > budget and pages[-1]:
+            pages.append([])
+            used = 0
+        pages[-1].append(line)
+        used += weight
+    page = page % len(pages)
+    return tuple(pages[page]), page, len(pages)
+
+
+def _wall_lines(tournament: Tournament, current: RoomRound) -> list[ProjectorLine]:
+    """The standings for the wall: provisional marks, the finalists' divider, long names."""
+    standings = services.standings(tournament)
+    table = presenters.standings_table(tournament, standings)
+    running = {
+        str(player_id) for t in (*current.playing, *current.earlier) for player_id in t.player_ids
+    }
+    lines = []
+    previous_finalist = False
+    for line, row in zip(standings.lines, table.rows, strict=True):
+        lines.append(
+            ProjectorLine(
+                row.place,
+                row.name,
+                row.points or row.whists,
+                row.negative,
+                row.out_label,
+                provisional=line.player in running,
+                divider=table.cut and previous_finalist and not row.finalist,
+                long_name=len(row.name) > PROJECTOR_LONG_NAME,
+                disqualified=line.player in standings.disqualified,
+            )
+        )
+        previous_finalist = row.finalist
+    return lines
+
+
 def projector(
     tournament: Tournament, show: str | None, page: int, now: datetime | None = None
 ) -> Projector:
@@ -263,13 +390,9 @@ def projector(
     tables: tuple[RoomTable, ...] = ()
     unfinished = len(current.playing)
     if show == "standings":
-        table = presenters.standings_table(tournament, services.standings(tournament))
-        every = [
-            ProjectorLine(r.place, r.name, r.points or r.whists, r.negative, r.out_label)
-            for r in table.rows
-        ]
-        lines, page, pages = _page(every, page, PROJECTOR_STANDINGS_PER_PAGE)
-        unfinished = table.unfinished
+        every = _wall_lines(tournament, current)
+        lines, page, pages = _lines_page(every, page, PROJECTOR_STANDINGS_PER_PAGE)
+        unfinished = len(current.playing) + len(current.earlier)
     else:
         tables, page, pages = _page(current.tables, page, PROJECTOR_TABLES_PER_PAGE)
     return Projector(

@@ -32,6 +32,7 @@ from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_p
 from . import exports, jobs, printables, room
 from .models import ImportJob, Tournament
 from .room_forms import TournamentFileForm
+from .views import checkin_qr
 
 
 def tournament_for(
@@ -92,6 +93,8 @@ def projector(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
         "view": view,
         "fixed_show": show if show in room.SHOWS else "",
         "poll_seconds": room.PROJECTOR_POLL_SECONDS,
+        # Until round 1 is published the wall shows the check-in code (§4.2).
+        "checkin_qr": checkin_qr(request, tournament),
     }
     return render_page(request, "tournaments/room/projector.html", context, "wall")
 

@@ -105,7 +105,11 @@ def _seat_draft(tournament: Tournament, round_: Round, seed: int) -> None:
     players = [str(entry.player_id) for entry in seated_entries(tournament)]
     try:
         draw = seat_round(tournament, players, seed)
-    except seating.SeatingError:
+    except seating.SeatingError as error:
+        if error.code == "seating.forbidden":
+            raise TournamentError(
+                _("The players kept apart cannot all sit at different tables: allow a pair.")
+            ) from None
         raise TournamentError(seating_message(len(players), tournament)) from None
     round_.seed = seed
     round_.method = draw.method

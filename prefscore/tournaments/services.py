@@ -149,7 +149,21 @@ def seat_round(tournament: Tournament, players: Sequence[str], seed: int) -> sea
         seed,
         standings=ranked if past else None,
         dealt_first=_first_dealers(pulkas),
+        forbidden=forbidden_pairs(tournament),
+        clubs=home_clubs(tournament) if not past else None,
     )
+
+
+def forbidden_pairs(tournament: Tournament) -> list[tuple[str, str]]:
+    """The organiser's pairs that never sit together, as the engine's keys (§4.3)."""
+    return [(str(a), str(b)) for a, b in tournament.forbidden_pairs or ()]
+
+
+def home_clubs(tournament: Tournament) -> dict[str, str] | None:
+    """Each entered player's home club, for round 1's "clubmates apart" (§4.3); None
+    when nobody has one."""
+    clubs = dict(tournament.entries.exclude(home_club="").values_list("player_id", "home_club"))
+    return {str(key): club.strip().casefold() for key, club in clubs.items()} or None
 
 
 def _first_dealers(pulkas: Sequence[Pulka]) -> dict[str, int]:

@@ -72,7 +72,11 @@ def close_table(
             pulka=pulka, reason=reason, whists=figures, note=note[:300], closed_by=_user(user)
         )
         _finish(pulka)
-    # The last table of the final closed: the tournament is over (stages.py).
+    # A player below the regulations' floor gets his yellow card (discipline.py) before
+    # the last table of the final closed ends the tournament (stages.py).
+    from .discipline import check_floor  # discipline leans on entries, which lean on tables
+
+    check_floor(pulka.pk)
     stages.finish_if_over(tournament.pk)
     return closure
 

@@ -3,7 +3,16 @@ its controls, and its standings and bracket (open to anyone when public)."""
 
 from django.urls import path
 
-from . import room_views, views, views_control, views_decisions
+from . import (
+    room_views,
+    views,
+    views_checkin,
+    views_constraints,
+    views_control,
+    views_decisions,
+    views_discipline,
+    views_time,
+)
 
 app_name = "tournaments"
 
@@ -14,9 +23,18 @@ urlpatterns = [
     path("<slug:club>/new/", views.create, name="create"),
     path(f"{T}/", views.detail, name="detail"),
     path(f"{T}/entries/", views_control.register, name="register"),
+    path(f"{T}/entries/check-in/", views_checkin.bulk_check_in, name="bulk_check_in"),
+    path(f"{T}/check-in/<str:token>/", views_checkin.check_in_self, name="check_in_self"),
     path(f"{T}/entries/<id:entry>/state/", views_control.entry_state, name="entry_state"),
+    path(
+        f"{T}/entries/<id:entry>/discipline/",
+        views_discipline.discipline_view,
+        name="discipline",
+    ),
+    path(f"{T}/constraints/", views_constraints.seating_constraints, name="constraints"),
     path(f"{T}/rounds/", views_control.draw, name="draw"),
     path(f"{T}/rounds/<id:number>/publish/", views_control.publish_round, name="publish_round"),
+    path(f"{T}/rounds/<id:number>/start/", views_time.schedule_round, name="schedule_round"),
     path(f"{T}/rounds/<id:number>/redraw/", views_control.redraw, name="redraw"),
     path(f"{T}/rounds/<id:number>/discard/", views_control.discard_round, name="discard_round"),
     path(f"{T}/rounds/<id:number>/swap/", views_control.swap, name="swap"),

@@ -27,10 +27,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
+from prefscore.games.presenters import joining
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from . import (
+    checkin,
     decisions,
+    discipline,
     paging,
     presenters,
     presenters_control,
@@ -48,6 +51,7 @@ from .forms import (
     SwapForm,
     TournamentForm,
 )
+from .forms_checkin import BulkCheckInForm
 from .models import Round, Tournament, TournamentEntry
 
 DETAIL = "tournaments/detail.html"
@@ -139,7 +143,9 @@ def _detail_context(
         "club": tournament.club,
         "tournament": tournament,
         "may_run": may_run,
-        "entries": presenters_control.entry_rows(list(listed), may_run and not tournament.finished),
+        "entries": presenters_control.entry_rows(
+            list(listed), may_run and not tournament.finished, discipline.marks(tournament)
+        ),
         "players_page": players_page,
         "active_count": sum(1 for entry in entries if not entry.dropped),
         "rounds": shown.rounds,
@@ -179,7 +185,35 @@ def _detail(
 ) -> HttpResponse:
     """The tournament page, or with htmx the ``partial`` region a form changed."""
     context = _detail_context(tournament, role, paging.Paging.of(request.GET), **overrides)
+    context.update(_checkin_context(request, tournament, context, overrides))
     return render_page(request, DETAIL, context, partial)
+
+
+def checkin_qr(request: HtmxHttpRequest, tournament: Tournament) -> Any:
+    """The QR code of the tournament's signed check-in link while check-in is open (§4.2),
+    else None: for its page and the projector."""
+    if not checkin.is_open(tournament):
+        return None
+    link = request.build_absolute_uri(
+        reverse(
+            "tournaments:check_in_self",
+            args=[tournament.club.slug, tournament.slug, checkin.token(tournament)],
+        )
+    )
+    return joining.qr_code(link, _("Check in to %(name)s") % {"name": tournament.name})
+
+
+def _checkin_context(
+    request: HtmxHttpRequest, tournament: Tournament, context: dict[str, Any], overrides: Any
+) -> dict[str, Any]:
+    """Check-in while it is open (§4.2): the QR code of the signed link, the bulk form."""
+    qr = checkin_qr(request, tournament)
+    if qr is None:
+        return {"checkin_open": False}
+    form = overrides.get("checkin_form")
+    if form is None and context["may_run"]:
+        form = BulkCheckInForm(tournament=tournament)
+    return {"checkin_open": True, "checkin_qr": qr, "checkin_form": form}
 
 
 def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> HttpResponse:
@@ -199,6 +233,7 @@ def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> 
 def detail(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     tournament, role = _tournament(request, club, slug)
     context = _detail_context(tournament, role, paging.Paging.of(request.GET))
+    context.update(_checkin_context(request, tournament, context, {}))
     return render_page(request, DETAIL, context)
 
 

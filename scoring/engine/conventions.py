@@ -218,8 +218,8 @@ OPTION_VALUES: dict[str, Allowed] = {
 
 def _check_consistency(conv: Convention) -> None:
     """Refuse settings that contradict each other, naming the option to change."""
-    if conv.deal_limit is not None and conv.end != "deals":
-        raise ConventionError("deal_limit", "option.deal_limit_needs_end")
+    # A deal limit with another end is "to the target or N deals, whichever comes first"
+    # (docs/rules.md §3.5): nothing contradicts.
     for name in ("help_excludes_remized_whister", "help_excludes_dealer"):
         if getattr(conv, name) and not conv.help:
             raise ConventionError(name, "option.needs_help")

@@ -155,9 +155,6 @@ TEMPLATES: dict[str, str] = {
     "option.consolers_twice": "option consolation names someone twice",
     "option.pulya_to_gora": "option pulya_to_gora must be 1 or 2, got {value:q}",
     "option.compensation": "option rounding_compensation_4 must be 2 or 3, got {value:q}",
-    "option.deal_limit_needs_end": (
-        "option deal_limit is set but end is not 'deals': set end to 'deals'"
-    ),
     "option.needs_help": "option {option} needs help: help is off",
     "option.needs_gentleman": "option {option} needs gentleman whist: whist_style is 'greedy'",
     "option.writeoff_needs_help": "option help_writeoff 'pulya_rate' needs help: help is off",

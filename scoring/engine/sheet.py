@@ -254,9 +254,13 @@ def pulka_over(
     to players × target (the last deal is written in full). ``deals``: the deal limit
     is reached; with no limit the pulka is played by time and never ends by itself.
     With ``finish_after_allpass_run`` no end comes while a run of all-passes goes on.
+    A deal limit with another end ends the pulka at whichever comes first (tournaments:
+    "to the target or N deals").
     """
     if run and finish_held(convention, run):
         return False
+    if convention.deal_limit is not None and deals_played >= convention.deal_limit:
+        return True
     if convention.end == "all_closed":
         return all(p >= target for p in pulya)
     if convention.end == "sum_reached":

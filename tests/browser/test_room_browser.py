@@ -236,3 +236,53 @@ def test_the_printables_print_on_a4_without_the_sites_chrome(
     # Nothing wider than the sheet: no column is cut off on paper.
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= A4_CONTENT["width"]
+
+
+# Long names that used to be cut with an ellipsis (issue 28, "the room").
+LONG_NAMES = tuple(
+    f"{first} {last}"
+    for first, last in zip(
+        ("Константин", "Александра", "Maximilian", "Евдокия", "Bartholomew") * 9,
+        ("Константинопольский", "Рождественская-Оболенская", "Schwarzenberger-Habsburg",
+         "Преображенская", "Featherstonehaugh-Cholmondeley") * 9,
+        strict=True,
+    )
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_full_page_of_long_names_fits_the_wall_uncut(
+    live_server, new_context, screenshot_dir, language
+):
+    ensure_presets()
+    world = build_world()
+    players = [
+        Player.objects.create(club=world.club, name=f"{name} {n:02d}")
+        for n, name in enumerate(LONG_NAMES)
+    ]
+    tournament = make_tournament(world.club, "Long cup", slug="long", public=True)
+    enter(tournament, players)
+    assert draw(world, tournament).status_code == 302
+    play_round_deals(tournament, 1)
+    context = new_context(locale=LANGUAGES[language], viewport=PROJECTOR, bypass_csp=True)
+    page = context.new_page()
+    page.goto(live_server.url + f"/tournaments/{world.club.slug}/long/projector/?show=standings")
+
+    measured = page.evaluate(SIZES_JS)
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.projector__name')]"
+        ".filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent)"
+    )
+    below = page.evaluate(
+        "() => [...document.querySelectorAll('.projector__line')]"
+        ".filter(el => el.getBoundingClientRect().bottom > window.innerHeight).length"
+    )
+    shown = page.locator(".projector__line").count()
+    assert shown == room.PROJECTOR_STANDINGS_PER_PAGE // 2  # every name is a long one
+    assert page.locator(".projector__line--provisional").count() == shown
+    assert not cut and not below
+    assert measured["scrollHeight"] <= measured["innerHeight"], measured
+    assert measured["smallest"]["px"] >= PROJECTOR_MIN_FONT, measured["smallest"]
+    # The standings take the whole width: no side column beside them.
+    assert page.locator(".projector__side").count() == 0
+    page.screenshot(path=screenshot_dir / f"room-projector-long-names-{language}.png")

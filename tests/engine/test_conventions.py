@@ -379,11 +379,6 @@ BAD_OPTIONS = [
         "allpass_max_run",
         "option allpass_max_run must be a whole number from 1 to 100000, got 0",
     ),
-    (
-        {"deal_limit": 10},
-        "deal_limit",
-        "option deal_limit is set but end is not 'deals': set end to 'deals'",
-    ),
     ({"pulya_to_gora": 3}, "pulya_to_gora", "option pulya_to_gora must be 1 or 2, got 3"),
     ({"pulya_to_gora": True}, "pulya_to_gora", "option pulya_to_gora must be 1 or 2, got True"),
     (

@@ -205,6 +205,20 @@ def test_end_deals_stops_at_the_deal_limit() -> None:
         score([*deals, unplayed("6", "C", "AB")], options=options)
 
 
+def test_the_target_or_a_deal_limit_whichever_comes_first() -> None:
+    # docs/rules.md §3.5: a deal limit with another end ends at the first of the two.
+    limit = {"deal_limit": 2}
+    passes = [allpass({"A": 0, "B": 4, "C": 6}), allpass({"A": 3, "B": 3, "C": 4})]
+    assert not score(passes[:1], options=limit, target=4)["closed"]
+    assert score(passes, options=limit, target=4)["closed"]  # the deals came first
+    closing = [unplayed("7", "A", "BC"), unplayed("7", "B", "CA"), unplayed("7", "C", "AB")]
+    many = {"deal_limit": 18}
+    assert not score(closing[:2], options=many, target=4)["closed"]
+    assert score(closing, options=many, target=4)["closed"]  # the target came first
+    with pytest.raises(ScoringError, match="^deal 3: the pulka is already over$"):
+        score([*passes, unplayed("6", "C", "AB")], options=limit, target=4)
+
+
 def test_end_deals_without_a_limit_never_ends() -> None:
     deals = [unplayed("10", p, [q for q in ABC if q != p]) for p in ABC * 10]
     out = score(deals, convention="fspr", target=2)

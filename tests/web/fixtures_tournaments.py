@@ -22,7 +22,7 @@ from django.urls import reverse
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.tournaments import rounds, tables
+from prefscore.tournaments import checkin, rounds, tables
 from prefscore.tournaments.models import ImportJob, Round, Tournament, TournamentEntry
 from scoring.engine.conventions import from_options, preset
 
@@ -135,6 +135,11 @@ def walk_kwargs(world: Any) -> dict[str, Any]:
 def walk_entry(world: Any) -> dict[str, Any]:
     tournament = walk_tournament(world)
     return {**walk_kwargs(world), "entry": tournament.entries.first().pk}
+
+
+def walk_check_in(world: Any) -> dict[str, Any]:
+    """The walk tournament's signed check-in link (the QR code's)."""
+    return {**walk_kwargs(world), "token": checkin.token(walk_tournament(world))}
 
 
 def walk_round(world: Any) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from tests.web.fixtures_access import ROLES, World, record
 from tests.web.fixtures_tournaments import (
     make_tournament,
     walk_arbiter_table,
+    walk_check_in,
     walk_club,
     walk_entry,
     walk_guest,
@@ -363,6 +364,15 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:move": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
     "tournaments:reopen": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
     "tournaments:correct_closure": club_roles(*ORGANISERS, kwargs=walk_arbiter_table),
+    "tournaments:discipline": club_roles(*ORGANISERS, kwargs=walk_entry),
+    "tournaments:constraints": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    "tournaments:schedule_round": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_round, data=lambda w: {"starts_at": ""}
+    ),
+    "tournaments:bulk_check_in": club_roles(
+        *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"entries": []}
+    ),
+    "tournaments:check_in_self": club_roles(*MEMBERS, kwargs=walk_check_in),
     "tournaments:close_table": club_roles(*ORGANISERS, kwargs=walk_table),
     "tournaments:regulations": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:bracket": public(kwargs=walk_kwargs),

@@ -467,14 +467,14 @@ def test_a_stored_convention_the_engine_now_refuses_is_shown_with_the_reason(
     conventions_client, conventions_world
 ):
     # As if the engine's rules tightened after the convention was saved.
-    Convention.objects.filter(pk=conventions_world.home_rules.pk).update(deal_limit=12)
+    Convention.objects.filter(pk=conventions_world.home_rules.pk).update(pulya_to_gora=3)
 
     response = conventions_client("mila").get(detail("home-rules"))
 
     html = response.content.decode()
     assert response.status_code == 200
     assert "no longer passes the scoring checks" in html
-    assert "A number of deals applies only" in html
+    assert "Choose 1 or 2." in html
 
 
 def test_the_pages_query_count_is_constant(
