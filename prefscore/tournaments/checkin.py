@@ -48,13 +48,16 @@ def check_in_many(tournament: Tournament, entry_ids: Iterable[int]) -> int:
 
 
 def token(tournament: Tournament) -> str:
-    """The signed part of the tournament's check-in link (its QR code)."""
-    return signing.dumps(tournament.pk, salt=SALT)
+    """The signed part of the tournament's check-in link (its QR code).
+
+    The same on every page and print: no timestamp in it, so a QR code shown or printed
+    earlier stays good while check-in is open (``is_open`` bounds it, not the age)."""
+    return signing.Signer(salt=SALT).sign(str(tournament.pk))
 
 
 def token_is_valid(tournament: Tournament, value: str) -> bool:
     try:
-        return bool(signing.loads(value, salt=SALT) == tournament.pk)
+        return signing.Signer(salt=SALT).unsign(value) == str(tournament.pk)
     except signing.BadSignature:
         return False
 

@@ -128,7 +128,6 @@ def test_the_admin_form_needs_the_csrf_token(conventions_client, conventions_wor
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
-        ({"deal_limit": "20"}, "deal_limit", "applies only to a pulka that ends after a number"),
         ({"help": False, "help_excludes_dealer": True}, "help_excludes_dealer", "only with help"),
         (
             {"help": False, "help_excludes_remized_whister": True},
@@ -185,12 +184,12 @@ def test_each_objection_appears_next_to_its_field_and_nothing_is_saved(
 
 
 def test_an_objection_is_in_russian_for_a_russian_reader(conventions_client, conventions_world):
-    data = new_data(conventions_world, deal_limit="20")
+    data = new_data(conventions_world, help=False, help_excludes_dealer=True)
 
     response = conventions_client("ada").post(ADD, data, headers={"accept-language": "ru"})
 
-    errors = form_errors(response)["deal_limit"]
-    assert any("число сдач" in text.lower() for text in errors), errors
+    errors = form_errors(response)["help_excludes_dealer"]
+    assert any("только с помощью" in text.lower() for text in errors), errors
 
 
 def test_an_edit_that_the_engine_refuses_changes_nothing(conventions_client, conventions_world):
