@@ -27,7 +27,7 @@ from scoring.engine.sheet import SheetState, apply
 
 from . import render_cache
 from .models import AuditEvent, Consent, Deal, ForgottenDeal, Pulka, PulkaSeat
-from .presenters import explain, format_points
+from .presenters import explain, format_points, reader_notation
 from .presenters.abandon import ABANDON_ACTIONS, abandon_sentence
 
 # --- who sits where -------------------------------------------------------------------
@@ -89,7 +89,7 @@ def describe_facts(facts: Mapping[str, Any], names: Sequence[str] = ()) -> str:
     elif contract.kind is Kind.MISERE:
         parts = [_("misère")]
     else:
-        parts = [contract.symbol]
+        parts = [reader_notation(contract.symbol)]
     if facts.get("declarer"):
         parts[0] = f"{parts[0]} {facts['declarer']}"
     words = _seated(facts.get("whists") or {}, names)

@@ -25,6 +25,7 @@ from scoring.engine.pulka import ScoredPulka
 from ..models import Correction, Deal
 from ..replay import CorrectionStep
 from .manual import reason_lines
+from .notation import reader_notation
 from .numbers import format_points
 from .sheet import Paper, paper_of
 
@@ -201,7 +202,7 @@ def protocol_lines(
     notes: dict[int, list[str]] = {}
     events: dict[int, list[ProtocolEvent]] = {}
     for step, correction in steps:
-        struck.setdefault(step.number, []).append(step.wrong.notation)
+        struck.setdefault(step.number, []).append(reader_notation(step.wrong.notation))
         notes.setdefault(step.number, []).append(_corrected_by(correction))
         events.setdefault(step.after_deal, []).extend(_correction_events(step, correction, names))
     links = _Links(deals[0].pulka_id) if deals else None
@@ -216,8 +217,8 @@ def protocol_lines(
         lines.append(
             ProtocolLine(
                 number,
-                record.notation,
-                dealer_label % {"dealer": names[record.dealer]},
+                reader_notation(record.notation),
+                "" if is_manual(record.deal) else dealer_label % {"dealer": names[record.dealer]},
                 record.deal.declarer or "",
                 (*reason_lines(record.deal), *(explain(e, names, words) for e in record.entries))
                 or nothing,
@@ -367,7 +368,12 @@ def _correction_events(
         note = _("%(who)s. Reason: %(reason)s") % {"who": note, "reason": row.reason}
     found = [
         ProtocolEvent(
-            "correction", text % values, step.number, step.wrong.notation, step.right.notation, note
+            "correction",
+            text % values,
+            step.number,
+            reader_notation(step.wrong.notation),
+            reader_notation(step.right.notation),
+            note,
         )
     ]
     for seat in step.outcome.warned:
