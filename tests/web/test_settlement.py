@@ -72,7 +72,7 @@ def test_the_steps_show_the_converted_gora_and_the_mountain_whists(example, tabl
     # A: pulya 3 → 7 carried; B: gora 4 + 10; C: gora 6 + 10 (docs/protocol.md: 7, 14, 16 before
     # the amnesty of 7 gives 0, 7, 9).
     rows = re.findall(
-        r'<th scope="row">([ABC])</th>\s*((?:<td class="num">[^<]*</td>\s*){5})', html
+        r'<th scope="row"><bdi>([ABC])</bdi></th>\s*((?:<td class="num">[^<]*</td>\s*){5})', html
     )
     cells = {name: re.findall(r'<td class="num">([^<]*)</td>', body) for name, body in rows[:3]}
     assert cells["A"] == ["3", "0", "7", "0", "0"]

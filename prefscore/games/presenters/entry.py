@@ -17,6 +17,7 @@ from scoring.engine.facts import WHISTS
 from scoring.engine.seats import seating
 from scoring.engine.sheet import SheetState
 
+from .bidi import isolate
 from .notation import NO_TRUMPS
 
 
@@ -153,8 +154,8 @@ def entry_form(
         action=action,
         mode=mode,
         number=number,
-        dealer=names[state.dealer],
-        sitting_out=tuple(names[s] for s in seats.sitting_out),
+        dealer=isolate(names[state.dealer]),
+        sitting_out=tuple(isolate(names[s]) for s in seats.sitting_out),
         allpass_price=state.allpass_price,
         min_contract=state.min_contract,
         contracts=tuple(contracts),

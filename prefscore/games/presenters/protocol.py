@@ -24,6 +24,7 @@ from scoring.engine.pulka import ScoredPulka
 
 from ..models import Correction, Deal
 from ..replay import CorrectionStep
+from .bidi import isolate
 from .manual import reason_lines
 from .notation import reader_notation
 from .numbers import format_points
@@ -107,9 +108,9 @@ def explain(entry: Entry, names: Sequence[str], words: dict[object, str] | None 
     if key not in words:
         words[key] = str(_sentence(key))
     values = {
-        "player": names[entry.player],
+        "player": isolate(names[entry.player]),
         "points": format_points(-entry.points if entry.points < 0 else entry.points),
-        "on": names[entry.on] if entry.on is not None else "",
+        "on": isolate(names[entry.on]) if entry.on is not None else "",
     }
     return words[key] % values
 
@@ -218,7 +219,9 @@ def protocol_lines(
             ProtocolLine(
                 number,
                 reader_notation(record.notation),
-                "" if is_manual(record.deal) else dealer_label % {"dealer": names[record.dealer]},
+                ""
+                if is_manual(record.deal)
+                else dealer_label % {"dealer": isolate(names[record.dealer])},
                 record.deal.declarer or "",
                 (*reason_lines(record.deal), *(explain(e, names, words) for e in record.entries))
                 or nothing,

@@ -23,6 +23,7 @@ from scoring.engine.sheet import RunningTotals, SheetState, running_totals
 
 from .. import drawing
 from ..replay import CorrectionStep, Field, field_of, replay
+from .bidi import isolate
 from .numbers import format_points
 
 # --- the drawn sheet -----------------------------------------------------------------
@@ -387,5 +388,5 @@ def sheet_table(scored: ScoredPulka, paper: Paper | None = None) -> SheetTable:
         rows.append(
             SheetRow(names[seat], SeriesCell.of(own.pulya), SeriesCell.of(own.gora), whists)
         )
-    headers = tuple(_("Whists → %(name)s") % {"name": name} for name in names)
+    headers = tuple(_("Whists → %(name)s") % {"name": isolate(name)} for name in names)
     return SheetTable(headers, tuple(rows))
