@@ -1,5 +1,5 @@
 /* prefscore table screen: the deal in as few taps as paper allows (docs/design.md,
-   "Entering a deal"): the contract as one chip of a bidding box (level and suit at
+   "Names, languages and taps"): the contract as one chip of a bidding box (level and suit at
    once), each player's tricks as a row of chips 0–10 whose last count left is filled
    with the rest, and the commonest outcomes filled in: once a defender whists, the
    other defenders pass and the declarer makes his contract exactly, until someone says

@@ -1,6 +1,6 @@
 """One language per page: every screen of a seeded club, pulka, tournament and its
 statistics, read as text, carries no Russian on an English page and no English
-left over from the templates on a Russian page (docs/design.md, "Translations").
+left over from the templates on a Russian page (docs/design.md, "Names, languages and taps").
 
 The page's text is what a reader sees or hears: each element's own text, the title,
 and the ``aria-label``, ``placeholder`` and ``title`` attributes; scripts, styles,

@@ -19,7 +19,7 @@ from functools import lru_cache
 Point = tuple[float, float]
 
 # Sheet units; the SVG viewBox scales them to the screen.
-MARGIN = 40.0  # room around the sheet for the players' names (an emoji's glyph is tall)
+MARGIN = 34.0  # room around the sheet for the players' names
 CIRCLE = 40.0
 PAD = 6.0
 

@@ -161,7 +161,7 @@ def _merged(parts: list[TextPart]) -> tuple[TextPart, ...]:
 
 # A name's room along its edge, in ems of the name's bold face: a margin at both ends
 # and the dealer's mark ("● ") kept free, so that the name stays put when the deal
-# passes on and neighbouring names never meet (docs/design.md, "The drawn sheet").
+# passes on and neighbouring names never meet (docs/design.md, "Names, languages and taps").
 NAME_ROOM = 0.86
 DEALER_MARK_EMS = 1.0
 
