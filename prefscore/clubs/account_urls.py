@@ -28,6 +28,7 @@ urlpatterns = [
     path("accounts/login/", account_views.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/name/", account_views.display_name, name="display_name"),
     path(
         "accounts/password/change/",
         auth_views.PasswordChangeView.as_view(),

@@ -51,7 +51,8 @@ SCHEMA = 6
 
 # An account's fields never read into a cached entry: the screens name a user by his
 # user name only, and a shared cache (Redis, a table) should hold no password hash.
-PRIVATE_USER_FIELDS = ("password", "email", "first_name", "last_name", "last_login")
+# first_name is the name the account gives itself at the table (clubs/names.py): public.
+PRIVATE_USER_FIELDS = ("password", "email", "last_name", "last_login")
 
 
 def identity(pulka: Pulka) -> str:

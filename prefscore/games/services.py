@@ -91,7 +91,16 @@ def standing_deals(pulka: Pulka) -> list[Deal]:
 def load_deals(pulka: Pulka) -> list[Deal]:
     """The standing deals with who recorded them, for the screens: one query."""
     rows = pulka.deals.current().select_related("entered_by").order_by("number")
-    return list(rows.only("pulka", "number", "facts", "entered_at", "entered_by__username"))
+    return list(
+        rows.only(
+            "pulka",
+            "number",
+            "facts",
+            "entered_at",
+            "entered_by__username",
+            "entered_by__first_name",
+        )
+    )
 
 
 def load_corrections(pulka: Pulka) -> list[Correction]:

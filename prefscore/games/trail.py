@@ -20,6 +20,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from prefscore.clubs.names import display_name
 from scoring.engine.contracts import Contract, Kind
 from scoring.engine.deals import parse_deal
 from scoring.engine.errors import ScoringError
@@ -29,6 +30,7 @@ from . import render_cache
 from .models import AuditEvent, Consent, Deal, ForgottenDeal, Pulka, PulkaSeat
 from .presenters import explain, format_points, reader_notation
 from .presenters.abandon import ABANDON_ACTIONS, abandon_sentence
+from .presenters.bidi import isolate
 
 # --- who sits where -------------------------------------------------------------------
 
@@ -282,7 +284,7 @@ def _outcome(proposal: ForgottenDeal, answered: Mapping[str, bool]) -> str:
 
 
 def _who(user: Any) -> str:
-    return user.get_username() if user is not None else "—"
+    return isolate(display_name(user)) if user is not None else "—"
 
 
 # --- the audit trail ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.models import Role
+from prefscore.clubs.names import display_name
 
 from .. import render_cache
 from ..models import AbandonConsent, Abandonment, AuditEvent, Pulka, PulkaSeat
@@ -143,7 +144,7 @@ def _pending(
         answerable = row.seat in own or (bool(own) and row.player.user_id is None)
         if agreed is None and answerable:
             buttons.append(AbandonButtons(row.seat, _answer_label(row, row.seat in own)))
-    proposer = found.proposed_by.get_username() if found.proposed_by else "—"
+    proposer = display_name(found.proposed_by) if found.proposed_by else "—"
     return PendingAbandon(
         headline=_("Abandon this pulka? Proposed by %(user)s; it is archived once everyone agrees.")
         % {"user": proposer},

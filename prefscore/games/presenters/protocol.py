@@ -18,6 +18,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from prefscore.clubs.names import display_name
 from scoring.engine.deals import GORA, PULYA, WHISTS, Entry
 from scoring.engine.manual import is_manual
 from scoring.engine.pulka import ScoredPulka
@@ -225,7 +226,7 @@ def protocol_lines(
                 record.deal.declarer or "",
                 (*reason_lines(record.deal), *(explain(e, names, words) for e in record.entries))
                 or nothing,
-                recorded_label % {"user": user.get_username()} if user is not None else "",
+                recorded_label % {"user": isolate(display_name(user))} if user is not None else "",
                 held_here,
                 tuple(struck.get(number, ())),
                 tuple(notes.get(number, ())),
@@ -332,7 +333,7 @@ _CORRECTED_BY = {
 
 
 def _who(user: Any) -> str:
-    return user.get_username() if user is not None else "—"
+    return isolate(display_name(user)) if user is not None else "—"
 
 
 def _at(moment: datetime) -> str:

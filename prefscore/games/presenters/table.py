@@ -19,6 +19,8 @@ from django.utils.formats import localize, time_format
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
+from prefscore.clubs.models import MembershipRequest, Role
+from prefscore.clubs.names import display_name
 from scoring.conventions import convention_label
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
@@ -76,7 +78,7 @@ def line_actions(
             "%(user)s holds the pencil on this deal until %(time)s: until then only he "
             "changes it (Кодекс 4.2.8)."
         ) % {
-            "user": held.entered_by.get_username() if held.entered_by else "—",
+            "user": display_name(held.entered_by) if held.entered_by else "—",
             "time": time_format(timezone.localtime(pencil_rule.pencil_until(pulka, held)), "H:i"),
         }
     return LineActions(
@@ -102,7 +104,14 @@ class StandingDeals(Sequence[Deal]):
 
     def _last(self) -> tuple[Deal | None]:
         rows = self.pulka.deals.current().select_related("entered_by").order_by("-number")
-        fields = ("pulka", "number", "facts", "entered_at", "entered_by__username")
+        fields = (
+            "pulka",
+            "number",
+            "facts",
+            "entered_at",
+            "entered_by__username",
+            "entered_by__first_name",
+        )
         return (rows.only(*fields).first(),)
 
     def all(self) -> list[Deal]:
@@ -375,7 +384,16 @@ def table_context(
         "entry_number": len(standing) + 1,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
+        # An admin at the table sees who waits to join (one count, read only for him).
+        "waiting_requests": SimpleLazyObject(lambda: _waiting(pulka, role)),
     }
+
+
+def _waiting(pulka: Pulka, role: str | None) -> int:
+    """How many membership requests wait for this club's admins, for an admin; else 0."""
+    if role != Role.ADMIN:
+        return 0
+    return MembershipRequest.objects.filter(club_id=pulka.club_id).pending().count()
 
 
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:
