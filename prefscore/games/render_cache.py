@@ -36,6 +36,8 @@ from django.template.loader import get_template
 from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 
+from prefscore.clubs.names import display_name
+
 from .models import Pulka
 
 T = TypeVar("T")
@@ -242,7 +244,7 @@ def shared_page(request: HttpRequest, template: str, context: Mapping[str, Any],
         found = _render(request, template, {**context, "poll_url": POLL_PLACEHOLDER}, True)
         cache.set(name, found)
     head = partial(viewer_head, request, context)
-    return _fill(request, found, context["poll_url"], request.user.get_username(), head)
+    return _fill(request, found, context["poll_url"], display_name(request.user), head)
 
 
 def _render(

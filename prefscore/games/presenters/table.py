@@ -384,8 +384,9 @@ def table_context(
         "entry_number": len(standing) + 1,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
-        # An admin at the table sees who waits to join (one count, read only for him).
-        "waiting_requests": SimpleLazyObject(lambda: _waiting(pulka, role)),
+        # An admin at the table sees who waits to join (one count, read only for him;
+        # a plain number, so that it keys the shared page: presenters/viewer_class.py).
+        "waiting_requests": _waiting(pulka, role),
     }
 
 
