@@ -30,6 +30,6 @@ def display_name(user: object) -> str:
     ``first_name``, which prefscore uses for nothing else), else its username."""
     # A row read without the name (a deferred field) is not read again for it: one
     # query per deal on a screen would be the price (tests/web/test_query_counts.py).
-    deferred = getattr(user, "get_deferred_fields", set)()
+    deferred: set[str] = getattr(user, "get_deferred_fields", set)()
     own = "" if "first_name" in deferred else normalise_name(getattr(user, "first_name", "") or "")
     return own or str(getattr(user, "get_username", lambda: "")())

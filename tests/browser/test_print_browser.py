@@ -27,9 +27,7 @@ A4_PRINT_WIDTH_PX = round((210 - 2 * 12) / 25.4 * 96)
 SHOWN_JS = """selector => Array.from(document.querySelectorAll(selector))
   .filter(el => el.getClientRects().length > 0)
   .map(el => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className}`)"""
-NOT_PRINTED = (
-    "header.site-header, .language-switch, button, form, .button, .skip-link, .join-panel"
-)
+NOT_PRINTED = "header.site-header, .language-switch, button, form, .button, .skip-link, .join-panel"
 
 
 def printed_page(new_context: Any, live_server: Any, language: str, path: str, user: Any) -> Page:

@@ -9,7 +9,7 @@ the earlier states of the sheet) from ``services`` and ``replay``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.http import HttpRequest
@@ -282,8 +282,12 @@ def table_context(
     notice: str = "",
     whole_protocol: bool = False,
     seating: trail.Seating | None = None,
+    undone: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the table screen shows, from the pulka and its standing deals.
+
+    ``undone``: the facts of a deal its recorder just undid (Кодекс 4.2.8): the form
+    for the next deal holds them, to be put right and recorded again.
 
     ``change`` asks for the last deal's facts in the form again (pencil rule, Кодекс
     4.2.8); it is honoured only for whoever holds the pencil. ``propose`` puts the form
@@ -321,6 +325,10 @@ def table_context(
         entry = _change_form(pulka, before, pencil, form)
     elif propose and may_propose:
         entry = _propose_form(pulka, state(), len(standing) + 1, form)
+    elif undone and "contract" in undone and not pulka.is_frozen and form is None:
+        values = values_from_facts(dict(undone), pulka.player_names)
+        action = reverse("games:record", args=[pulka.pk])
+        entry = entry_form(state(), action, len(standing) + 1, values)
     elif not pulka.is_frozen and form is None:
         entry, entry_key = next_deal_form(pulka, state, len(standing) + 1)
     elif form is not None and not pulka.is_frozen:

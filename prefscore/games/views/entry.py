@@ -201,6 +201,14 @@ def pencil(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         assert form is not None
         form.add_engine_error(error)
         return _change_again(request, pulka, deals, corrections, form, number)
+    if action == "undo" and request.htmx:
+        # The version's regions as every device polls them, into the cache (his other
+        # devices and his class take them from there); his own form then holds the
+        # deal just undone, to be put right and recorded again.
+        changed(request, pk)
+        fresh = reread(pk)
+        context = table_context(request, fresh, undone=holder.facts)
+        return render_table(request, shared_regions(request, fresh, context))
     return changed(request, pk)
 
 
