@@ -133,7 +133,7 @@ class DisplayNameForm(forms.Form):
 def display_name(request: HtmxHttpRequest) -> HttpResponse:
     """The account's name at the table: shown wherever it is named; a new club's player
     takes it (clubs/players.py ``ensure_player``). Players already seated keep theirs."""
-    user = request.user
+    user: Any = request.user  # signed in (login_required): the account itself
     form = DisplayNameForm(request.POST or None, initial={"first_name": user.first_name})
     if request.method == "POST" and form.is_valid():
         user.first_name = form.cleaned_data["first_name"]

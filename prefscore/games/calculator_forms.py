@@ -219,7 +219,7 @@ class PaperFiguresForm(forms.Form):
                     )
         # Кодекс 4.2.12 lets the table choose who adjusts; by default whoever method 1
         # of rule 4.2.14 cannot divide (docs/rules.md §3.7, "Who x is").
-        choices = [("", _("whoever the pairwise method needs"))]
+        choices: list[tuple[str, Any]] = [("", _("whoever the pairwise method needs"))]
         choices += [(str(seat), name) for seat, name in enumerate(names)]
         self.fields["first_seat"] = forms.TypedChoiceField(
             label=_("Who adjusts first for whole whists (Кодекс 4.2.12)"),
