@@ -21,9 +21,11 @@ import pytest
 
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import PulkaSeat
+from prefscore.tournaments import rounds
 from scoring.engine.seats import seating
 from tests.browser.support import OVERFLOW_JS, ensure_presets, sign_in
 from tests.web.fixtures_access import build_world, make_pulka, record
+from tests.web.fixtures_tournaments import enter, make_tournament, play_round_deals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -76,9 +78,24 @@ def hostile_world() -> Any:
     return world
 
 
+def hostile_tournament(world: Any) -> str:
+    """A tournament of the hostile players, round 1 drawn, published and played."""
+    tournament = make_tournament(world.club, "Кубок " + LONG, slug="cup", public=True)
+    enter(tournament, [Player.objects.get(club=world.club, name=n) for n in NAMES[:3]])
+    rounds.draw_next_round(tournament.pk)
+    rounds.publish_round(tournament.pk, 1)
+    play_round_deals(tournament, 1, world.users["admin"])
+    return f"/tournaments/{world.club.slug}/cup"
+
+
 def screens(world: Any) -> list[str]:
     club = world.club.slug
+    cup = hostile_tournament(world)
     return [
+        f"{cup}/",
+        f"{cup}/standings/",
+        f"{cup}/room/",
+        f"/tournaments/{club}/",
         "/",
         f"/clubs/{club}/",
         f"/clubs/{club}/members/",

@@ -366,7 +366,7 @@ def _names(names: Sequence[str], geometry: drawing.Layout, state: SheetState) ->
                 num(spot.x),
                 num(spot.y),
                 transform,
-                drawing.fit_name(names[seat], spot),
+                isolate(drawing.fit_name(names[seat], spot)),
                 title,
                 deals,
             )
