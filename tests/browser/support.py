@@ -102,7 +102,8 @@ def choose_contract(form: Any, contract: str) -> None:
     """Tap a contract (``7S``, ``6``, ``misere``, ``allpass``): one chip of the bidding
     box when table.js built it, else the level's chip and the suit's."""
     level = re.match(r"\d+", contract)
-    if level and form.locator(".bidbox").count():
+    if level and form.evaluate("f => typeof htmx !== 'undefined'"):
+        form.locator(".bidbox").wait_for()  # table.js builds it once the form is in place
         suit = contract[level.end() :]
         form.locator(f".bidbox__bid[data-contract='{level.group(0)}'][data-suit='{suit}']").click()
         return
