@@ -66,7 +66,8 @@ class DisplayNameField(forms.CharField):
             max_length=60,  # a player's name (clubs/players.py NAME_LENGTH)
             required=False,
             help_text=_(
-                "How the other players see you on the sheet: Вера, Boris M. Your username if left empty."
+                "How the other players see you on the sheet: Vera, Boris M. Your username "
+                "if left empty."
             ),
             **kwargs,
         )
