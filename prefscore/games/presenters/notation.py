@@ -8,7 +8,7 @@ exports keep it. The pages show it in the page's language: on an English page
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy, pgettext
+from django.utils.translation import gettext, gettext_lazy
 
 NO_TRUMPS = gettext_lazy("NT")  # БК in Russian (stats/presenters.py says the same)
 
@@ -17,7 +17,7 @@ NO_TRUMPS = gettext_lazy("NT")  # БК in Russian (stats/presenters.py says the 
 _MARKS = (
     ("БК", lambda: gettext("NT")),
     ("/пас", lambda: "/" + gettext("pass")),
-    ("/уход", lambda: "/" + pgettext("notation: conceded without three", "conceded")),
+    ("/уход", lambda: "/" + gettext("conceded")),  # without three (docs/rules.md §3.10.1)
 )
 
 
