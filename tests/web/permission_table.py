@@ -230,6 +230,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "login": public(),
     "logout": public("post"),
     "signup": public(),
+    "display_name": signed_in(),
     "password_change": signed_in(),
     "password_change_done": signed_in(),
     "password_reset": public(),
