@@ -130,7 +130,7 @@ class DisplayNameForm(forms.Form):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def display_name(request: HtmxHttpRequest) -> HttpResponse:
     """The account's name at the table: shown wherever it is named; a new club's player
     takes it (clubs/players.py ``ensure_player``). Players already seated keep theirs."""
