@@ -29,6 +29,7 @@ urlpatterns = [
     path("accounts/login/code/", account_views.sign_in_code, name="login_code"),
     path("accounts/logout/", account_views.SignOutView.as_view(), name="logout"),
     path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/name/", account_views.display_name, name="display_name"),
     path(
         "accounts/password/change/",
         auth_views.PasswordChangeView.as_view(),

@@ -10,11 +10,14 @@ from typing import Any, cast
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -23,7 +26,8 @@ from django.views.decorators.http import require_http_methods
 
 from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import accounts, outbox, ratelimit, signin_codes
+from . import accounts, names, outbox, ratelimit, signin_codes
+from .names import normalise_name
 
 TOO_MANY = "too_many_attempts"
 TOO_MANY_REQUESTS = _("Too many requests from your network. Try again in an hour.")
@@ -95,9 +99,30 @@ def sign_in_code(request: HtmxHttpRequest) -> HttpResponse:
     return redirect_to(request, safe_next(request))
 
 
+class DisplayNameField(forms.CharField):
+    """The name the table knows you by (clubs/names.py ``display_name``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            label=_("Your name at the table"),
+            max_length=60,  # a player's name (clubs/players.py NAME_LENGTH)
+            required=False,
+            help_text=_(
+                "How the other players see you on the sheet: Vera, Boris M. Your username "
+                "if left empty."
+            ),
+            **kwargs,
+        )
+
+    def clean(self, value: Any) -> str:
+        return normalise_name(super().clean(value) or "")
+
+
 class SignUpForm(UserCreationForm):
-    """Username, email (for password resets) and the password twice, checked by
-    AUTH_PASSWORD_VALIDATORS."""
+    """Username, the name at the table, email (for password resets) and the password
+    twice, checked by AUTH_PASSWORD_VALIDATORS."""
+
+    first_name = DisplayNameField()
 
     email = forms.EmailField(
         label=_("Email"),
@@ -108,7 +133,7 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
-        fields = ("username", "email")
+        fields = ("username", "first_name", "email")
 
     def clean_email(self) -> str:
         # A registered address is not refused here: that would tell anyone who plays
@@ -180,3 +205,25 @@ class SignOutView(auth_views.LogoutView):
         response = super().post(request, *args, **kwargs)
         response.headers["Clear-Site-Data"] = '"cache"'
         return response
+
+
+class DisplayNameForm(forms.Form):
+    first_name = DisplayNameField()
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def display_name(request: HtmxHttpRequest) -> HttpResponse:
+    """The account's name at the table: shown wherever it is named; a new club's player
+    takes it (clubs/players.py ``ensure_player``). Players already seated keep theirs."""
+    user: Any = request.user  # signed in (login_required): the account itself
+    form = DisplayNameForm(request.POST or None, initial={"first_name": user.first_name})
+    if request.method == "POST" and form.is_valid():
+        user.first_name = form.cleaned_data["first_name"]
+        user.save(update_fields=["first_name"])
+        messages.success(
+            request,
+            _("Saved: the table now calls you %(name)s.") % {"name": names.display_name(user)},
+        )
+        return redirect_to(request, reverse("display_name"))
+    return render_page(request, "registration/display_name.html", {"form": form})

@@ -12,6 +12,7 @@ import secrets
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
@@ -89,6 +90,8 @@ class ClubForm(forms.Form):
             slug = self.cleaned_data["slug"] or self._made_slug(attempt)
             try:
                 with transaction.atomic():
+                    if self._already_has(user):
+                        return None
                     club = Club.objects.create(name=self.cleaned_data["name"], slug=slug)
                     Membership.objects.create(club=club, user=user, role=Role.ADMIN)
                     players.ensure_player(club, user)
@@ -98,6 +101,18 @@ class ClubForm(forms.Form):
                     break
         self.add_error("slug", _("Another club already uses this short name."))
         return None
+
+    def _already_has(self, user: Any) -> bool:
+        """Whether ``user`` is already in a club of this name (a form sent twice made two
+        "Пятничный клуб"): checked with the account's row locked, so that two requests
+        at once answer one after the other; the refusal goes on the form."""
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        wanted = self.cleaned_data["name"].casefold()
+        names = Club.objects.filter(memberships__user=user).values_list("name", flat=True)
+        if any(name.casefold() == wanted for name in names):
+            self.add_error("name", _("You already have a club of this name."))
+            return True
+        return False
 
     def _made_slug(self, attempt: int) -> str:
         base = slug_from_name(self.cleaned_data["name"])

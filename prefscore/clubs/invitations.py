@@ -37,15 +37,17 @@ class LastAdmin(Exception):
 
 
 def create_invitation(
-    club: Club, created_by: Any, role: str, days: int | None = None
+    club: Club, created_by: Any, role: str, days: int | None = None, guest: Player | None = None
 ) -> Invitation:
-    """A fresh single-use link into ``club`` granting ``role``."""
+    """A fresh single-use link into ``club`` granting ``role``; ``guest``: the club's
+    guest it is for, whom only its invitee may claim."""
     days = settings.INVITATION_DAYS if days is None else days
     return Invitation.objects.create(
         club=club,
         role=Role(role),
         created_by=created_by,
         expires_at=timezone.now() + timedelta(days=days),
+        guest=guest,
     )
 
 
@@ -73,6 +75,10 @@ def accept(invitation: Invitation, user: Any, claim: int | None = None) -> Membe
     (``players.ensure_player``). Raises ``players.PlayersRefused`` if the guest is taken.
     """
     already = AlreadyMember(_("You are already a member of this club."))
+    if claim is not None and claim != invitation.guest_id:
+        # A guest is claimed only through a link made for that guest (or linked by an
+        # admin): anyone else's link would let any newcomer take anyone's results.
+        raise players.PlayersRefused(_("This invitation is not for that guest."))
     try:
         with transaction.atomic():
             if Membership.objects.filter(club=invitation.club_id, user=user).exists():
@@ -99,11 +105,13 @@ def accept(invitation: Invitation, user: Any, claim: int | None = None) -> Membe
         raise already from None
 
 
-def seat_choices(club: Club, user: Any) -> tuple[Player | None, list[Player]]:
+def seat_choices(invitation: Invitation, user: Any) -> tuple[Player | None, list[Player]]:
     """What joining offers: the player she already has here (she left and comes back),
-    or the guests she may say she is."""
-    own = players.player_of(club, user)
-    return own, [] if own is not None else list(players.claimable_guests(club))
+    or the guest the invitation is for, while it is still a guest."""
+    own = players.player_of(invitation.club, user)
+    if own is not None or invitation.guest_id is None:
+        return own, []
+    return None, list(players.claimable_guests(invitation.club).filter(pk=invitation.guest_id))
 
 
 def revoke(invitation: Invitation) -> None:

@@ -8,6 +8,8 @@ with a redirect back to the page (POST/redirect/GET), its outcome in a message.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -33,6 +35,19 @@ class RoleForm(forms.Form):
 
 class InvitationForm(RoleForm):
     days = forms.IntegerField(label=gettext_lazy("Valid for, days"), min_value=1, max_value=30)
+    guest = forms.ModelChoiceField(
+        label=gettext_lazy("For the guest (optional)"),
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("nobody: a new player"),
+        help_text=gettext_lazy(
+            "Only the person the link is sent to can then take that guest's place."
+        ),
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["guest"].queryset = players.claimable_guests(club)  # type: ignore[attr-defined]
 
 
 def _members_context(request: HtmxHttpRequest, club: Club, role: str) -> dict[str, object]:
@@ -41,7 +56,7 @@ def _members_context(request: HtmxHttpRequest, club: Club, role: str) -> dict[st
         club.memberships.select_related("user"),
         key=lambda m: (-RANK[Role(m.role)], m.user.get_username().lower()),
     )
-    pending = club.invitations.pending() if is_admin else []
+    pending = club.invitations.pending().select_related("guest") if is_admin else []
     # Every member is one of the club's players: say which, in one query.
     plays_as = dict(
         club.players.filter(user__isnull=False).values_list("user_id", "name").iterator()
@@ -57,7 +72,7 @@ def _members_context(request: HtmxHttpRequest, club: Club, role: str) -> dict[st
         ],
         "role_choices": Role.choices,
         "invitation_form": InvitationForm(
-            initial={"role": Role.MEMBER, "days": settings.INVITATION_DAYS}
+            initial={"role": Role.MEMBER, "days": settings.INVITATION_DAYS}, club=club
         ),
     }
 
@@ -138,12 +153,16 @@ def _after_change_of_self(
 def invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A new invitation link, shown in the list of pending invitations."""
     club, role = club_and_role_for(request, slug, roles=ADMINS)
-    form = InvitationForm(request.POST)
+    form = InvitationForm(request.POST, club=club)
     if not ratelimit.allow_hourly(ratelimit.Scope.INVITE, request):
         messages.error(request, _("Too many requests from your network. Try again in an hour."))
     elif form.is_valid():
         invitations.create_invitation(
-            club, request.user, form.cleaned_data["role"], form.cleaned_data["days"]
+            club,
+            request.user,
+            form.cleaned_data["role"],
+            form.cleaned_data["days"],
+            form.cleaned_data["guest"],
         )
         messages.success(request, _("New invitation link: copy it and send it to the player."))
     else:
@@ -187,7 +206,7 @@ def _invitation_context(
     own: Player | None = None
     guests: list[Player] = []
     if request.user.is_authenticated and not is_member:
-        own, guests = invitations.seat_choices(found.club, request.user)
+        own, guests = invitations.seat_choices(found, request.user)
     return {
         "invitation": found,
         "club": found.club,

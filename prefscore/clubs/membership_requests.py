@@ -24,8 +24,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .invitations import AlreadyMember
-from .models import Club, Membership, MembershipRequest, Role
-from .players import ensure_player
+from .models import Club, Membership, MembershipRequest, Player, Role
+from .players import PlayersRefused, ensure_player, link
 
 log = logging.getLogger(__name__)
 Status = MembershipRequest.Status
@@ -101,9 +101,11 @@ def pending_for(club: Club) -> list[MembershipRequest]:
     return list(club.membership_requests.pending().select_related("user"))
 
 
-def approve(request: MembershipRequest, admin: Any) -> Membership:
+def approve(request: MembershipRequest, admin: Any, guest: int | None = None) -> Membership:
     """Make the requester a member (the way an invitation does); AlreadyDecided if
-    another admin answered first."""
+    another admin answered first. ``guest``: the club's guest (a player's pk) the admin
+    says she is: she takes that player, with every seat and result it has
+    (``players.link``); PlayersRefused, and nothing done, if it is no longer a guest."""
     with transaction.atomic():
         _decide(request, admin, Status.APPROVED)
         # Membership.objects.create, as invitations.accept makes a member: whatever the
@@ -111,10 +113,21 @@ def approve(request: MembershipRequest, admin: Any) -> Membership:
         membership, made = Membership.objects.get_or_create(
             club_id=request.club_id, user_id=request.user_id, defaults={"role": Role.MEMBER}
         )
+        if guest is not None:
+            player = Player.objects.filter(
+                pk=guest, club_id=request.club_id, user__isnull=True
+            ).first()
+            if player is None:
+                raise PlayersRefused(_("That guest is no longer free: someone has claimed it."))
+            link(player, membership.user, admin)
         # Every member is one of the club's players (prefscore/clubs/players.py).
         ensure_player(membership.club, membership.user, by=admin)
     log.info(
-        "membership request %s approved by user %s (new member: %s)", request.pk, admin.pk, made
+        "membership request %s approved by user %s (new member: %s, guest: %s)",
+        request.pk,
+        admin.pk,
+        made,
+        guest,
     )
     return membership
 

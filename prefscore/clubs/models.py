@@ -169,6 +169,15 @@ class Invitation(models.Model):
         verbose_name=_("used by"),
     )
     used_at = models.DateTimeField(_("used"), null=True, blank=True)
+    # The guest the link is for: only its invitee may say she is that guest.
+    guest = models.ForeignKey(
+        "Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("for the guest"),
+    )
 
     objects = InvitationQuerySet.as_manager()
 

@@ -31,3 +31,13 @@ def normalise_text(text: str) -> str:
 def normalise_name(text: str) -> str:
     """The name as stored and compared: NFC, nothing invisible, single spaces, trimmed."""
     return SPACES.sub(" ", normalise_text(text)).strip()
+
+
+def display_name(user: object) -> str:
+    """How an account is named to people: the name it gave itself (kept in the user's
+    ``first_name``, which prefscore uses for nothing else), else its username."""
+    # A row read without the name (a deferred field) is not read again for it: one
+    # query per deal on a screen would be the price (tests/web/test_query_counts.py).
+    deferred: set[str] = getattr(user, "get_deferred_fields", set)()
+    own = "" if "first_name" in deferred else normalise_name(getattr(user, "first_name", "") or "")
+    return own or str(getattr(user, "get_username", lambda: "")())

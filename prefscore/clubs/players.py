@@ -23,6 +23,7 @@ from django.db.models import ForeignKey, OneToOneField
 from django.utils.translation import gettext as _
 
 from .models import Club, Membership, Player, PlayerEvent
+from .names import display_name
 
 # A name taken in the club gets " 2", " 3"… (the first free one): few clash, so few tries.
 NAME_ATTEMPTS = 50
@@ -61,13 +62,13 @@ def free_name(club: Club | int, wanted: str) -> str:
 
 def ensure_player(club: Club, user: Any, by: Any = None) -> Player:
     """The member's player in the club: his own if he has one, else a new one by his
-    username (the next free name when a guest has it). Call it whenever an account
+    name at the table (``names.display_name``; the next free name when a guest has it). Call it whenever an account
     becomes a member."""
     found = player_of(club, user)
     if found is not None:
         return found
     for _attempt in range(3):
-        name = free_name(club, user.get_username())
+        name = free_name(club, display_name(user))
         try:
             with transaction.atomic():
                 player = Player.objects.create(club=club, name=name, user=user)

@@ -217,20 +217,23 @@ class PaperFiguresForm(forms.Form):
                         % {"name": name, "other": other},
                         low=0,
                     )
-        choices = [(str(seat), name) for seat, name in enumerate(names)]
-        # Кодекс 4.2.12 lets the table choose who adjusts; docs/protocol.md: the first seat.
+        # Кодекс 4.2.12 lets the table choose who adjusts; by default whoever method 1
+        # of rule 4.2.14 cannot divide (docs/rules.md §3.7, "Who x is").
+        choices: list[tuple[str, Any]] = [("", _("whoever the pairwise method needs"))]
+        choices += [(str(seat), name) for seat, name in enumerate(names)]
         self.fields["first_seat"] = forms.TypedChoiceField(
             label=_("Who adjusts first for whole whists (Кодекс 4.2.12)"),
             choices=choices,
             coerce=int,
             required=False,
             empty_value=None,
-            initial="0",
+            initial="",
         )
 
     @property
-    def first_seat(self) -> int:
-        return int(self.cleaned_data.get("first_seat") or 0)
+    def first_seat(self) -> int | None:
+        seat = self.cleaned_data.get("first_seat")
+        return None if seat in (None, "") else int(seat)
 
     def rows(self) -> list[PaperRow]:
         return [self._row(seat, name) for seat, name in enumerate(self.names)]

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Role
+from prefscore.clubs.names import display_name
 from scoring.engine.deals import Deal as EngineDeal
 from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
@@ -96,7 +97,7 @@ def correction_refusal(
     message = _(
         "%(user)s still holds the pencil on this deal: until he puts it down only he "
         "changes it (Кодекс 4.2.8)."
-    ) % {"user": held.entered_by.get_username() if held.entered_by else "—"}
+    ) % {"user": display_name(held.entered_by) if held.entered_by else "—"}
     return Refusal(message, False)
 
 

@@ -58,9 +58,18 @@ class Log:
         )
 
 
+# What the screens read of a recorder: his username and his name at the table.
+PUBLIC_USER_FIELDS = ("username", "first_name")
+
+
+def _public(user: Any) -> tuple[str, str]:
+    deferred = user.get_deferred_fields()
+    return (user.get_username(), "" if "first_name" in deferred else user.first_name)
+
+
 def _values(deal: Deal) -> tuple[Any, ...]:
     user = deal.entered_by if deal.entered_by_id is not None else None
-    return (*(getattr(deal, name) for name in DEAL_FIELDS), user and user.get_username())
+    return (*(getattr(deal, name) for name in DEAL_FIELDS), user and _public(user))
 
 
 def _unpickled(
@@ -70,16 +79,16 @@ def _unpickled(
     scored: ScoredPulka,
 ) -> Log:
     """The log again, its rows made model instances as ``services.load_deals`` reads them:
-    the recorder by his user name only (one instance per user)."""
+    the recorder by his username and name at the table only (one instance per user)."""
     users: dict[Any, Any] = {}
     deals = []
-    for *values, name in rows:
+    for *values, public in rows:
         deal = Deal.from_db(db, list(DEAL_FIELDS), values)
         if deal.entered_by_id is not None:
             user = users.get(deal.entered_by_id)
             if user is None:
                 user = users[deal.entered_by_id] = get_user_model().from_db(
-                    db, ["id", "username"], [deal.entered_by_id, name]
+                    db, ["id", *PUBLIC_USER_FIELDS], [deal.entered_by_id, *public]
                 )
             deal.entered_by = user
         deals.append(deal)
@@ -195,12 +204,12 @@ def _pending(pulka: Pulka) -> tuple[ForgottenDeal | None, bool]:
 
 def _slim(row: Deal, user: Any) -> Deal:
     """The new row as the screens read rows (``services.load_deals``): the recorder by
-    his user name only, since a shared cache must hold no account's private fields."""
+    his username and name at the table only, since a shared cache must hold no account's private fields."""
     values = [getattr(row, name) for name in DEAL_FIELDS]
     slim = Deal.from_db(row._state.db, list(DEAL_FIELDS), values)
     if user is not None and getattr(user, "pk", None) is not None:
         slim.entered_by = get_user_model().from_db(
-            row._state.db, ["id", "username"], [user.pk, user.get_username()]
+            row._state.db, ["id", *PUBLIC_USER_FIELDS], [user.pk, *_public(user)]
         )
     return slim
 

@@ -50,7 +50,8 @@ _SKIPPED_SUFFIXES = (".pyc", ".po")
 
 # An account's fields never read into a cached entry: the screens name a user by his
 # user name only, and a shared cache (Redis, a table) should hold no password hash.
-PRIVATE_USER_FIELDS = ("password", "email", "first_name", "last_name", "last_login")
+# first_name is the name the account gives itself at the table (clubs/names.py): public.
+PRIVATE_USER_FIELDS = ("password", "email", "last_name", "last_login")
 
 # Names a shared region's context never answers: what one viewer's request brings.
 PER_VIEWER = frozenset(

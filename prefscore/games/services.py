@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -92,7 +93,16 @@ def standing_deals(pulka: Pulka) -> list[Deal]:
 def load_deals(pulka: Pulka) -> list[Deal]:
     """The standing deals with who recorded them, for the screens: one query."""
     rows = pulka.deals.current().select_related("entered_by").order_by("number")
-    return list(rows.only("pulka", "number", "facts", "entered_at", "entered_by__username"))
+    return list(
+        rows.only(
+            "pulka",
+            "number",
+            "facts",
+            "entered_at",
+            "entered_by__username",
+            "entered_by__first_name",
+        )
+    )
 
 
 def load_corrections(pulka: Pulka) -> list[Correction]:
@@ -300,9 +310,15 @@ def pencil_change(
             _check_new_deal(pulka, deals, facts)
         Deal.objects.filter(pk=last.pk).update(withdrawn_at=timezone.now(), withdrawn_by=user)
         if facts is not None:
-            deals.append(
-                Deal.objects.create(pulka=pulka, number=number, facts=dict(facts), entered_by=user)
+            changed = Deal.objects.create(
+                pulka=pulka, number=number, facts=dict(facts), entered_by=user
             )
+            # A change keeps the deal's pencil window (Кодекс 4.2.8): it runs from when
+            # the deal was first recorded, not from each change (a microsecond later,
+            # so that the rows of one number keep their order).
+            changed.entered_at = last.entered_at + timedelta(microseconds=1)
+            Deal.objects.filter(pk=changed.pk).update(entered_at=changed.entered_at)
+            deals.append(changed)
         scored = score(pulka, deals)
         if facts is None:
             audit(pulka, AuditEvent.Action.UNDONE, user, number, {"facts": last.facts})

@@ -11,13 +11,18 @@ from django.utils.translation import gettext_lazy as _
 from .models import PulkaSummary
 
 
+def _date_input() -> forms.DateInput:
+    """A date typed as the page's language writes it (25.10.2026 on a Russian page,
+    2026-10-25 on an English one; ISO is read in both): a browser's own date field
+    shows the browser's format, not the page's (mm/dd/yyyy on a Russian page)."""
+    return forms.DateInput(
+        attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": _("yyyy-mm-dd")}
+    )
+
+
 class StatsFilter(forms.Form):
-    since = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = forms.DateField(label=_("From"), required=False, localize=True, widget=_date_input())
+    until = forms.DateField(label=_("To"), required=False, localize=True, widget=_date_input())
     convention = forms.ChoiceField(label=_("Convention"), required=False)
     table_size = forms.TypedChoiceField(
         label=_("Players at the table"),

@@ -182,20 +182,29 @@ def rounding_bound(size: int, convention: Convention, adjustments: int) -> Fract
     return max(Fraction(1), adjustments * (size - 1) * step)
 
 
-def whole_result(totals: Totals, convention: Convention, first_seat: int = 0) -> WholeResult:
+def whole_result(
+    totals: Totals, convention: Convention, first_seat: int | None = None
+) -> WholeResult:
     """Whole whists by rule 4.2.12 exactly as docs/protocol.md states (``rounding``).
 
     ``codex``: try net gora changes 0, −1, +1, −2, +2, … and take the first that makes
-    every result whole; the points go one each to the seats in order from
-    ``first_seat`` (the table may pick who adjusts; the default is the first seat), and
-    every other player writes ``+q`` (lowered) or ``−q`` (raised) whists on each.
+    every result whole. By default the points go to the players whose adjustment lets
+    the pairwise method (Кодекс 4.2.14, «вариант 1») divide every amnestied gora
+    exactly, the earliest seats first (``_pairwise_adjustments``); failing that, or
+    with ``first_seat`` (the table's choice), one each to the seats clockwise from
+    ``first_seat`` (the first seat by default). Every other player writes ``+q``
+    (lowered) or ``−q`` (raised) whists on each adjusted player.
     ``exact``, or when no adjustment can make fractional whists whole: the exact result
     rounded by largest remainder, ties to the earlier seat.
     """
     if convention.rounding == "codex":
         size = totals.size
-        order = [(first_seat + k) % size for k in range(size)]
         q = compensation(size, convention)
+        if first_seat is None:
+            found = _pairwise_adjustments(totals, convention, q)
+            if found is not None:
+                return found
+        order = [((first_seat or 0) + k) % size for k in range(size)]
         for net in _net_changes(size):
             adjustments = tuple(
                 Adjustment(seat, -1 if net < 0 else 1, q) for seat in order[: abs(net)]
@@ -204,6 +213,27 @@ def whole_result(totals: Totals, convention: Convention, first_seat: int = 0) ->
             if all(is_whole(r) for r in result):
                 return WholeResult(adjustments, tuple(int(r) for r in result))
     return WholeResult((), largest_remainder(exact_result(totals, convention)))
+
+
+def _pairwise_adjustments(totals: Totals, convention: Convention, q: int) -> WholeResult | None:
+    """The fewest ±1 adjustments (lowering first, earliest seats first) after which the
+    pairwise method divides every amnestied gora (Кодекс 4.2.14: «Если деление без
+    остатка невозможно, то поступают в соответствии с правилом 4.2.12»), and every
+    result is whole; None when there are none (docs/rules.md §3.7, "Who x is")."""
+    size = totals.size
+    exact = exact_result(totals, convention)
+    if all(is_whole(r) for r in exact):  # nothing fractional: nothing to adjust
+        return WholeResult((), tuple(int(r) for r in exact))
+    for net in _net_changes(size)[1:]:
+        for seats in combinations(range(size), abs(net)):
+            adjustments = tuple(Adjustment(seat, -1 if net < 0 else 1, q) for seat in seats)
+            adjusted = adjust(totals, adjustments)
+            if not all(is_whole(m) for m in pairwise_method(adjusted, convention).mountain_whists):
+                continue
+            result = exact_result(adjusted, convention)
+            if all(is_whole(r) for r in result):
+                return WholeResult(adjustments, tuple(int(r) for r in result))
+    return None
 
 
 def _net_changes(size: int) -> list[int]:

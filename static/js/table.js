@@ -1,17 +1,185 @@
-/* prefscore table screen: −/+ steppers for trick counts that keep the total at 10 (the
-   last count left is filled with the rest), a running sum of the tricks,
-   and htmx swaps for the table's refusals. Without this file the page still works:
-   the number inputs as they are, and every form posts and redirects.
+/* prefscore table screen: the deal in as few taps as paper allows (docs/design.md,
+   "Names, languages and taps"): the contract as one chip of a bidding box (level and suit at
+   once), each player's tricks as a row of chips 0–10 whose last count left is filled
+   with the rest, and the commonest outcomes filled in: once a defender whists, the
+   other defenders pass and the declarer makes his contract exactly, until someone says
+   otherwise; a running sum of the tricks; htmx swaps for the table's refusals. Without
+   this file the page still works: the radios and number inputs as they are, and every
+   form posts and redirects.
    Event delegation, so that forms swapped in by htmx need nothing re-bound. */
 (function () {
   "use strict";
 
   function reveal(root) {
-    root.querySelectorAll("[data-step][hidden], [data-tricks-sum][hidden]").forEach(function (el) {
+    root.querySelectorAll("[data-tricks-sum][hidden]").forEach(function (el) {
       el.hidden = false;
     });
-    root.querySelectorAll("form.entry").forEach(updateSum);
+    // The talon's count (0–3) keeps its steppers: it has no chips.
+    root.querySelectorAll(".entry__prikup [data-step][hidden]").forEach(function (el) {
+      el.hidden = false;
+    });
+    root.querySelectorAll("form.entry").forEach(function (form) {
+      buildBidbox(form);
+      buildTrickChips(form);
+      updateSum(form);
+      showChosen(form);
+    });
   }
+
+  // --- the bidding box: one chip per contract, level and suit at once ----------------
+
+  function radio(form, name, value) {
+    return form.querySelector('input[name="' + name + '"][value="' + value + '"]');
+  }
+
+  function buildBidbox(form) {
+    var group = form.querySelector(".entry__contract");
+    if (!group || group.querySelector(".bidbox")) return;
+    var levels = Array.prototype.filter.call(
+      group.querySelectorAll('input[name="contract"]'),
+      function (input) { return /^\d+$/.test(input.value); }
+    );
+    var suits = Array.prototype.filter.call(
+      group.querySelectorAll('input[name="suit"]'),
+      function (input) { return input.value !== ""; }
+    );
+    if (!levels.length || !suits.length) return;
+    var box = document.createElement("div");
+    box.className = "bidbox";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", group.querySelector("legend").textContent.trim());
+    levels.forEach(function (level) {
+      suits.concat([null]).forEach(function (suit) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "bidbox__bid" + (suit ? " chip--" + suit.id : "");
+        button.dataset.contract = level.value;
+        button.dataset.suit = suit ? suit.value : "";
+        var mark = suit ? form.querySelector('label[for="' + suit.id + '"]').textContent.trim() : "";
+        button.textContent = level.value + mark;
+        if (!suit) button.classList.add("bidbox__bid--bare");
+        box.appendChild(button);
+      });
+    });
+    var rows = group.querySelectorAll(".chips");
+    group.insertBefore(box, rows[0]);
+    form.classList.add("entry--bidbox");
+  }
+
+  function showChosen(form) {
+    var contract = form.querySelector('input[name="contract"]:checked');
+    var suit = form.querySelector('input[name="suit"]:checked');
+    form.querySelectorAll(".bidbox__bid").forEach(function (button) {
+      var on = !!contract && contract.value === button.dataset.contract
+        && (suit ? suit.value : "") === button.dataset.suit;
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    form.querySelectorAll(".trick-chips").forEach(function (row) {
+      var input = document.getElementById(row.dataset.for);
+      row.querySelectorAll("button").forEach(function (button) {
+        button.setAttribute("aria-pressed", input && input.value === button.value ? "true" : "false");
+      });
+    });
+    markMadeExactly(form);
+  }
+
+  function choose(input) {
+    if (!input || input.checked) return;
+    input.checked = true;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  document.addEventListener("click", function (event) {
+    var bid = event.target.closest(".bidbox__bid");
+    if (!bid) return;
+    var form = bid.closest("form.entry");
+    choose(radio(form, "contract", bid.dataset.contract));
+    choose(radio(form, "suit", bid.dataset.suit));
+    showChosen(form);
+  });
+
+  // --- tricks as chips ---------------------------------------------------------------
+
+  function buildTrickChips(form) {
+    form.querySelectorAll(".entry__tricks .stepper__input").forEach(function (input) {
+      var stepper = input.closest(".stepper");
+      if (stepper.nextElementSibling && stepper.nextElementSibling.classList.contains("trick-chips")) return;
+      var row = document.createElement("div");
+      row.className = "trick-chips";
+      row.dataset.for = input.id;
+      row.setAttribute("role", "group");
+      row.setAttribute("aria-label", stepper.querySelector("label").textContent.trim().replace(/\s+/g, " "));
+      for (var n = Number(input.min || 0); n <= Number(input.max || 10); n++) {
+        var chip = document.createElement("button");
+        chip.type = "button";
+        chip.className = "trick-chip";
+        chip.value = String(n);
+        chip.textContent = String(n);
+        row.appendChild(chip);
+      }
+      stepper.insertAdjacentElement("afterend", row);
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var chip = event.target.closest(".trick-chip");
+    if (!chip) return;
+    var input = document.getElementById(chip.parentNode.dataset.for);
+    if (!input) return;
+    input.value = chip.value;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  // --- the commonest outcomes --------------------------------------------------------
+
+  function declarerSeat(form) {
+    var declarer = form.querySelector('input[name="declarer"]:checked');
+    return declarer ? declarer.value : null;
+  }
+
+  function level(form) {
+    var contract = form.querySelector('input[name="contract"]:checked');
+    return contract && /^\d+$/.test(contract.value) ? contract.value : null;
+  }
+
+  // The declarer's chip of his contract's level reads "made exactly" to a screen reader.
+  function markMadeExactly(form) {
+    var seat = declarerSeat(form), made = level(form);
+    form.querySelectorAll(".trick-chip--made").forEach(function (chip) {
+      chip.classList.remove("trick-chip--made");
+      chip.removeAttribute("aria-label");
+    });
+    if (seat === null || made === null) return;
+    var row = form.querySelector('.trick-chips[data-for="tricks_' + seat + '"]');
+    var chip = row && row.querySelector('.trick-chip[value="' + made + '"]');
+    if (!chip) return;
+    chip.classList.add("trick-chip--made");
+    chip.setAttribute("aria-label", made + " — " + (form.dataset.madeExactly || "="));
+  }
+
+  // A defender whists: the others who said nothing pass, and the declarer is taken to
+  // make his contract exactly, both shown at once and changed with one tap.
+  function whisted(form, changed) {
+    var seat = declarerSeat(form), made = level(form);
+    if (seat === null) return;
+    form.querySelectorAll('.entry__word input[value="pass"]').forEach(function (pass) {
+      if (pass.name === changed.name || pass.name === "word_" + seat) return;
+      if (!form.querySelector('input[name="' + pass.name + '"]:checked:not([value=""])')) choose(pass);
+    });
+    var tricks = document.getElementById("tricks_" + seat);
+    if (made !== null && tricks && tricks.value === "" && form.contains(tricks)) {
+      tricks.value = made;
+      updateSum(form);
+    }
+  }
+
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    var form = input.closest && input.closest("form.entry");
+    if (!form) return;
+    if (/^word_/.test(input.name) && input.value === "whist" && input.checked) whisted(form, input);
+    showChosen(form);
+  });
 
   function updateSum(form) {
     var out = form.querySelector("[data-tricks-sum]");
@@ -77,6 +245,7 @@
     if (!form) return;
     fillTheRest(form, event.target);
     updateSum(form);
+    showChosen(form);
   });
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("form.entry");

@@ -98,15 +98,25 @@ def sign_in(context: BrowserContext, base_url: str, user: Any) -> None:
 # --- the entry form --------------------------------------------------------------------
 
 
+def choose_contract(form: Any, contract: str) -> None:
+    """Tap a contract (``7S``, ``6``, ``misere``, ``allpass``): one chip of the bidding
+    box when table.js built it, else the level's chip and the suit's."""
+    level = re.match(r"\d+", contract)
+    if level and form.evaluate("f => typeof htmx !== 'undefined'"):
+        form.locator(".bidbox").wait_for()  # table.js builds it once the form is in place
+        suit = contract[level.end() :]
+        form.locator(f".bidbox__bid[data-contract='{level.group(0)}'][data-suit='{suit}']").click()
+        return
+    form.locator(f"label[for='contract-{level.group(0) if level else contract}']").click()
+    if level and contract[level.end() :]:
+        form.locator(f"label[for='suit-{contract[level.end() :]}']").click()
+
+
 def fill_deal(page: Page, facts: dict[str, Any], names: tuple[str, ...] = NAMES) -> None:
     """Tap the deal into the entry form as a player would: chips, then tricks."""
     seat = {name: index for index, name in enumerate(names)}
     form = page.locator("#entry-form")
-    contract = facts["contract"]
-    level = re.match(r"\d+", contract)
-    form.locator(f"label[for='contract-{level.group(0) if level else contract}']").click()
-    if level and contract[level.end() :]:
-        form.locator(f"label[for='suit-{contract[level.end() :]}']").click()
+    choose_contract(form, facts["contract"])
     if "declarer" in facts:
         form.locator(f"label[for='declarer-{seat[facts['declarer']]}']").click()
     for name, word in facts.get("whists", {}).items():

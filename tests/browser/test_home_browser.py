@@ -39,7 +39,7 @@ def test_a_player_signs_in_on_a_phone_and_sees_their_pulkas(
     django_user_model.objects.create_user("demo", password="demo-pulka")
     phone.goto(live_server.url + "/")
 
-    phone.get_by_role("link", name="Вход").click()
+    phone.get_by_role("main").get_by_role("link", name="Вход").click()
     phone.get_by_label("Имя пользователя").fill("demo")
     phone.get_by_label("Пароль").fill("demo-pulka")
     phone.get_by_role("main").get_by_role("button", name="Вход").click()

@@ -14,7 +14,14 @@ from playwright.sync_api import expect
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka, PulkaSeat
 from scoring.engine.conventions import from_options, preset
-from tests.browser.support import OVERFLOW_JS, TAP, TAP_TARGETS_JS, axe_violations, sign_in
+from tests.browser.support import (
+    OVERFLOW_JS,
+    TAP,
+    TAP_TARGETS_JS,
+    axe_violations,
+    choose_contract,
+    sign_in,
+)
 from tests.browser.test_screens_browser import TEXTS_JS, data_strings, other_language
 from tests.web.fixtures_access import build_world
 
@@ -56,15 +63,15 @@ def test_a_concession_with_a_shown_talon_is_recorded_on_a_phone(live_server, new
     page.goto(f"{live_server.url}/pulkas/{pulka.pk}/")
     form = page.locator("#entry-form")
 
-    form.locator("label[for='contract-7']").click()
-    form.locator("label[for='suit-S']").click()
+    choose_contract(form, "7S")
     form.locator("label[for='declarer-0']").click()
     form.locator("label[for='special-conceded']").click()
     form.locator("label[for='special-talon_shown']").click()
     form.locator("button[type=submit]").click()
 
     expect(page.locator("#entry-form input[name=number]")).to_have_value("2")
-    expect(page.locator("#protocol")).to_contain_text("7♠/уход")
+    conceded = {"ru": "7♠/уход", "en": "7♠/conceded"}[language]  # presenters/notation.py
+    expect(page.locator("#protocol")).to_contain_text(conceded)
     deal = pulka.deals.get()
     assert deal.facts == {
         "contract": "7S",

@@ -27,7 +27,7 @@ A4_PRINT_WIDTH_PX = round((210 - 2 * 12) / 25.4 * 96)
 SHOWN_JS = """selector => Array.from(document.querySelectorAll(selector))
   .filter(el => el.getClientRects().length > 0)
   .map(el => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className}`)"""
-NOT_PRINTED = "header.site-header, .language-switch, button, form, .button, .skip-link"
+NOT_PRINTED = "header.site-header, .language-switch, button, form, .button, .skip-link, .join-panel"
 
 
 def printed_page(new_context: Any, live_server: Any, language: str, path: str, user: Any) -> Page:
@@ -124,3 +124,21 @@ def test_the_sheet_prints_on_a4_paper(live_server, new_context):
     assert boxes, "no page in the PDF"
     for width, height in boxes:
         assert abs(float(width) - A4_POINTS[0]) < 2 and abs(float(height) - A4_POINTS[1]) < 2
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_deals_lines_are_never_split_across_pages(live_server, new_context, language):
+    """The join and spectator QR panel is not printed, and each deal of the protocol
+    (its line and its entries) is kept on one page (``break-inside: avoid``)."""
+    ensure_presets()
+    world = build_world()
+    pulka = evening(world)
+    page = printed_page(
+        new_context, live_server, language, f"/pulkas/{pulka.pk}/", world.users["member"]
+    )
+    assert page.evaluate(SHOWN_JS, ".join-panel") == []
+    breaks = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.protocol__deal, .protocol__event'))
+            .map(el => getComputedStyle(el).breakInside)"""
+    )
+    assert breaks and set(breaks) == {"avoid"}

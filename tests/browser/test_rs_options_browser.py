@@ -14,7 +14,14 @@ from playwright.sync_api import expect
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka, PulkaSeat
 from scoring.engine.conventions import preset
-from tests.browser.support import OVERFLOW_JS, TAP, TAP_TARGETS_JS, axe_violations, sign_in
+from tests.browser.support import (
+    OVERFLOW_JS,
+    TAP,
+    TAP_TARGETS_JS,
+    axe_violations,
+    choose_contract,
+    sign_in,
+)
 from tests.browser.test_screens_browser import TEXTS_JS, data_strings, other_language
 from tests.web.fixtures_access import build_world
 
@@ -63,8 +70,7 @@ def test_a_half_whist_played_out_is_recorded_and_settled_on_a_phone(
     page.goto(f"{live_server.url}/pulkas/{pulka.pk}/")
     form = page.locator("#entry-form")
 
-    form.locator("label[for='contract-6']").click()
-    form.locator("label[for='suit-S']").click()
+    choose_contract(form, "6S")
     form.locator("label[for='declarer-0']").click()
     form.locator("label[for='word_1-pass']").click()
     form.locator("label[for='word_2-half']").click()

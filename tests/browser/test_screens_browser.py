@@ -156,12 +156,12 @@ TEXTS_JS = """() => {
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
-# Russian words that English pages keep on purpose: the rule book's title, the names
-# conventions go by, the no-trump mark and the "passed" of the tournament notation
-# (Кодекс 4.2.11, docs/protocol.md).
+# Russian words that English pages keep on purpose: the rule book's title and the names
+# conventions go by. The contract notation is not among them: an English page writes
+# 7NT and 7♠/pass (games/presenters/notation.py).
 RUSSIAN_IN_ENGLISH = re.compile(
     r"Кодекс\w*|преферанс\w*|сочинк\w*|ленинградк\w*|питерк\w*|ростовк\w*|«?Ленинградская»?"
-    r"|ФСПР|БК|пас\b|уход\b|пуля|гора|висты|Русский"
+    r"|ФСПР|пуля|гора|висты|Русский"
 )
 
 

@@ -68,7 +68,11 @@ def test_a_newcomer_claims_a_guest_then_starts_a_pulka_sitting_as_herself(
     live_server, new_context, presets, screenshot_dir, language
 ):
     world = the_club()
-    invitation = invitations.create_invitation(world["club"], world["olga"], Role.MEMBER)
+    # The link names the guest it is for: only its invitee may say she is Анна.
+    anna = world["club"].players.get(name="Анна")
+    invitation = invitations.create_invitation(
+        world["club"], world["olga"], Role.MEMBER, guest=anna
+    )
     words = WORDS[language]
     page = new_context(locale=LANGUAGES[language], bypass_csp=True).new_page()
     data = [*GUESTS, "Пятница", "olga", "anna", "prefscore"]

@@ -148,17 +148,20 @@ def test_codex_rounding_with_three_players_is_rule_4_2_12s_example() -> None:
     assert whole.result == (-6, 3, 3)
 
 
-# (goras of an even sheet, expected adjustments as (seat, change), expected result)
+# (goras of an even sheet, expected adjustments as (seat, change), expected result).
+# By default the adjusted gora is one whose adjustment lets method 1 divide every
+# amnestied gora: 0/1/0 lowers the 1 (not the first seat's 0), 1/1/0 raises the 0 to
+# make 1/1/1, 1/1/1/0 lowers the 0 to make the amnestied 2/2/2/0 even.
 CODEX_ROUNDING = [
     ((0, 0, 0), (), (0, 0, 0)),
     ((3, 0, 0), (), (-20, 10, 10)),
     ((1, 0, 0), ((0, -1),), (-6, 3, 3)),
-    ((0, 1, 0), ((0, -1),), (4, -7, 3)),
-    ((1, 1, 0), ((0, 1),), (-4, -3, 7)),
+    ((0, 1, 0), ((1, -1),), (3, -6, 3)),
+    ((1, 1, 0), ((2, 1),), (-3, -3, 6)),
     ((1, 0, 0, 0), ((0, -1),), (-6, 2, 2, 2)),
     ((2, 0, 0, 0), (), (-15, 5, 5, 5)),
     ((1, 1, 0, 0), (), (-5, -5, 5, 5)),
-    ((1, 1, 1, 0), ((0, -1),), (-1, -3, -3, 7)),
+    ((1, 1, 1, 0), ((3, -1),), (-3, -3, -3, 9)),
     ((1, 0, 0, 0, 0), (), (-8, 2, 2, 2, 2)),
     ((1, 0), (), (-5, 5)),
 ]
@@ -285,3 +288,33 @@ def test_two_players_with_an_indivisible_mountain_settle_the_whole_difference() 
 
 def test_a_convention_without_fields_is_sochi() -> None:
     assert Convention() == preset("sochi")
+
+
+# --- who adjusts by rule 4.2.12: the gora the pairwise method cannot divide -------------
+
+# A Sochi pulka of three played to 10 (issue 31's evening, a hand count agreeing): after
+# the amnesty the goras are 6 / 23 / 0, and Вера wrote 40 whists on Анна and 38 on
+# Борис. Their sum 29 needs one point more (Кодекс 4.2.12); method 1 (4.2.14) divides
+# 10·6/3 and 10·0/3 but not 10·23/3: Борис is the one whose gora moves, 23 → 24, and
+# Анна and Вера each write 3 whists less on him.
+CODEX_EVENING = Totals(
+    ("Анна", "Борис", "Вера"),
+    10,
+    (10, 10, 10),
+    (6, 23, 0),
+    ((0, 0, 0), (0, 0, 0), (40, 38, 0)),
+)
+
+
+def test_the_player_whose_gora_does_not_divide_adjusts_by_default() -> None:
+    whole = whole_result(CODEX_EVENING, preset("sochi"))
+    assert whole.adjustments == (Adjustment(1, 1, 3),)
+    assert whole.result == (-3, -172, 175)
+
+
+def test_the_table_may_still_choose_who_adjusts() -> None:
+    """The first seat, chosen, gives the other whole result the rule allows."""
+    whole = whole_result(CODEX_EVENING, preset("sochi"), first_seat=0)
+    assert whole.adjustments == (Adjustment(0, 1, 3),)
+    assert whole.result == (-4, -171, 175)
+    assert sum(whole.result) == 0

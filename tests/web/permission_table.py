@@ -240,6 +240,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "login_code": public(),
     "logout": public("post"),
     "signup": public(),
+    "display_name": signed_in(),
     "password_change": signed_in(),
     "password_change_done": signed_in(),
     "password_reset": public(),

@@ -158,7 +158,7 @@ def test_the_audit_page_speaks_russian_by_default(seated_world, seated_client):
 
     html = seated_client("anna").get(audit_url(seated_world.pulka)).content.decode()
 
-    assert "Журнал событий" in html and "Записал сдачу 1" in html
+    assert "Журнал событий" in html and "Запись сдачи 1" in html
 
 
 def test_the_audit_page_costs_the_same_whatever_the_number_of_events(

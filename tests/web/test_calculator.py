@@ -67,7 +67,7 @@ def test_the_calculator_takes_an_upload_too(club_world, club_client):
 def test_the_calculator_settles_a_file_of_deals_as_if_stopped_now(club_world, club_client):
     response = settle(club_client("ivan"), example_input("001-protocol-example.json"))
 
-    assert rows(response)["A"]["whole"] == "+46"
+    assert rows(response)["A"]["whole"] == "+45"  # B adjusts (docs/protocol.md)
     assert "not over" in response.content.decode()
     assert not Pulka.objects.exists()
 

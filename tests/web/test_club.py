@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -94,7 +96,12 @@ def test_a_club_keeps_the_short_name_it_is_given(club_world, club_client):
 
 
 def test_a_taken_name_gets_a_numbered_short_name(club_world, club_client):
-    club_client("ivan").post(reverse("clubs:create"), {"name": "Friday"})
+    # Someone outside the Friday club names his own club Friday too (a member of it
+    # would be told he already has one: test_small_things.py).
+    newcomer = get_user_model().objects.create_user("newcomer", password="pw-newcomer-1234")
+    client = Client()
+    client.force_login(newcomer)
+    client.post(reverse("clubs:create"), {"name": "Friday"})
 
     assert set(Club.objects.filter(name="Friday").values_list("slug", flat=True)) == {
         "friday",

@@ -70,7 +70,7 @@ def test_the_first_correction_warns_and_the_sheet_strikes_the_old_figure(
         '<tspan class="sheet__now">6</tspan>'
     ) in svg
     # With 3 tricks Boris is one short of the 4 a whister owes on a 6: 2 into his gora.
-    boris = r'<th scope="row">Boris</th>\s*<td>—</td>\s*<td><ins>2</ins></td>\s*<td><del>8</del>\.<ins>6</ins></td>'
+    boris = r'<th scope="row"><bdi>Boris</bdi></th>\s*<td>—</td>\s*<td><ins>2</ins></td>\s*<td><del>8</del>\.<ins>6</ins></td>'
     assert re.search(boris, svg)
     protocol = region(html, "protocol")
     assert "Warning, Кодекс 4.2.7: Boris (first correction)" in protocol
@@ -99,7 +99,8 @@ def test_the_second_correction_favouring_a_player_costs_him_the_over_entry(
     assert protocol.count("Warning, Кодекс 4.2.7") == 1
     svg = region(html, "sheet")
     assert re.search(
-        r'<th scope="row">Vera</th>\s*<td>2</td>\s*<td>—</td>\s*<td>—</td>\s*<td>2</td>', svg
+        r'<th scope="row"><bdi>Vera</bdi></th>\s*<td>2</td>\s*<td>—</td>\s*<td>—</td>\s*<td>2</td>',
+        svg,
     )
     assert "<title>Boris → Vera: whists: 8\u0336.6</title>" in svg
     # Deal 1's shortfall wrote 2; deal 2's makes it 4 (the 2 struck); the penalty 6.

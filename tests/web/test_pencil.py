@@ -232,3 +232,38 @@ def test_the_pencil_is_refused_to_outsiders_anonymous_and_without_csrf(
         == 404
     )
     assert len(standing(pulka)) == 1
+
+
+def test_a_change_keeps_the_deals_pencil_window(make_table_pulka, table_client, table_world):
+    """Changing a deal under the pencil does not start its window again (Кодекс 4.2.8):
+    30 seconds before it closes, a change leaves 30 seconds, not the whole window."""
+    pulka = make_table_pulka(deals=[SIX])
+    minutes = table_world.club.pencil_minutes
+    first = timezone.now() - timedelta(minutes=minutes, seconds=-30)
+    Deal.objects.filter(pulka=pulka).update(entered_at=first)
+
+    changed = table_client().post(pencil_url(pulka, 1), deal_form(1, action="change"))
+
+    assert changed.status_code == 302
+    (row,) = standing(pulka)
+    assert timedelta(0) < row.entered_at - first < timedelta(seconds=1)
+    Deal.objects.filter(pk=row.pk).update(entered_at=first - timedelta(seconds=31))
+    later = table_client().post(pencil_url(pulka, 1), {"action": "undo"}, headers=HTMX)
+    assert later.status_code == 403
+
+
+def test_after_an_undo_the_form_holds_the_undone_deal(make_table_pulka, table_client):
+    """The recorder undoes a deal to put it right: the form asks for the same deal
+    number with the undone facts in it, not an empty form."""
+    deals = legal_deals(NAMES, 2)
+    pulka = make_table_pulka(deals=deals)
+    undone = Deal.objects.get(pulka=pulka, number=2).facts
+
+    response = table_client().post(pencil_url(pulka, 2), {"action": "undo"}, headers=HTMX)
+
+    entry = region(response.content.decode(), "entry")
+    assert '<input type="hidden" name="number" value="2">' in entry
+    checked = re.findall(r'name="(\w+)"\s+id="[^"]*"\s+value="([^"]*)" checked', entry)
+    assert checked, entry[:2000]
+    contract = str(undone["contract"])
+    assert ("contract", re.match(r"\d+|\w+", contract).group(0)) in checked

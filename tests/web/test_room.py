@@ -234,7 +234,7 @@ def test_a_player_sees_his_table_and_seat_and_a_link_to_the_sheet(tournament_wor
     assert f"You play as {player.name}." in body
     assert f'href="/pulkas/{pulka.pk}/"' in body
     others = [s.player.name for s in pulka.seats.all() if s.player_id != player.pk]
-    assert all(f'<li class="entry-list__item">{name}</li>' in body for name in others)
+    assert all(f'<li class="entry-list__item"><bdi>{name}</bdi></li>' in body for name in others)
 
 
 def test_my_table_follows_the_latest_round(tournament_world, drawn):

@@ -38,7 +38,9 @@ def test_the_seating_lists_each_table_and_every_player_by_name(tournament_world,
 
     tables = seats(drawn)
     assert body.count('class="print-tables__table"') == 3
-    by_name = re.findall(r'<tr><th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td></tr>', body)
+    by_name = re.findall(
+        r'<tr><th scope="row"><bdi>([^<]+)</bdi></th><td>(\d+)</td><td>(\d+)</td></tr>', body
+    )
     expected = sorted(
         (name, str(t), str(s))
         for t, names in enumerate(tables, start=1)
@@ -54,7 +56,7 @@ def test_each_table_gets_a_card(tournament_world, drawn):
     assert body.count('class="table-card"') == 3
     for number, names in enumerate(seats(drawn), start=1):
         assert f'id="card-{number}">Table {number}</h2>' in body
-        assert "".join(f"<li>{name}</li>" for name in names) in body
+        assert "".join(f"<li><bdi>{name}</bdi></li>" for name in names) in body
 
 
 def test_the_standings_print_every_player(tournament_world, drawn):

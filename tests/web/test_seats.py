@@ -36,8 +36,10 @@ def anna(django_user_model):
     return django_user_model.objects.create_user("anna", password="pw-for-tests-1234")
 
 
-def invite(world):
-    return invitations.create_invitation(world.club, world.users["olga"], Role.MEMBER)
+def invite(world, guest=None):
+    """A link into the club; ``guest``: the guest it is for, the only one its invitee
+    may claim."""
+    return invitations.create_invitation(world.club, world.users["olga"], Role.MEMBER, guest=guest)
 
 
 # --- joining ---------------------------------------------------------------------------
@@ -67,7 +69,7 @@ def test_claiming_a_guest_brings_her_seats_and_results_with_her(club_world, anna
         club_world.club, ("olga", "Анна", "ivan"), three_deals(("olga", "Анна", "ivan"))
     )
 
-    invitations.accept(invite(club_world), anna, claim=guest.pk)
+    invitations.accept(invite(club_world, guest), anna, claim=guest.pk)
 
     guest.refresh_from_db()
     assert guest.user == anna
@@ -81,20 +83,33 @@ def test_a_guest_claimed_by_someone_else_meanwhile_is_refused_and_nothing_is_joi
 ):
     guest = Player.objects.create(club=club_world.club, name="Анна")
     other = django_user_model.objects.create_user("other")
-    invitations.accept(invite(club_world), other, claim=guest.pk)
+    invitations.accept(invite(club_world, guest), other, claim=guest.pk)
 
     with pytest.raises(players.PlayersRefused, match="no longer free"):
-        invitations.accept(invite(club_world), anna, claim=guest.pk)
+        invitations.accept(invite(club_world, guest), anna, claim=guest.pk)
 
     assert not Membership.objects.filter(user=anna).exists()
     assert not Player.objects.filter(user=anna).exists()
 
 
 def test_a_member_player_cannot_be_claimed(club_world, anna):
+    ivan = club_world.players["ivan"]
     with pytest.raises(players.PlayersRefused):
-        invitations.accept(invite(club_world), anna, claim=club_world.players["ivan"].pk)
+        invitations.accept(invite(club_world, ivan), anna, claim=ivan.pk)
 
     assert club_world.players["ivan"].user == club_world.users["ivan"]
+
+
+def test_a_link_for_nobody_claims_no_guest(club_world, anna):
+    """Any invitee claiming any guest took anyone's results: refused, nothing joined."""
+    guest = Player.objects.create(club=club_world.club, name="Анна")
+
+    with pytest.raises(players.PlayersRefused, match="not for that guest"):
+        invitations.accept(invite(club_world), anna, claim=guest.pk)
+
+    guest.refresh_from_db()
+    assert guest.user is None
+    assert not Membership.objects.filter(user=anna).exists()
 
 
 def test_a_member_who_left_and_comes_back_plays_as_his_old_player(club_world):

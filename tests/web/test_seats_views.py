@@ -40,21 +40,53 @@ def players_url(slug: str = "friday") -> str:
 # --- joining: "I am Анна" -----------------------------------------------------------------
 
 
-def test_the_invitation_offers_each_guest_and_a_new_player(club_world, anna):
+def test_an_invitation_for_a_guest_offers_that_guest_and_a_new_player(club_world, anna):
+    guest = club_world.players["Guest Gena"]
+    invitation = invitations.create_invitation(
+        club_world.club, club_world.users["olga"], "member", guest=guest
+    )
+
+    html = signed_in(anna).get(reverse("members:invitation", args=[invitation.token]), headers=EN)
+
+    text = html.content.decode()
+    assert f'value="{guest.pk}" checked' in text and "I am Guest Gena" in text
+    assert 'value="new"' in text and "I am new here" in text
+    assert f'value="{club_world.players["ivan"].pk}"' not in text  # a member is not a guest
+
+
+def test_an_invitation_for_nobody_offers_no_guest(club_world, anna):
+    """Any invitee claiming any guest ("Я — Вера") took anyone's results: a guest is
+    offered only by a link made for her."""
     invitation = invitations.create_invitation(club_world.club, club_world.users["olga"], "member")
 
     html = signed_in(anna).get(reverse("members:invitation", args=[invitation.token]), headers=EN)
 
     text = html.content.decode()
+    assert "Guest Gena" not in text and 'name="player"' not in text
+
+
+def test_an_invitee_cannot_claim_a_guest_the_link_is_not_for(club_world, anna):
+    invitation = invitations.create_invitation(club_world.club, club_world.users["olga"], "member")
     guest = club_world.players["Guest Gena"]
-    assert f'value="{guest.pk}"' in text and "I am Guest Gena" in text
-    assert 'value="new" checked' in text and "I am new here" in text
-    assert f'value="{club_world.players["ivan"].pk}"' not in text  # a member is not a guest
+
+    response = signed_in(anna).post(
+        reverse("members:invitation", args=[invitation.token]),
+        {"player": str(guest.pk)},
+        headers=EN,
+    )
+
+    assert response.status_code == 409
+    assert "not for that guest" in response.content.decode()
+    guest.refresh_from_db()
+    assert guest.user is None
+    assert not Membership.objects.filter(user=anna).exists()
 
 
 def test_accepting_as_a_guest_claims_her_and_goes_to_the_club(club_world, anna):
-    invitation = invitations.create_invitation(club_world.club, club_world.users["olga"], "member")
     guest = club_world.players["Guest Gena"]
+    invitation = invitations.create_invitation(
+        club_world.club, club_world.users["olga"], "member", guest=guest
+    )
 
     response = signed_in(anna).post(
         reverse("members:invitation", args=[invitation.token]), {"player": str(guest.pk)}
@@ -79,11 +111,14 @@ def test_a_bad_choice_is_refused_on_the_page_and_nothing_is_joined(club_world, a
 
 
 def test_claiming_a_taken_guest_says_so_in_russian_and_nothing_is_joined(club_world, anna):
-    invitation = invitations.create_invitation(club_world.club, club_world.users["olga"], "member")
+    taken = club_world.players["ivan"]  # the link was for a guest who has an account since
+    invitation = invitations.create_invitation(
+        club_world.club, club_world.users["olga"], "member", guest=taken
+    )
 
     response = signed_in(anna).post(
         reverse("members:invitation", args=[invitation.token]),
-        {"player": str(club_world.players["ivan"].pk)},
+        {"player": str(taken.pk)},
         headers=RU,
     )
 

@@ -39,8 +39,8 @@ def test_the_settlement_gives_the_exact_and_whole_results_and_the_money(example,
     assert response.status_code == 200
     html = response.content.decode()
     assert results(html, "exact") == ["45.33", "−8.67", "−36.67"]
-    assert results(html, "whole") == ["46", "−9", "−37"]
-    assert results(html, "money") == ["4.6", "−0.9", "−3.7"]
+    assert results(html, "whole") == ["45", "−8", "−37"]
+    assert results(html, "money") == ["4.5", "−0.8", "−3.7"]
 
 
 def test_the_settlement_equals_the_engines_known_answer(example, table_client):
@@ -72,7 +72,7 @@ def test_the_steps_show_the_converted_gora_and_the_mountain_whists(example, tabl
     # A: pulya 3 → 7 carried; B: gora 4 + 10; C: gora 6 + 10 (docs/protocol.md: 7, 14, 16 before
     # the amnesty of 7 gives 0, 7, 9).
     rows = re.findall(
-        r'<th scope="row">([ABC])</th>\s*((?:<td class="num">[^<]*</td>\s*){5})', html
+        r'<th scope="row"><bdi>([ABC])</bdi></th>\s*((?:<td class="num">[^<]*</td>\s*){5})', html
     )
     cells = {name: re.findall(r'<td class="num">([^<]*)</td>', body) for name, body in rows[:3]}
     assert cells["A"] == ["3", "0", "7", "0", "0"]
@@ -81,10 +81,11 @@ def test_the_steps_show_the_converted_gora_and_the_mountain_whists(example, tabl
 
 
 def test_whole_whists_show_who_adjusted_by_rule_4_2_12(example, table_client):
+    """The amnestied goras 0/7/9: method 1 cannot divide B's 7, so B adjusts."""
     html = table_client().get(url(example), headers=EN).content.decode()
 
-    assert "A: gora −1; whists B, C → A: +3 each." in html
-    assert re.search(r'id="first-seat-0" value="0" checked', html)
+    assert "B: gora −1; whists A, C → B: +3 each." in html
+    assert re.search(r'id="first-seat-1" value="1" checked', html)
 
 
 def test_the_table_may_choose_who_adjusts(example, table_client):
@@ -96,11 +97,18 @@ def test_the_table_may_choose_who_adjusts(example, table_client):
 
 
 @pytest.mark.parametrize("value", ["x", "99", "-1", "", "1.5", "٣"])
-def test_a_strange_first_seat_falls_back_to_the_first_seat(value, example, table_client):
+def test_a_strange_first_seat_falls_back_to_the_default(value, example, table_client):
     response = table_client().get(url(example, f"?first_seat={value}"), headers=EN)
 
     assert response.status_code == 200
-    assert "A: gora −1;" in response.content.decode()
+    assert "B: gora −1;" in response.content.decode()
+
+
+def test_the_table_may_choose_the_first_seat(example, table_client):
+    html = table_client().get(url(example, "?first_seat=0"), headers=EN).content.decode()
+
+    assert "A: gora −1; whists B, C → A: +3 each." in html
+    assert results(html, "whole") == ["46", "−9", "−37"]
 
 
 def test_the_shortest_payments_are_listed_in_whists_and_money(example, table_client):
@@ -108,14 +116,14 @@ def test_the_shortest_payments_are_listed_in_whists_and_money(example, table_cli
 
     listed = re.search(r'<ul class="payments">(.*?)</ul>', html, re.S)
     payments = re.findall(r"<li>([^<]*)</li>", listed.group(1) if listed else "")
-    assert payments == ["C → A: 37 whists, 3.7 in money", "B → A: 9 whists, 0.9 in money"]
+    assert payments == ["C → A: 37 whists, 3.7 in money", "B → A: 8 whists, 0.8 in money"]
 
 
 def test_the_russian_payments_need_no_declension_of_names(example, table_client):
     html = table_client().get(url(example), headers={"accept-language": "ru"}).content.decode()
 
     assert "C → A: в вистах 37, деньгами 3,7" in html
-    assert "A: гора −1; висты B, C → A: по +3." in html
+    assert "B: гора −1; висты A, C → B: по +3." in html
     assert "платит A" not in html and "против A" not in html
 
 
@@ -131,7 +139,7 @@ def test_without_a_stake_there_is_no_money(make_table_pulka, table_client):
     html = table_client().get(url(pulka), headers=EN).content.decode()
 
     assert results(html, "money") == []
-    assert "B → A: 9 whists" in html
+    assert "B → A: 8 whists" in html
 
 
 def test_an_empty_pulka_settles_to_nothing(make_table_pulka, table_client):

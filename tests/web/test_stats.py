@@ -290,3 +290,22 @@ def test_merging_two_players_moves_the_summaries_and_rates_again(
     assert PulkaSummary.objects.filter(player=anna).count() == 2
     assert ratings.stored(table_world.club.pk) == ratings.computed(table_world.club.pk)
     assert ratings.stored(table_world.club.pk)[anna.pk].pulkas == 2
+
+
+def test_dates_are_typed_and_shown_as_the_page_writes_them(
+    table_world, make_table_pulka, table_client
+):
+    """A Russian page reads and shows 01.02.2999, an English one 2999-02-01; a
+    browser's own date field would show mm/dd/yyyy on both."""
+    finished(make_table_pulka)
+    client = table_client("anna")
+    url = player_url(table_world, "Anna")
+
+    russian = client.get(url, {"since": "01.02.2999"}, headers={"accept-language": "ru"})
+    english = client.get(url, {"since": "2999-02-01"}, headers=EN)
+
+    assert russian.context["page"].empty and english.context["page"].empty
+    page = russian.content.decode()
+    assert 'value="01.02.2999"' in page and 'placeholder="дд.мм.гггг"' in page
+    assert 'type="date"' not in page
+    assert 'value="2999-02-01"' in english.content.decode()

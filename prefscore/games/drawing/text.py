@@ -7,6 +7,7 @@ sheet's geometry (``geometry.py``).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -158,7 +159,34 @@ def _merged(parts: list[TextPart]) -> tuple[TextPart, ...]:
     return tuple(merged)
 
 
+# A name's room along its edge, in ems of the name's bold face: a margin at both ends
+# and the dealer's mark ("● ") kept free, so that the name stays put when the deal
+# passes on and neighbouring names never meet (docs/design.md, "Names, languages and taps").
+NAME_ROOM = 0.86
+DEALER_MARK_EMS = 1.0
+
+
+def _ems(char: str) -> float:
+    """A character's width in ems of a bold sans-serif, generously: wide glyphs (emoji,
+    CJK) a full em and more, capitals and m/w wider than the rest."""
+    if ord(char) >= 0x1F000 or unicodedata.east_asian_width(char) in ("W", "F"):
+        return 1.25
+    if unicodedata.combining(char):
+        return 0.0
+    if char.isupper() or char in "mwшщжюMW":
+        return 0.85
+    return 0.62
+
+
 def fit_name(name: str, spot: NameSpot) -> str:
     """A name short enough for its edge; the whole name stays in the tooltip and table."""
-    room = max(4, int(spot.length / (0.62 * NAME_FONT)))
-    return name if len(name) <= room else name[: room - 1].rstrip() + ELLIPSIS
+    room = spot.length * NAME_ROOM / NAME_FONT - DEALER_MARK_EMS
+    if sum(_ems(c) for c in name) <= room:
+        return name
+    kept, used = "", _ems(ELLIPSIS)
+    for char in name:
+        used += _ems(char)
+        if used > room:
+            break
+        kept += char
+    return kept.rstrip() + ELLIPSIS

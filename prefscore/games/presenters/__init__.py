@@ -28,6 +28,7 @@ from .entry import (
     entry_form,
     values_from_facts,
 )
+from .notation import no_trumps, reader_notation
 from .numbers import MINUS, format_money, format_points, format_result, signed
 from .protocol import (
     LineActions,
@@ -72,6 +73,8 @@ from .sheet import (
 from .table import current_state, line_actions, table_context
 
 __all__ = [
+    "no_trumps",
+    "reader_notation",
     "CONTRACT_LEVELS",
     "LABEL_FONT",
     "MINUS",

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.models import Role
+from prefscore.clubs.names import display_name
 
 from ..abandon import pending_with_answers
 from ..models import Abandonment, AuditEvent, Pulka, PulkaSeat
@@ -129,7 +130,7 @@ def _pending(
         answerable = row.seat in own or (bool(own) and row.player.user_id is None)
         if agreed is None and answerable:
             buttons.append(AbandonButtons(row.seat, _answer_label(row, row.seat in own)))
-    proposer = found.proposed_by.get_username() if found.proposed_by else "—"
+    proposer = display_name(found.proposed_by) if found.proposed_by else "—"
     return PendingAbandon(
         headline=_("Abandon this pulka? Proposed by %(user)s; it is archived once everyone agrees.")
         % {"user": proposer},

@@ -17,6 +17,9 @@ from scoring.engine.facts import WHISTS
 from scoring.engine.seats import seating
 from scoring.engine.sheet import SheetState
 
+from .bidi import isolate
+from .notation import NO_TRUMPS
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
@@ -86,7 +89,8 @@ class EntryForm:
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
 MISERE_RANK = 8.5  # a misère outbids 8NT and yields to a 9 (docs/rules.md §2)
-SUITS = (("", "—"), ("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("NT", "БК"))
+# No-trumps is БК on a Russian page and NT on an English one (notation.py).
+SUITS = (("", "—"), ("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("NT", NO_TRUMPS))
 
 
 def entry_form(
@@ -129,7 +133,7 @@ def entry_form(
         Option("allpass", _("all-pass"), chosen == "allpass", "allpass", "contract-allpass")
     )
     suit = values.get("suit", "")
-    suits = tuple(Option(v, label, suit == v, id=f"suit-{v or 'none'}") for v, label in SUITS)
+    suits = tuple(Option(v, str(label), suit == v, id=f"suit-{v or 'none'}") for v, label in SUITS)
     declarer = values.get("declarer", "")
     declarers = tuple(
         Option(str(s), names[s], declarer == str(s), id=f"declarer-{s}") for s in seats.active
@@ -150,8 +154,8 @@ def entry_form(
         action=action,
         mode=mode,
         number=number,
-        dealer=names[state.dealer],
-        sitting_out=tuple(names[s] for s in seats.sitting_out),
+        dealer=isolate(names[state.dealer]),
+        sitting_out=tuple(isolate(names[s]) for s in seats.sitting_out),
         allpass_price=state.allpass_price,
         min_contract=state.min_contract,
         contracts=tuple(contracts),

@@ -18,13 +18,16 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from prefscore.clubs.names import display_name
 from scoring.engine.deals import GORA, PULYA, WHISTS, Entry
 from scoring.engine.manual import is_manual
 from scoring.engine.pulka import ScoredPulka
 
 from ..models import Correction, Deal
 from ..replay import CorrectionStep
+from .bidi import isolate
 from .manual import reason_lines
+from .notation import reader_notation
 from .numbers import format_points
 from .sheet import Paper, paper_of
 
@@ -106,9 +109,9 @@ def explain(entry: Entry, names: Sequence[str], words: dict[object, str] | None 
     if key not in words:
         words[key] = str(_sentence(key))
     values = {
-        "player": names[entry.player],
+        "player": isolate(names[entry.player]),
         "points": format_points(-entry.points if entry.points < 0 else entry.points),
-        "on": names[entry.on] if entry.on is not None else "",
+        "on": isolate(names[entry.on]) if entry.on is not None else "",
     }
     return words[key] % values
 
@@ -201,7 +204,7 @@ def protocol_lines(
     notes: dict[int, list[str]] = {}
     events: dict[int, list[ProtocolEvent]] = {}
     for step, correction in steps:
-        struck.setdefault(step.number, []).append(step.wrong.notation)
+        struck.setdefault(step.number, []).append(reader_notation(step.wrong.notation))
         notes.setdefault(step.number, []).append(_corrected_by(correction))
         events.setdefault(step.after_deal, []).extend(_correction_events(step, correction, names))
     links = _Links(deals[0].pulka_id) if deals else None
@@ -216,12 +219,14 @@ def protocol_lines(
         lines.append(
             ProtocolLine(
                 number,
-                record.notation,
-                dealer_label % {"dealer": names[record.dealer]},
+                reader_notation(record.notation),
+                ""
+                if is_manual(record.deal)
+                else dealer_label % {"dealer": isolate(names[record.dealer])},
                 record.deal.declarer or "",
                 (*reason_lines(record.deal), *(explain(e, names, words) for e in record.entries))
                 or nothing,
-                recorded_label % {"user": user.get_username()} if user is not None else "",
+                recorded_label % {"user": isolate(display_name(user))} if user is not None else "",
                 held_here,
                 tuple(struck.get(number, ())),
                 tuple(notes.get(number, ())),
@@ -328,7 +333,7 @@ _CORRECTED_BY = {
 
 
 def _who(user: Any) -> str:
-    return user.get_username() if user is not None else "—"
+    return isolate(display_name(user)) if user is not None else "—"
 
 
 def _at(moment: datetime) -> str:
@@ -367,7 +372,12 @@ def _correction_events(
         note = _("%(who)s. Reason: %(reason)s") % {"who": note, "reason": row.reason}
     found = [
         ProtocolEvent(
-            "correction", text % values, step.number, step.wrong.notation, step.right.notation, note
+            "correction",
+            text % values,
+            step.number,
+            reader_notation(step.wrong.notation),
+            reader_notation(step.right.notation),
+            note,
         )
     ]
     for seat in step.outcome.warned:

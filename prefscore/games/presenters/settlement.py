@@ -84,7 +84,7 @@ class SettlementView:
     codex_rounding: bool
 
 
-def settlement_view(scored: ScoredPulka, first_seat: int = 0) -> SettlementView:
+def settlement_view(scored: ScoredPulka, first_seat: int | None = None) -> SettlementView:
     """A pulka of deals settled now: finished, or as if the players stopped (Кодекс 4.2.3)."""
     pulka = scored.pulka
     return settlement_of(
@@ -107,11 +107,19 @@ def file_settlement(file: io.PulkaFile) -> SettlementView:
     return settlement_view(scored)
 
 
-def paper_settlement(paper: protocol.PaperSheet, first_seat: int = 0) -> SettlementView:
+def paper_settlement(paper: protocol.PaperSheet, first_seat: int | None = None) -> SettlementView:
     """A paper sheet's totals settled: the calculator's form and a file's ``sheet`` alike."""
     # Whether a paper sheet is over is the engine's call, made in its output.
     closed = bool(protocol.paper_json(paper)["closed"])
     return settlement_of(paper.totals, paper.convention, paper.stake, closed, first_seat)
+
+
+def _first_adjusted(whole: engine_settlement.WholeResult, first_seat: int | None) -> int | None:
+    """The seat shown as adjusting first: the table's choice, else the engine's
+    (docs/rules.md §3.7, "Who x is"), else none when nobody adjusts."""
+    if first_seat is not None:
+        return first_seat
+    return whole.adjustments[0].seat if whole.adjustments else None
 
 
 def settlement_of(
@@ -119,7 +127,7 @@ def settlement_of(
     conv: Convention,
     stake: Decimal | None,
     finished: bool,
-    first_seat: int = 0,
+    first_seat: int | None = None,
 ) -> SettlementView:
     """Both Кодекс 4.2.14 methods step by step, whole whists by 4.2.12, money and payments."""
     names = totals.names
@@ -161,7 +169,9 @@ def settlement_of(
         shared_by_others=splits_among_others(size, conv),
         player_count=size,
         adjustments=tuple(_adjustment(a, names) for a in whole.adjustments),
-        seat_choices=tuple(Option(str(s), n, s == first_seat) for s, n in enumerate(names)),
+        seat_choices=tuple(
+            Option(str(s), n, s == _first_adjusted(whole, first_seat)) for s, n in enumerate(names)
+        ),
         stake=format_money(stake) if stake is not None else None,
         payments=tuple(_payment(p, names, stake) for p in engine_settlement.payments(whole.result)),
         codex_rounding=conv.rounding == "codex",

@@ -23,6 +23,7 @@ from scoring.engine.sheet import RunningTotals, SheetState, running_totals
 
 from .. import drawing
 from ..replay import CorrectionStep, Field, field_of, replay
+from .bidi import isolate
 from .numbers import format_points
 
 # --- the drawn sheet -----------------------------------------------------------------
@@ -363,7 +364,7 @@ def _names(names: Sequence[str], geometry: drawing.Layout, state: SheetState) ->
                 num(spot.x),
                 num(spot.y),
                 transform,
-                drawing.fit_name(names[seat], spot),
+                isolate(drawing.fit_name(names[seat], spot)),
                 title,
                 deals,
             )
@@ -385,5 +386,5 @@ def sheet_table(scored: ScoredPulka, paper: Paper | None = None) -> SheetTable:
         rows.append(
             SheetRow(names[seat], SeriesCell.of(own.pulya), SeriesCell.of(own.gora), whists)
         )
-    headers = tuple(_("Whists → %(name)s") % {"name": name} for name in names)
+    headers = tuple(_("Whists → %(name)s") % {"name": isolate(name)} for name in names)
     return SheetTable(headers, tuple(rows))

@@ -9,7 +9,7 @@ the earlier states of the sheet) from ``services`` and ``replay``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.formats import localize, time_format
 from django.utils.translation import gettext as _
 
+from prefscore.clubs.models import MembershipRequest, Role
+from prefscore.clubs.names import display_name
 from scoring.conventions import convention_label
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
@@ -80,7 +82,7 @@ def line_actions(
             "%(user)s holds the pencil on this deal until %(time)s: until then only he "
             "changes it (Кодекс 4.2.8)."
         ) % {
-            "user": held.entered_by.get_username() if held.entered_by else "—",
+            "user": display_name(held.entered_by) if held.entered_by else "—",
             "time": time_format(timezone.localtime(pencil_rule.pencil_until(pulka, held)), "H:i"),
         }
     return LineActions(
@@ -106,7 +108,14 @@ class StandingDeals(Sequence[Deal]):
 
     def _last(self) -> tuple[Deal | None]:
         rows = self.pulka.deals.current().select_related("entered_by").order_by("-number")
-        fields = ("pulka", "number", "facts", "entered_at", "entered_by__username")
+        fields = (
+            "pulka",
+            "number",
+            "facts",
+            "entered_at",
+            "entered_by__username",
+            "entered_by__first_name",
+        )
         return (rows.only(*fields).first(),)
 
     def all(self) -> list[Deal]:
@@ -300,8 +309,12 @@ def table_context(
     notice: str = "",
     whole_protocol: bool = False,
     seating: trail.Seating | None = None,
+    undone: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the table screen shows, from the pulka and its standing deals.
+
+    ``undone``: the facts of a deal its recorder just undid (Кодекс 4.2.8): the form
+    for the next deal holds them, to be put right and recorded again.
 
     ``change`` asks for the last deal's facts in the form again (pencil rule, Кодекс
     4.2.8); it is honoured only for whoever holds the pencil. ``propose`` puts the form
@@ -339,6 +352,10 @@ def table_context(
         entry = _change_form(pulka, before, pencil, form)
     elif propose and may_propose:
         entry = _propose_form(pulka, state(), len(standing) + 1, form)
+    elif undone and "contract" in undone and not pulka.is_frozen and form is None:
+        values = values_from_facts(dict(undone), pulka.player_names)
+        action = reverse("games:record", args=[pulka.pk])
+        entry = entry_form(state(), action, len(standing) + 1, values)
     elif not pulka.is_frozen and form is None:
         entry_region = _next_deal_region(pulka, state, len(standing) + 1)
     elif form is not None and not pulka.is_frozen:
@@ -390,6 +407,9 @@ def table_context(
         "conflict": conflict,
         "notice": notice,
         "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
+        # An admin at the table sees who waits to join (one count, read only for him;
+        # a plain number, so that it keys the shared page: presenters/viewer_class.py).
+        "waiting_requests": _waiting(pulka, role),
     }
 
 
@@ -427,6 +447,13 @@ def _next_deal_region(
         return {"entry": entry_form(state(), action, number, {}, {})}
 
     return render_cache.Region(pulka, "entry", "games/_entry_form.html", values)
+
+
+def _waiting(pulka: Pulka, role: str | None) -> int:
+    """How many membership requests wait for this club's admins, for an admin; else 0."""
+    if role != Role.ADMIN:
+        return 0
+    return MembershipRequest.objects.filter(club_id=pulka.club_id).pending().count()
 
 
 def balance_of(scored: ScoredPulka) -> BalanceChart | None:

@@ -20,6 +20,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from prefscore.clubs.names import display_name
 from scoring.engine.contracts import Contract, Kind
 from scoring.engine.deals import parse_deal
 from scoring.engine.errors import ScoringError
@@ -28,6 +29,8 @@ from scoring.engine.sheet import SheetState, apply
 from ..models import AuditEvent, Deal, ForgottenDeal, Pulka
 from ..trail import Seating
 from .abandon import ABANDON_ACTIONS, abandon_sentence
+from .bidi import isolate
+from .notation import reader_notation
 from .numbers import format_points
 from .protocol import explain
 
@@ -54,7 +57,7 @@ def describe_facts(facts: Mapping[str, Any], names: Sequence[str] = ()) -> str:
     elif contract.kind is Kind.MISERE:
         parts = [_("misère")]
     else:
-        parts = [contract.symbol]
+        parts = [reader_notation(contract.symbol)]
     if facts.get("declarer"):
         parts[0] = f"{parts[0]} {facts['declarer']}"
     words = _seated(facts.get("whists") or {}, names)
@@ -235,7 +238,7 @@ def _outcome(proposal: ForgottenDeal, answered: Mapping[str, bool]) -> str:
 
 
 def _who(user: Any) -> str:
-    return user.get_username() if user is not None else "—"
+    return isolate(display_name(user)) if user is not None else "—"
 
 
 # --- the audit trail ---------------------------------------------------------------------

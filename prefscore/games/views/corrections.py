@@ -107,7 +107,7 @@ def _correction(request: HtmxHttpRequest, pk: int, number: int, *, arbiter: bool
         "pulka": pulka,
         "entry": entry,
         "number": number,
-        "notation": record.notation,
+        "notation": presenters.reader_notation(record.notation),
         "entries": tuple(presenters.explain(e, scored.pulka.names) for e in record.entries),
     }
     return render_page(request, "games/correct.html", context, status=status)

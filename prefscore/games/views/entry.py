@@ -222,6 +222,11 @@ def pencil(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         assert form is not None
         form.add_engine_error(error)
         return _change_again(request, pulka, deals, corrections, form, number)
+    if action == "undo" and request.htmx:
+        # His own form holds the deal just undone, to be put right and recorded again.
+        fresh = reread(pk)
+        context = table_context(request, fresh, undone=holder.facts)
+        return render_table(request, context)
     return changed(request, pk)
 
 

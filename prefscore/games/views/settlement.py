@@ -1,7 +1,7 @@
 """Settlement at any moment: who is up, who owes whom (Кодекс 4.2.12–4.2.14).
 
 Both Кодекс methods step by step, whole whists with the table's choice of who adjusts
-(``?first_seat=``, the first seat by default as docs/protocol.md says), money and the
+(``?first_seat=``; by default whoever method 1 cannot divide, docs/rules.md §3.7), money and the
 shortest list of payments. A running pulka is settled as if the players stopped now.
 """
 
@@ -17,10 +17,11 @@ from .. import presenters, render_cache, services
 from ..access import pulka_for
 
 
-def _seat(value: str, size: int) -> int:
-    """The seat who adjusts first; anything unexpected falls back to the first seat."""
+def _seat(value: str, size: int) -> int | None:
+    """The seat the table chose to adjust first; None (the engine's choice, docs/rules.md
+    §3.7) when none or anything unexpected is given."""
     seat = request_int(value, max_digits=1)
-    return seat if seat is not None and seat < size else 0
+    return seat if seat is not None and seat < size else None
 
 
 @login_required
