@@ -21,7 +21,6 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from prefscore.games import fragments
 from prefscore.games.models import Pulka
 from prefscore.tournaments import rounds
 from tests.browser.support import NAMES, TWELVE_DEALS
@@ -112,7 +111,6 @@ def seed() -> Seeded:
     """The access world, an evening of twelve deals (an unplayed 6NT among them), and a
     tournament whose first round is played."""
     cache.clear()  # an earlier test's rendering of the same primary keys
-    fragments.store.clear()
     world = build_world()
     evening = make_pulka(world.club, NAMES, world.users["member"])
     for facts in TWELVE_DEALS:
