@@ -17,6 +17,7 @@ from django.utils import timezone
 from prefscore.clubs.models import Membership, Role
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
+from prefscore.games.views import events
 from prefscore.tournaments import room_events
 from prefscore.tournaments.models import Round, Tournament
 from tests.web.fixtures_tournaments import client_as, draw, table_deals, url
@@ -57,6 +58,7 @@ def test_a_deal_at_a_table_of_the_tournament_sends_a_new_version(tournament_worl
     assert response.status_code == 200
     assert response["Content-Type"] == "text/event-stream"
     assert "no-cache" in response["Cache-Control"]
+    assert response["X-Accel-Buffering"] == "no"
     assert first.startswith("retry: 3000\n")
     before = room_events.room_state(drawn.pk)  # the version after the deal
     assert first.split("data: ")[1] != after.split("data: ")[1]
@@ -183,3 +185,19 @@ def test_the_asgi_entry_knows_the_room_streams_paths(tournament_world, drawn):
         assert EVENT_STREAMS.match(url(name, drawn))
     for name in ("room", "projector", "my_table"):
         assert not EVENT_STREAMS.match(url(name, drawn))
+
+
+def test_an_idle_stream_sends_heartbeats_and_ends_in_time(tournament_world, drawn, monkeypatch):
+    """The browser then connects again, and the check is made afresh."""
+    monkeypatch.setattr(events, "HEARTBEAT_SECONDS", 0.05)
+    monkeypatch.setattr(events, "STREAM_SECONDS", 0.5)
+
+    async def scenario() -> list[str]:
+        client = await signed_in(tournament_world.users["organiser"])
+        response = await client.get(url("room_events", drawn))
+        return [chunk.decode() async for chunk in response.streaming_content]
+
+    chunks = run(scenario)
+
+    assert chunks[0].startswith("retry: 3000\nevent: version\n")
+    assert chunks[1:] and set(chunks[1:]) == {": heartbeat\n\n"}
