@@ -62,10 +62,10 @@ def round_states(tournament_ids: list[int]) -> dict[int, object]:
     rounds = Round.objects.filter(tournament_id__in=tournament_ids).order_by("pk")
     fields = ("tournament_id", "pk", "status", "stage", "published_at", "starts_at", "tables")
     for tournament_id, *row in rounds.values_list(*fields):
-        found[tournament_id][1].append(row)
+        found.setdefault(tournament_id, [None, []])[1].append(row)
     closed = TableClosure.objects.filter(pulka__tournament_id__in=tournament_ids)
     for tournament_id, pk in closed.values_list("pulka__tournament_id", "pk").order_by("pk"):
-        found[tournament_id].append(pk)
+        found.setdefault(tournament_id, [None, []]).append(pk)
     return {pk: repr(value) for pk, value in found.items()}
 
 
