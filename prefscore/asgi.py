@@ -17,8 +17,11 @@ from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "prefscore.settings")
 
-# The paths of games:events and games:watch_events (prefscore/games/urls.py).
-EVENT_STREAMS = re.compile(r"^/(pulkas/\d+|watch/[^/]+)/events/$")
+# The paths of games:events and games:watch_events (prefscore/games/urls.py), and of the
+# room screens' (tournaments:room_events, projector_events, my_table_events).
+EVENT_STREAMS = re.compile(
+    r"^/(pulkas/\d+|watch/[^/]+|tournaments/[^/]+/[^/]+/(room|projector|my-table))/events/$"
+)
 
 
 class Handler(ASGIHandler):

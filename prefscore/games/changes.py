@@ -17,6 +17,10 @@ How a change reaches the streams of one events process (a ``ChangeHub`` per even
 
 A stream woken by either re-reads the version through its own permission check, so a
 member removed from the club, or a revoked spectator link, hears nothing more.
+
+Besides the pulkas (int keys), a higher layer may add keys of its own, named
+``"<kind>:<id>"`` (a tournament's round state: ``tournaments/room_events.py``): it
+announces them as a pulka's, and registers a reader for the watcher (:func:`register`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from django.db import connection, connections
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+# What a stream watches: a pulka's id, or a higher layer's "<kind>:<id>" (register()).
+Key = int | str
 
 CHANNEL = "prefscore_pulka"
 # How often the SQLite watcher reads the versions: a deal reaches the other phones within
@@ -43,44 +49,62 @@ WATCH_SECONDS = 0.2
 RECONNECT_SECONDS = 2.0
 
 
-def announce(pulka_id: int) -> None:
-    """Say that ``pulka_id``'s version changed, from inside the transaction that changed it.
+def announce(key: Key) -> None:
+    """Say that ``key`` (a pulka's id) changed, from inside the transaction that changed it.
 
     On PostgreSQL a ``NOTIFY``, delivered at commit; elsewhere nothing (the watcher reads
     the versions). Called wherever a pulka's ``version`` is written.
     """
     if connection.vendor != "postgresql":
         return
+    payload = str(int(key)) if isinstance(key, int) else key
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(int(pulka_id))])
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
+
+
+# A higher layer's readers for its own keys, by kind: ids -> a value that changes with it.
+_readers: dict[str, Callable[[list[int]], dict[int, object]]] = {}
+
+
+def register(kind: str, read: Callable[[list[int]], dict[int, object]]) -> None:
+    """Let streams watch ``"<kind>:<id>"``: ``read`` gives the watcher (SQLite) a value per
+    id that changes whenever the thing does; on PostgreSQL the layer announces the key."""
+    _readers[kind] = read
 
 
 class ChangeHub:
     """The streams of one event loop, by pulka, and the feed that wakes them."""
 
     def __init__(self) -> None:
-        self.waiters: dict[int, set[asyncio.Event]] = {}
+        self.waiters: dict[Key, set[asyncio.Event]] = {}
         self.feed: asyncio.Task[None] | None = None
 
     @contextlib.contextmanager
-    def watching(self, pulka_id: int) -> Iterator[asyncio.Event]:
+    def watching(self, pulka_id: Key) -> Iterator[asyncio.Event]:
         """An event set whenever ``pulka_id`` may have changed, while the block runs.
 
         Taken before the stream reads its first version, so that no change falls between.
         """
         woken = asyncio.Event()
-        self.waiters.setdefault(pulka_id, set()).add(woken)
-        self._start_feed()
+        self.add(pulka_id, woken)
         try:
             yield woken
         finally:
-            found = self.waiters.get(pulka_id)
-            if found is not None:
-                found.discard(woken)
-                if not found:
-                    del self.waiters[pulka_id]
+            self.discard(pulka_id, woken)
 
-    def wake(self, pulka_id: int) -> None:
+    def add(self, key: Key, woken: asyncio.Event) -> None:
+        """Set ``woken`` whenever ``key`` may have changed (one event may serve many keys)."""
+        self.waiters.setdefault(key, set()).add(woken)
+        self._start_feed()
+
+    def discard(self, key: Key, woken: asyncio.Event) -> None:
+        found = self.waiters.get(key)
+        if found is not None:
+            found.discard(woken)
+            if not found:
+                del self.waiters[key]
+
+    def wake(self, pulka_id: Key) -> None:
         for woken in self.waiters.get(pulka_id, ()):
             woken.set()
 
@@ -144,22 +168,33 @@ def release_connections() -> None:
             future.result(timeout=15)
 
 
-def read_versions(pulka_ids: list[int]) -> dict[int, int]:
-    """The versions of these pulkas, in one query (the watcher's thread)."""
+def read_versions(keys: list[Key]) -> dict[Key, object]:
+    """The versions of these pulkas, in one query, and of the other keys, one query per
+    kind by its registered reader (the watcher's thread)."""
     from .models import Pulka  # the models load after the apps, this module before
 
+    pulka_ids = [key for key in keys if isinstance(key, int)]
     rows = Pulka.objects.filter(pk__in=pulka_ids).values_list("pk", "version")
-    return {int(pk): int(version) for pk, version in rows}
+    found: dict[Key, object] = {int(pk): int(version) for pk, version in rows}
+    by_kind: dict[str, list[int]] = {}
+    for key in keys:
+        if isinstance(key, str):
+            kind, _sep, number = key.partition(":")
+            if kind in _readers and number.isdigit():
+                by_kind.setdefault(kind, []).append(int(number))
+    for kind, ids in by_kind.items():
+        found.update({f"{kind}:{pk}": value for pk, value in _readers[kind](ids).items()})
+    return found
 
 
 async def watch(
-    hub: ChangeHub, read: Callable[[list[int]], dict[int, int]] = read_versions
+    hub: ChangeHub, read: Callable[[list[Key]], dict[Key, object]] = read_versions
 ) -> None:
     """Read the watched pulkas' versions every ``WATCH_SECONDS``; wake the streams of those
     that changed, and of those read for the first time (they may have changed between
     the stream's first read and this one). Ends when no stream is left."""
     loop = asyncio.get_running_loop()
-    known: dict[int, int] = {}
+    known: dict[Key, object] = {}
     while hub.waiters:
         watched = list(hub.waiters)
         try:
@@ -171,7 +206,7 @@ async def watch(
             version = versions.get(pulka_id)
             if pulka_id not in known or known[pulka_id] != version:
                 hub.wake(pulka_id)
-        known = {pk: version for pk, version in versions.items() if pk in hub.waiters}
+        known = {key: version for key, version in versions.items() if key in hub.waiters}
         await asyncio.sleep(WATCH_SECONDS)
 
 
@@ -208,5 +243,5 @@ async def _dispatch(hub: ChangeHub, conn: Any) -> None:
     """Wake by each notification; stop once no stream is left (checked every second)."""
     while hub.waiters:
         async for notice in conn.notifies(timeout=1.0):
-            with contextlib.suppress(ValueError):
-                hub.wake(int(notice.payload))
+            payload = notice.payload
+            hub.wake(int(payload) if payload.isdigit() else payload)

@@ -7,7 +7,8 @@ organisers' own: it is the screen a laptop signed in as the organiser puts on th
 "My table now" is for the club's members, who are the players with accounts.
 
 Each page refreshes itself with htmx polling; the poll asks for its region only
-(``render_page``'s partial), and the view models are ``room``'s.
+(``render_page``'s partial), and the view models are ``room``'s. Under ASGI a change
+signal (``room_events``) asks the poll at once when a table or the round moves.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ its controls, and its standings and bracket (open to anyone when public)."""
 from django.urls import path
 
 from . import (
+    room_events,
     room_views,
     views,
     views_checkin,
@@ -58,6 +59,18 @@ urlpatterns = [
     path("<slug:club>/<slug:slug>/room/", room_views.dashboard, name="room"),
     path("<slug:club>/<slug:slug>/projector/", room_views.projector, name="projector"),
     path("<slug:club>/<slug:slug>/my-table/", room_views.my_table, name="my_table"),
+    # Their change signals (room_events.py): under ASGI only; each path mirrors its screen's.
+    path("<slug:club>/<slug:slug>/room/events/", room_events.room_events, name="room_events"),
+    path(
+        "<slug:club>/<slug:slug>/projector/events/",
+        room_events.projector_events,
+        name="projector_events",
+    ),
+    path(
+        "<slug:club>/<slug:slug>/my-table/events/",
+        room_events.my_table_events,
+        name="my_table_events",
+    ),
     path("<slug:club>/<slug:slug>/print/seating/", room_views.print_seating, name="print_seating"),
     path("<slug:club>/<slug:slug>/print/cards/", room_views.print_cards, name="print_cards"),
     path(

@@ -390,6 +390,14 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:room": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:projector": public(kwargs=walk_kwargs),
     "tournaments:my_table": club_roles(*MEMBERS, kwargs=walk_kwargs),
+    # The room screens' change signals: as their screens, but 403 rather than a sign-in.
+    "tournaments:room_events": replace_outcomes(
+        club_roles(*ORGANISERS, kwargs=walk_kwargs), anonymous=DENIED
+    ),
+    "tournaments:projector_events": public(kwargs=walk_kwargs),
+    "tournaments:my_table_events": replace_outcomes(
+        club_roles(*MEMBERS, kwargs=walk_kwargs), anonymous=DENIED
+    ),
     "tournaments:print_seating": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:print_cards": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:print_standings": club_roles(*ORGANISERS, kwargs=walk_kwargs),
@@ -425,6 +433,9 @@ def walk_private_kwargs(world: World) -> dict[str, Any]:
 PRIVATE_TOURNAMENT: dict[str, Expect] = {
     "tournaments:standings": club_roles(*MEMBERS, kwargs=walk_private_kwargs),
     "tournaments:projector": club_roles(*ORGANISERS, kwargs=walk_private_kwargs),
+    "tournaments:projector_events": replace_outcomes(
+        club_roles(*ORGANISERS, kwargs=walk_private_kwargs), anonymous=DENIED
+    ),
 }
 
 

@@ -57,7 +57,7 @@ def test_the_dashboard_shows_the_tables_their_deals_and_the_clock(tournament_wor
     assert '<dd data-figure="playing">2</dd>' in body
     assert "2 tables of 3 are still playing." in body
     assert 'data-clock="elapsed">0:0' in body
-    assert 'hx-trigger="every 15s"' in body
+    assert 'hx-trigger="every 15s, prefscore:changed"' in body
 
 
 def test_the_dashboard_before_any_round_says_so(tournament_world, cup):
@@ -133,7 +133,7 @@ def test_the_projector_shows_the_seating_while_tables_play(tournament_world, dra
     assert "site-header" not in body and "<form" not in body and "<button" not in body
     assert all(name in body for name in names)
     assert body.count('class="projector__table"') == 3
-    assert f'hx-trigger="every {room.PROJECTOR_POLL_SECONDS}s"' in body
+    assert f'hx-trigger="every {room.PROJECTOR_POLL_SECONDS}s, prefscore:changed"' in body
     assert 'data-wall="playing"' in body
 
 

@@ -66,7 +66,7 @@ def _spectator_check(token: str) -> Check:
     return lambda: joining.spectator_version(token)
 
 
-def _message(event: str, data: object) -> bytes:
+def message(event: str, data: object) -> bytes:
     return f"event: {event}\ndata: {data}\n\n".encode()
 
 
@@ -77,9 +77,9 @@ async def changes_of(pulka_id: int, check: Check) -> AsyncIterator[bytes]:
     with changes.hub().watching(pulka_id) as woken:
         shown = await checked()  # again, now that changes wake this stream
         if shown is None:
-            yield _message("gone", "")
+            yield message("gone", "")
             return
-        yield f"retry: {RETRY_MILLISECONDS}\n".encode() + _message("version", shown)
+        yield f"retry: {RETRY_MILLISECONDS}\n".encode() + message("version", shown)
         while time.monotonic() < ends:
             try:
                 await asyncio.wait_for(woken.wait(), HEARTBEAT_SECONDS)
@@ -89,14 +89,14 @@ async def changes_of(pulka_id: int, check: Check) -> AsyncIterator[bytes]:
             woken.clear()
             version = await checked()
             if version is None:
-                yield _message("gone", "")
+                yield message("gone", "")
                 return
             if version != shown:
                 shown = version
-                yield _message("version", version)
+                yield message("version", version)
 
 
-def _in_thread(request: HttpRequest, function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+def in_thread(request: HttpRequest, function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """``function`` run off the event loop: under ASGI in the checks' few threads, whose
     database connections every stream shares (a thread of the request's own would keep
     a connection per open stream); under WSGI in the request's thread, and its transaction.
@@ -107,7 +107,7 @@ def _in_thread(request: HttpRequest, function: Callable[..., T]) -> Callable[...
 
 
 async def _stream(request: HttpRequest, pulka_id: int | None, check: Check) -> HttpResponse:
-    if pulka_id is None or await _in_thread(request, check)() is None:
+    if pulka_id is None or await in_thread(request, check)() is None:
         return HttpResponseForbidden()
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)  # under WSGI: no stream, the page polls
@@ -120,12 +120,12 @@ async def _stream(request: HttpRequest, pulka_id: int | None, check: Check) -> H
 @require_safe
 async def sheet_events(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The sheet's stream; 403 for anyone the poll would not answer."""
-    check = await _in_thread(request, _member_check)(request, pk)
+    check = await in_thread(request, _member_check)(request, pk)
     return await _stream(request, pk, check)
 
 
 @require_safe
 async def watch_events(request: HttpRequest, token: str) -> HttpResponse:
     """A spectator link's stream; 403 once the link no longer works."""
-    pulka_id = await _in_thread(request, joining.spectator_pulka_id)(token)
+    pulka_id = await in_thread(request, joining.spectator_pulka_id)(token)
     return await _stream(request, pulka_id, _spectator_check(token))
