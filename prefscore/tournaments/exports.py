@@ -139,6 +139,8 @@ def entry_json(entry: TournamentEntry) -> dict[str, Any]:
         "joined_round": entry.joined_round,
         "left_after_round": entry.left_after_round,
         "home_club": entry.home_club,
+        # The round whose table he left after its first deal, a forfeit (§4.9), or null.
+        "forfeited_round": entry.forfeited_round,
     }
 
 

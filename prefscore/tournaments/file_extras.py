@@ -45,6 +45,7 @@ def regulations_json(tournament: Tournament) -> dict[str, Any]:
         "yellow_cards_limit": tournament.yellow_cards_limit,
         "round_floor": tournament.round_floor,
         "at_time": tournament.at_time,
+        "forfeit_whists": tournament.forfeit_whists,
     }
 
 
@@ -121,6 +122,9 @@ def read_regulations(data: Mapping[str, Any], place: str) -> dict[str, Any]:
         if given["round_floor"] is None
         else whole(given, "round_floor", place, -MAX_FIGURE, 0),
         "at_time": choice(given, "at_time", place, Tournament.AtTime.values),
+        "forfeit_whists": None
+        if given.get("forfeit_whists") is None
+        else whole(given, "forfeit_whists", place, -MAX_FIGURE, 0),
     }
 
 

@@ -53,7 +53,8 @@ MAX_TARGET = protocol.MAX_TARGET
 MAX_WHISTS = 1_000_000  # as tables.close_table allows
 MAX_ROUND_MINUTES = 1440
 MAX_STAGE_ROUNDS = 10
-ENTRY_ROUNDS = ("joined_round", "left_after_round")
+ENTRY_ROUNDS = ("joined_round", "left_after_round", "forfeited_round")
+NO_ROUNDS = (None, None, None)
 CONVENTION_FIELDS = ["convention_name", "convention_source"]
 TABLE_FIELDS = ["tournament", "round_number", "status", "title"] + CONVENTION_FIELDS
 
@@ -106,8 +107,9 @@ class TournamentFile:
     fields: dict[str, Any]
     players: tuple[tuple[str, str], ...]  # name, entry state
     rounds: tuple[RoundFile, ...]
-    # By name: a late entry's first round and the rounds played before a drop (§4.2).
-    entry_rounds: Mapping[str, tuple[int | None, int | None]] = field(default_factory=dict)
+    # By name: a late entry's first round, the rounds played before a drop, the round
+    # forfeited (§4.2, §4.9).
+    entry_rounds: Mapping[str, tuple[int | None, ...]] = field(default_factory=dict)
     # Home clubs, pairs kept apart, cards, fines and disqualifications (file_extras).
     extras: Extras = field(default_factory=Extras)
 
@@ -170,13 +172,13 @@ def _read_players(data: Any) -> tuple[tuple[str, str], ...]:
     return tuple(players)
 
 
-def _read_entry_rounds(data: Any) -> dict[str, tuple[int | None, int | None]]:
-    """Each player's late-entry round and drop round, where the file gives them."""
+def _read_entry_rounds(data: Any) -> dict[str, tuple[int | None, ...]]:
+    """Each player's late-entry round, drop round and forfeited round, where the file gives them."""
     found = {}
     for index, item in enumerate(data if isinstance(data, list) else [], start=1):
-        joined, left = (_optional_round(item, key, f"players → {index}") for key in ENTRY_ROUNDS)
-        if (joined, left) != (None, None):
-            found[item["name"].strip()] = (joined, left)
+        rounds = tuple(_optional_round(item, key, f"players → {index}") for key in ENTRY_ROUNDS)
+        if any(number is not None for number in rounds):
+            found[item["name"].strip()] = rounds
     return found
 
 
@@ -364,7 +366,7 @@ def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "
             TournamentEntry(
                 tournament=tournament,
                 player=players[name],
-                **dict(zip(ENTRY_ROUNDS, file.entry_rounds.get(name, (None, None)), strict=True)),
+                **dict(zip(ENTRY_ROUNDS, file.entry_rounds.get(name, NO_ROUNDS), strict=True)),
                 **_entry_state(state),
             )
             for name, state in file.players
