@@ -223,7 +223,7 @@ def _standings(
     stage_of = {r.number: r.stage for r in rounds}
     by_stage: dict[str, dict[str, Score]] = defaultdict(lambda: defaultdict(int))
     left = tournament.entries.filter(forfeited_round__isnull=False)
-    forfeits = {(str(k), n) for k, n in left.values_list("player_id", "forfeited_round")}
+    forfeits = {(str(k), int(n)) for k, n in left.values_list("player_id", "forfeited_round") if n}
     for table in results:
         result = forfeited(table, forfeits, tournament.forfeit_whists)
         stage = stage_of.get(result.round_number, Round.Stage.QUALIFYING)

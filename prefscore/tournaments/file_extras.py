@@ -80,7 +80,9 @@ def discipline_json(
     ]
 
 
-def _details_out(details: Mapping[str, Any], tables: Mapping[int, tuple[int, int]]) -> dict:
+def _details_out(
+    details: Mapping[str, Any], tables: Mapping[int, tuple[int, int]]
+) -> dict[str, Any]:
     out = dict(details)
     for key in TABLE_KEYS:
         if key in out:
@@ -247,7 +249,9 @@ def _store_events(
     TournamentEvent.objects.bulk_update(rows, ["at"], batch_size=1000)
 
 
-def _details_in(details: Mapping[str, Any], tables: Mapping[tuple[int, int], int]) -> dict:
+def _details_in(
+    details: Mapping[str, Any], tables: Mapping[tuple[int, int], int]
+) -> dict[str, Any]:
     out = dict(details)
     for key in TABLE_KEYS:
         place = out.get(key)

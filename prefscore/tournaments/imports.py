@@ -32,7 +32,7 @@ from scoring.messages import message_for
 
 from .exports import ENTRY_STATES, FORMAT, OUT_STATES, ROUND_STATUSES, STAGES, VERSION
 from .file_extras import Extras, read_extras, read_regulations, store_extras
-from .file_fields import ImportRefused
+from .file_fields import ImportRefused as ImportRefused  # re-exported: its callers' name
 from .file_fields import as_list as _list
 from .file_fields import as_object as _object
 from .file_fields import choice as _choice
