@@ -5,6 +5,7 @@ table after its first deal forfeits that round, counted at most the regulations'
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import TestCase
 
 from prefscore.games.models import Pulka
@@ -118,3 +119,18 @@ def _form(cup):
             data[name] = value
     data.pop("public", None)
     return data
+
+
+def test_the_admin_shows_the_forfeited_round_without_letting_it_be_typed(tournament_world, left):
+    cup, leader, _sheet = left
+    superuser = get_user_model().objects.create_superuser("root", password="pw-root-12345")
+    client = client_as(tournament_world, "anonymous")
+    client.force_login(superuser)
+
+    page = client.get(f"/admin/tournaments/tournament/{cup.pk}/change/")
+
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "forfeited round" in body.lower()
+    assert 'name="entries-0-state"' in body
+    assert 'name="entries-0-forfeited_round"' not in body
