@@ -1,7 +1,8 @@
 """The director's controls on a phone (390×844), in Russian and in English: a player
-checks in himself with the tournament's QR link (also on each printed table card), the organiser checks in the rest in one
-submit, gives a card and a fine (written on the player's sheet), and the page shows them
-on the player's line; nothing sideways, axe finds nothing serious (docs/tournaments.md §7)."""
+checks in himself with the tournament's QR link (also on each printed table card), the
+organiser checks in the rest in one submit, gives a card and a fine (written on the
+player's sheet), and the page shows them on the player's line; nothing sideways, axe
+finds nothing serious (docs/tournaments.md §7)."""
 
 from __future__ import annotations
 
