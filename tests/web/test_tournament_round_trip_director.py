@@ -97,19 +97,27 @@ def test_an_export_imports_elsewhere_exactly(tournament_world, directed):
 
 def test_a_file_from_before_these_fields_imports_with_the_defaults(tournament_world, directed):
     data = exports.export_data(directed)
-    for key in ("yellow_cards_limit", "round_floor", "at_time", "forbidden_pairs"):
+    for key in (
+        "yellow_cards_limit",
+        "round_floor",
+        "at_time",
+        "forfeit_whists",
+        "forbidden_pairs",
+    ):
         data["tournament"].pop(key)
     data.pop("discipline")
     data["rounds"][0].pop("starts_at")
     for player in data["players"]:
         player.pop("home_club")
+        player.pop("forfeited_round")
 
     copy_ = imports.import_tournament(
         tournament_world.club, imports.read_file(json.dumps(data)), None
     )
 
     assert (copy_.yellow_cards_limit, copy_.round_floor, copy_.at_time) == (2, -1000, "flag")
-    assert copy_.forbidden_pairs == [] and not copy_.events.exists()
+    assert copy_.forfeit_whists is None and copy_.forbidden_pairs == []
+    assert not copy_.events.exists()
 
 
 @pytest.mark.parametrize(
@@ -118,6 +126,8 @@ def test_a_file_from_before_these_fields_imports_with_the_defaults(tournament_wo
         (lambda d: d["tournament"].update(at_time="never"), "at_time"),
         (lambda d: d["tournament"].update(yellow_cards_limit="two"), "yellow_cards_limit"),
         (lambda d: d["tournament"].update(round_floor=5), "round_floor"),
+        (lambda d: d["tournament"].update(forfeit_whists=10), "forfeit_whists"),
+        (lambda d: d["players"][0].update(forfeited_round="1"), "forfeited_round"),
         (lambda d: d["tournament"].update(forbidden_pairs=[["Anna", "Nobody"]]), "forbidden"),
         (lambda d: d["tournament"].update(forbidden_pairs=[["Anna", "Anna"]]), "forbidden"),
         (lambda d: d["players"][0].update(home_club=7), "home_club"),
