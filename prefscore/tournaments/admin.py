@@ -35,7 +35,9 @@ CHANGE_FIELDS = ("field", "before", "after", "changed_by", "changed_at")
 class EntryInline(admin.TabularInline):
     model = TournamentEntry
     extra = 0
-    fields = ["player", "state", "joined_round", "left_after_round"]
+    fields = ["player", "state", "joined_round", "left_after_round", "forfeited_round"]
+    # Set when he left a table in play (tables.leave_table): a fact, not a setting.
+    readonly_fields = ["forfeited_round"]
     raw_id_fields = ["player"]
 
 

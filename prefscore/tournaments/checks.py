@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from prefscore.games.models import Pulka
 from scoring.engine import ranking, seating
 from scoring.engine.errors import ScoringError
+from scoring.engine.forfeit import forfeited
 from scoring.engine.normalise import Score, normalised
 
 from . import results
@@ -217,10 +218,14 @@ def _zero_sums(pulkas: Sequence[Pulka], results: dict[int, ranking.TableResult])
 def _standings(
     tournament: Tournament, results: Sequence[ranking.TableResult], rounds: list[Round]
 ) -> list[str]:
-    """The standings against a plain recount of each player's points, and their order."""
+    """The standings against a plain recount of each player's points, and their order
+    (a forfeited round counted as the regulations say, §4.9)."""
     stage_of = {r.number: r.stage for r in rounds}
     by_stage: dict[str, dict[str, Score]] = defaultdict(lambda: defaultdict(int))
-    for result in results:
+    left = tournament.entries.filter(forfeited_round__isnull=False)
+    forfeits = {(str(k), int(n)) for k, n in left.values_list("player_id", "forfeited_round") if n}
+    for table in results:
+        result = forfeited(table, forfeits, tournament.forfeit_whists)
         stage = stage_of.get(result.round_number, Round.Stage.QUALIFYING)
         points = normalised(result.whists, tournament.normalisation)
         for key, point in zip(result.players, points, strict=True):

@@ -28,7 +28,7 @@ from prefscore.games.services import score
 from prefscore.spreadsheet import text_cell
 from scoring.engine import protocol, ranking
 
-from . import services, titles
+from . import file_extras, services, titles
 from .models import Round, TableClosure, Tournament, TournamentEntry
 
 FORMAT = "prefscore-tournament"
@@ -117,6 +117,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
         "status": tournament.status,
         "convention_name": tournament.convention_name,
         "convention": tournament.convention.to_options(),
+        **file_extras.regulations_json(tournament),
     }
 
 
@@ -137,6 +138,9 @@ def entry_json(entry: TournamentEntry) -> dict[str, Any]:
         # A late entry's first round and the rounds played before a drop (§4.2).
         "joined_round": entry.joined_round,
         "left_after_round": entry.left_after_round,
+        "home_club": entry.home_club,
+        # The round whose table he left after its first deal, a forfeit (§4.9), or null.
+        "forfeited_round": entry.forfeited_round,
     }
 
 
@@ -160,6 +164,7 @@ def round_json(
         "repeats": round_.repeats,
         "repeats_forced": round_.repeats_forced,
         "drawn_at": round_.created_at.isoformat(),
+        "starts_at": round_.starts_at.isoformat() if round_.starts_at else None,
         "tables": [
             table_json(number, pulka) for number, pulka in services.numbered(round_, tables)
         ],
@@ -236,11 +241,15 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
     names = {str(entry.player_id): entry.player.name for entry in entries}
     rounds = list(tournament.rounds.all())
     named = titles.titles_of(((r.number, r.stage) for r in rounds), tournament.stage_rounds)
+    ids = {entry.player_id: entry.player.name for entry in entries}
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
-        "tournament": tournament_json(tournament),
+        "tournament": {
+            **tournament_json(tournament),
+            "forbidden_pairs": file_extras.pairs_json(tournament, ids),
+        },
         "players": [entry_json(entry) for entry in entries],
         "rounds": [
             round_json(r, by_round.get(r.number, []), names, named.get(r.number, ""))
@@ -248,10 +257,22 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
         ],
         # Players who tie on every criterion share a place: listed by name within it, so
         # an imported copy (whose players have other ids) exports the same list.
+        "discipline": file_extras.discipline_json(tournament, _table_places(rounds, by_round)),
         "standings": sorted(
             (standing_json(line, table.players) for line in table.lines),
             key=lambda row: (row["place"], row["name"]),
         ),
+    }
+
+
+def _table_places(
+    rounds: Sequence[Round], by_round: Mapping[int, Sequence[Pulka]]
+) -> dict[int, tuple[int, int]]:
+    """Each exported table's round and number by its pulka id (§4.11)."""
+    return {
+        pulka.pk: (round_.number, number)
+        for round_ in rounds
+        for number, pulka in services.numbered(round_, by_round.get(round_.number, []))
     }
 
 

@@ -137,6 +137,16 @@ class TournamentForm(forms.Form):
         required=False,
         help_text=_("A player whose table ends below it gets a yellow card; leave empty for none."),
     )
+    forfeit_whists = WholeNumberField(
+        label=_("A forfeit counts at most, in whists"),
+        min_value=-MAX_FLOOR,
+        max_value=0,
+        required=False,
+        help_text=_(
+            "A player who leaves his table after its first deal: 0 records no gain, a"
+            " negative figure is a penalty; leave empty to count the sheet as it stands."
+        ),
+    )
     at_time = forms.ChoiceField(
         label=_("When the time is up"),
         choices=Tournament.AtTime.choices,
@@ -167,7 +177,7 @@ class TournamentForm(forms.Form):
         """
         values = {
             name: self.cleaned_data.get(name)
-            for name in ("yellow_cards_limit", "round_floor")
+            for name in ("yellow_cards_limit", "round_floor", "forfeit_whists")
             if name in self.data
         }
         if self.cleaned_data.get("at_time"):

@@ -18,7 +18,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
@@ -32,6 +31,16 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.messages import message_for
 
 from .exports import ENTRY_STATES, FORMAT, OUT_STATES, ROUND_STATUSES, STAGES, VERSION
+from .file_extras import Extras, read_extras, read_regulations, store_extras
+from .file_fields import ImportRefused as ImportRefused  # re-exported: its callers' name
+from .file_fields import as_list as _list
+from .file_fields import as_object as _object
+from .file_fields import choice as _choice
+from .file_fields import flag as _flag
+from .file_fields import moment as _moment
+from .file_fields import refuse as _refuse
+from .file_fields import text as _text
+from .file_fields import whole as _int
 from .forms import _free_slug
 from .import_store import store_tables
 from .models import Round, TableClosure, Tournament, TournamentEntry
@@ -44,13 +53,10 @@ MAX_TARGET = protocol.MAX_TARGET
 MAX_WHISTS = 1_000_000  # as tables.close_table allows
 MAX_ROUND_MINUTES = 1440
 MAX_STAGE_ROUNDS = 10
-ENTRY_ROUNDS = ("joined_round", "left_after_round")
+ENTRY_ROUNDS = ("joined_round", "left_after_round", "forfeited_round")
+NO_ROUNDS = (None, None, None)
 CONVENTION_FIELDS = ["convention_name", "convention_source"]
 TABLE_FIELDS = ["tournament", "round_number", "status", "title"] + CONVENTION_FIELDS
-
-
-class ImportRefused(ValueError):
-    """A tournament file that cannot be imported; the message says where and why."""
 
 
 def _has_field(model: type[Any], name: str) -> bool:
@@ -101,61 +107,11 @@ class TournamentFile:
     fields: dict[str, Any]
     players: tuple[tuple[str, str], ...]  # name, entry state
     rounds: tuple[RoundFile, ...]
-    # By name: a late entry's first round and the rounds played before a drop (§4.2).
-    entry_rounds: Mapping[str, tuple[int | None, int | None]] = field(default_factory=dict)
-
-
-def _refuse(place: str, problem: str) -> ImportRefused:
-    return ImportRefused(_("%(place)s: %(problem)s") % {"place": place, "problem": problem})
-
-
-def _object(value: Any, place: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _refuse(place, _("must be an object ({…})."))
-    return value
-
-
-def _list(value: Any, place: str, most: int) -> list[Any]:
-    if not isinstance(value, list):
-        raise _refuse(place, _("must be a list ([…])."))
-    if len(value) > most:
-        raise _refuse(place, _("at most %(count)s items.") % {"count": most})
-    return value
-
-
-def _int(data: Mapping[str, Any], key: str, place: str, low: int, high: int) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _refuse(
-            f"{place} → {key}",
-            _("must be a whole number from %(low)s to %(high)s.") % {"low": low, "high": high},
-        )
-    return value
-
-
-def _text(data: Mapping[str, Any], key: str, place: str, longest: int, blank: bool = False) -> str:
-    value = data.get(key, "" if blank else None)
-    if not isinstance(value, str) or (not blank and not value.strip()) or len(value) > longest:
-        raise _refuse(
-            f"{place} → {key}",
-            _("must be text of at most %(count)s characters.") % {"count": longest},
-        )
-    return value.strip() if not blank else value
-
-
-def _flag(data: Mapping[str, Any], key: str, place: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise _refuse(f"{place} → {key}", _("must be true or false."))
-    return value
-
-
-def _choice(data: Mapping[str, Any], key: str, place: str, choices: Sequence[Any]) -> Any:
-    value = data.get(key)
-    if isinstance(value, bool) or value not in choices:
-        shown = ", ".join(str(c) for c in choices)
-        raise _refuse(f"{place} → {key}", _("must be one of: %(choices)s.") % {"choices": shown})
-    return value
+    # By name: a late entry's first round, the rounds played before a drop, the round
+    # forfeited (§4.2, §4.9).
+    entry_rounds: Mapping[str, tuple[int | None, ...]] = field(default_factory=dict)
+    # Home clubs, pairs kept apart, cards, fines and disqualifications (file_extras).
+    extras: Extras = field(default_factory=Extras)
 
 
 def _read_tournament(data: Any) -> dict[str, Any]:
@@ -180,6 +136,7 @@ def _read_tournament(data: Any) -> dict[str, Any]:
         "stage_rounds": _int(
             {"stage_rounds": 1, **data}, "stage_rounds", place, 1, MAX_STAGE_ROUNDS
         ),
+        **read_regulations(data, place),
     }
     tie_breaks = _list(data.get("tie_breaks"), f"{place} → tie_breaks", len(ranking.TIE_BREAKS))
     try:
@@ -215,13 +172,13 @@ def _read_players(data: Any) -> tuple[tuple[str, str], ...]:
     return tuple(players)
 
 
-def _read_entry_rounds(data: Any) -> dict[str, tuple[int | None, int | None]]:
-    """Each player's late-entry round and drop round, where the file gives them."""
+def _read_entry_rounds(data: Any) -> dict[str, tuple[int | None, ...]]:
+    """Each player's late-entry round, drop round and forfeited round, where the file gives them."""
     found = {}
     for index, item in enumerate(data if isinstance(data, list) else [], start=1):
-        joined, left = (_optional_round(item, key, f"players → {index}") for key in ENTRY_ROUNDS)
-        if (joined, left) != (None, None):
-            found[item["name"].strip()] = (joined, left)
+        rounds = tuple(_optional_round(item, key, f"players → {index}") for key in ENTRY_ROUNDS)
+        if any(number is not None for number in rounds):
+            found[item["name"].strip()] = rounds
     return found
 
 
@@ -276,17 +233,6 @@ def _read_closure(item: Any, place: str, seats: int) -> ClosureFile | None:
     return ClosureFile(reason, whists, note, when, who)
 
 
-def _moment(data: Mapping[str, Any], key: str, place: str) -> datetime | None:
-    """An ISO 8601 moment with its offset, or None when the file leaves it out."""
-    value = data.get(key)
-    if value is None:
-        return None
-    moment = parse_datetime(value) if isinstance(value, str) and len(value) <= 40 else None
-    if moment is None or moment.tzinfo is None:
-        raise _refuse(f"{place} → {key}", _("must be a date and time (ISO 8601, with its offset)."))
-    return moment
-
-
 def _optional_round(data: Mapping[str, Any], key: str, place: str) -> int | None:
     return None if data.get(key) is None else _int(data, key, place, 0, MAX_ROUNDS)
 
@@ -307,6 +253,7 @@ def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
         "method": _text(item, "method", place, 12, blank=True),
         "repeats": _int(item, "repeats", place, 0, 32767),
         "repeats_forced": _flag(item, "repeats_forced", place),
+        "starts_at": _moment(item, "starts_at", place),
     }
     tables = []
     seated: set[str] = set()
@@ -379,7 +326,8 @@ def read_file(text: str) -> TournamentFile:
     numbers = [r.fields["number"] for r in rounds]
     if numbers != list(range(1, len(rounds) + 1)):
         raise _refuse("rounds", _("the rounds must be numbered 1, 2, 3… in order."))
-    return TournamentFile(fields, players, tuple(rounds), entry_rounds)
+    extras = read_extras(data, names)
+    return TournamentFile(fields, players, tuple(rounds), entry_rounds, extras)
 
 
 def too_large_message() -> str:
@@ -418,13 +366,15 @@ def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "
             TournamentEntry(
                 tournament=tournament,
                 player=players[name],
-                **dict(zip(ENTRY_ROUNDS, file.entry_rounds.get(name, (None, None)), strict=True)),
+                **dict(zip(ENTRY_ROUNDS, file.entry_rounds.get(name, NO_ROUNDS), strict=True)),
                 **_entry_state(state),
             )
             for name, state in file.players
         )
+        tables: dict[tuple[int, int], int] = {}
         for round_file in file.rounds:
-            _import_round(tournament, round_file, user, players)
+            tables.update(_import_round(tournament, round_file, user, players))
+        store_extras(tournament, file.extras, players, tables)
     return tournament
 
 
@@ -456,7 +406,8 @@ def _round_fields(fields: dict[str, Any]) -> dict[str, Any]:
 
 def _import_round(
     tournament: Tournament, round_file: RoundFile, user: Any, players: Mapping[str, Player]
-) -> None:
+) -> dict[tuple[int, int], int]:
+    """The round and its tables; each stored pulka's id by round and table number."""
     draw = [
         {
             "players": [str(players[name].pk) for name in table.players],
@@ -477,6 +428,7 @@ def _import_round(
     for table, pulka in zip(round_file.tables, stored, strict=True):
         if table.closure is not None:
             _import_closure(tournament, pulka, table.closure)
+    return {(round_.number, t.number): p.pk for t, p in zip(round_file.tables, stored, strict=True)}
 
 
 def _import_closure(tournament: Tournament, pulka: Pulka, closure: ClosureFile) -> None:

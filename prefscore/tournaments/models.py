@@ -129,6 +129,12 @@ class Tournament(ConventionSnapshot):
         default=-1000,
     )
 
+    # A forfeit (docs/tournaments.md §4.9): a player who leaves his table after its first
+    # deal counts at most this many whists for that round (None: as the sheet stands).
+    forfeit_whists = models.IntegerField(
+        _("a forfeit counts at most this many whists"), null=True, blank=True, default=None
+    )
+
     class Meta:
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
@@ -181,6 +187,9 @@ class TournamentEntry(models.Model):
     # The club (or team) a player comes from: clubmates are kept apart in round 1
     # when the draw can (docs/tournaments.md §4.3); blank: nobody to keep him from.
     home_club = models.CharField(_("home club"), max_length=80, blank=True)
+    # The round whose table he left after its first deal: a forfeit (§4.9), scored by
+    # ``Tournament.forfeit_whists``; kept if he is taken back (the table stays left).
+    forfeited_round = models.PositiveSmallIntegerField(_("forfeited round"), null=True, blank=True)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
 
     class Meta:

@@ -226,7 +226,12 @@ def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
         (_("Seed of the draws"), str(tournament.seed)),
         (_("Yellow cards that disqualify"), _limit(tournament.yellow_cards_limit)),
         (_("Floor of a round, in whists"), _limit(tournament.round_floor)),
+        (_("A forfeit counts at most, in whists"), _forfeit(tournament.forfeit_whists)),
     ]
+
+
+def _forfeit(whists: int | None) -> str:
+    return _("as the sheet stands") if whists is None else str(whists)
 
 
 def _deals_line(tournament: Tournament) -> str:

@@ -14,8 +14,10 @@ from datetime import date
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.engine import seating as seating_engine
+
 from . import presenters, room, services
-from .models import Tournament
+from .models import Tournament, TournamentEntry
 
 # Rows of a blank protocol when the regulations set no deal limit: a long evening's.
 PROTOCOL_ROWS_WITHOUT_LIMIT = 30
@@ -72,6 +74,33 @@ class ProtocolSheet:
 class Protocols:
     sheets: tuple[ProtocolSheet, ...]
     columns_per_player: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The table cards (§6.2): a card per table of the current round. While check-in is
+    open and no round is out yet (§4.2), a card per table the field will fill instead,
+    each carrying the check-in QR code for the players who sit down at it."""
+
+    current: room.RoomRound
+    checkin_tables: tuple[int, ...] = ()
+
+
+def cards(tournament: Tournament, checkin_open: bool) -> Cards:
+    current = room.room_round(tournament)
+    if not checkin_open or current.tables:
+        return Cards(current)
+    field = tournament.entries.exclude(state__in=TournamentEntry.OUT).count()
+    return Cards(current, tuple(range(1, _tables_for(field, tournament.table_size) + 1)))
+
+
+def _tables_for(players: int, size: int) -> int:
+    """How many tables the field fills (the seating's plan, §4.2); a field the plan cannot
+    seat yet (players still arriving) gets a card per started table of ``size``."""
+    try:
+        return len(seating_engine.table_plan(players, size))
+    except seating_engine.SeatingError:
+        return -(-players // size)
 
 
 def player_columns(names: tuple[str, ...]) -> tuple[PlayerColumns, ...]:

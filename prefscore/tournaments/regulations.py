@@ -25,6 +25,7 @@ AFTER_FREEZE = ("normalisation", "tie_breaks", "carry")
 # And what changes no result already written: the clock's length and the discipline's
 # threshold, which applies from the next card (logged like the others).
 AFTER_FREEZE_CLOCK = ("round_minutes", "at_time", "yellow_cards_limit", "round_floor")
+# The forfeit score changes results already written: an admin's, logged (as AFTER_FREEZE).
 BEFORE_FREEZE = (
     "name",
     "convention_name",
@@ -41,6 +42,7 @@ BEFORE_FREEZE = (
     "yellow_cards_limit",
     "round_floor",
     "at_time",
+    "forfeit_whists",
 )
 
 
@@ -68,6 +70,7 @@ class RegulationsForm(TournamentForm):
             "carry": tournament.carry,
             "yellow_cards_limit": tournament.yellow_cards_limit,
             "round_floor": tournament.round_floor,
+            "forfeit_whists": tournament.forfeit_whists,
             "at_time": tournament.at_time,
             "public": tournament.public,
         }

@@ -141,8 +141,17 @@ def print_seating(request: HtmxHttpRequest, club: str, slug: str) -> HttpRespons
 @require_safe
 @login_required
 def print_cards(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """A card per table of the current round: one A4 page each."""
-    return _printable(request, club, slug, "print_cards.html", current=room.room_round)
+    """A card per table of the current round: one A4 page each. Before round 1, while
+    check-in is open, a card per table with its QR code (§4.2)."""
+    tournament = tournament_for(request, club, slug, ORGANISERS)
+    qr = checkin_qr(request, tournament)
+    values = {
+        "club": tournament.club,
+        "tournament": tournament,
+        "cards": printables.cards(tournament, qr is not None),
+        "checkin_qr": qr,
+    }
+    return render_page(request, "tournaments/room/print_cards.html", values)
 
 
 @require_safe

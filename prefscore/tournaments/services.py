@@ -21,6 +21,7 @@ from prefscore.clubs.models import Player
 from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking, seating
+from scoring.engine.forfeit import forfeited
 
 from . import results
 from .models import Round, TableClosure, Tournament, TournamentEntry
@@ -234,13 +235,14 @@ STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 def standings(tournament: Tournament) -> Standings:
     """Live standings from every table's sheet (Кодекс 4.1.3; docs/tournaments.md §4.8, §4.10).
 
-    Only published rounds count. Each table counts its stored result
+    Only published rounds count; a forfeited round counts at most the regulations'
+    ``forfeit_whists`` for the player who left (§4.9). Each table counts its stored result
     (``results.table_results``), so the standings of 1,000 players over 5 rounds read
     no deal. A constant number of queries however many players, tables and deals:
     entries, players, rounds, the tables with their closures, their seats, and the
     stored results (a stale result is counted again there, in one batch).
     """
-    entries = list(tournament.entries.values_list("player_id", "state"))
+    entries = list(tournament.entries.values_list("player_id", "state", "forfeited_round"))
     players = {
         str(p.pk): p for p in Player.objects.filter(tournament_entries__tournament=tournament)
     }
@@ -249,13 +251,16 @@ def standings(tournament: Tournament) -> Standings:
     _add_seated(players, tables)
     stage_of = {r.number: r.stage for r in rounds}
     stored = results.table_results(tournament, [t for t in tables if t.round_number in stage_of])
-    dropped = frozenset(str(key) for key, state in entries if state in TournamentEntry.OUT)
-    state = {str(key): state for key, state in entries}
+    dropped = frozenset(str(key) for key, state, _r in entries if state in TournamentEntry.OUT)
+    state = {str(key): state for key, state, _r in entries}
+    # The rounds forfeited, each counted at most the regulations' figure (§4.9).
+    forfeits = {(str(key), number) for key, _s, number in entries if number is not None}
+    cap = tournament.forfeit_whists
     played = [s for s in STAGE_ORDER if s in stage_of.values() or s == Round.Stage.QUALIFYING]
     stages = []
     for stage in played:
         at = [t for t in tables if stage_of.get(t.round_number) == stage]
-        ranked = [results.ranked(stored[t.pk], t) for t in at]
+        ranked = [forfeited(results.ranked(stored[t.pk], t), forfeits, cap) for t in at]
         stages.append((ranked, [key for t in at for key in t.keys]))
     ranked_players = {key: p for key, p in players.items() if state.get(key) != ABSENT}
     lines = ranking.stage_standings(

@@ -125,6 +125,9 @@ def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> st
     keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
     rest = [k for k in keys if k != key]
     played = pulka.deals.filter(withdrawn_at__isnull=True).exists()
+    if played:  # he leaves a table in play: a forfeit of this round (§4.9)
+        entry.forfeited_round = pulka.round_number
+        entry.save(update_fields=["forfeited_round"])
     if round_.stage != Round.Stage.QUALIFYING:
         if played:
             return _("the table plays on without the player")

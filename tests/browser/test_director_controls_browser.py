@@ -1,7 +1,8 @@
 """The director's controls on a phone (390×844), in Russian and in English: a player
-checks in himself with the tournament's QR link, the organiser checks in the rest in one
-submit, gives a card and a fine (written on the player's sheet), and the page shows them
-on the player's line; nothing sideways, axe finds nothing serious (docs/tournaments.md §7)."""
+checks in himself with the tournament's QR link (also on each printed table card), the
+organiser checks in the rest in one submit, gives a card and a fine (written on the
+player's sheet), and the page shows them on the player's line; nothing sideways, axe
+finds nothing serious (docs/tournaments.md §7)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,10 @@ def test_check_in_a_card_and_a_fine_on_a_phone(live_server, new_context, languag
     laptop = new_context(locale=LANGUAGES[language], viewport=PHONE, bypass_csp=True)
     sign_in(laptop, live_server.url, director)
     page = laptop.new_page()
+    page.goto(f"{base}/print/cards/")  # a card per table, each with the check-in code
+    assert page.locator(".table-card svg.qr__code").count() == 2
+    assert page.evaluate(OVERFLOW_JS)["scrollWidth"] <= PHONE["width"]
+    assert not axe_violations(page)
     page.goto(f"{base}/")
     assert page.locator("svg.qr__code").count() == 1
     for box in page.locator("#check-in input[name=entries]").all():

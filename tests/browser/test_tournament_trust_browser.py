@@ -2,7 +2,8 @@
 
 In Russian and in English, the director on a phone (390×844) and a laptop (1280×800),
 the room's projector at 1920×1080: a no-show withdrawn when round 1 is published, a
-drop in round 2 that re-seats its table, an arbiter's final sheet corrected once, a cut,
+drop in round 2 that re-seats its table, an arbiter's final sheet corrected once, a
+yellow card and a whist fine given on the discipline form and shown on the player's line, a cut,
 a finalist's drop from the final's draft (the next in the standings takes the seat), and
 the final. After the finish a correction is refused, on the page and at the service;
 ``check_tournament``'s checks find nothing wrong; no page scrolls sideways. The players'
@@ -64,6 +65,7 @@ WORDS = {
         "final_draft": "Финал: черновик",
         "finished": "Турнир завершён",
         "final_notice": "Чтобы их изменить, откройте его снова",
+        "marks": "1 жёлтая карточка · оштрафован на 10 вистов",
     },
     "en": {
         "check_in": "Check in: {name}",
@@ -84,6 +86,7 @@ WORDS = {
         "final_draft": "Final: draft",
         "finished": "Finished on",
         "final_notice": "Reopen it to change them",
+        "marks": "1 yellow card · fined 10 whists",
     },
 }
 
@@ -108,6 +111,18 @@ def on_every_screen(page: Any, url: str) -> None:
         assert fits(page), (url, size)
     assert axe_violations(page) == []
     page.set_viewport_size(PHONE)
+
+
+def give(page: Any, form: str, action: str, reason: str, points: str = "") -> None:
+    """A card or a fine by the director's discipline form (docs/tournaments.md §4.9)."""
+    page.goto(form)
+    page.locator(f"input[value={action}]").check()
+    if points:
+        page.locator("input[name=points]").fill(points)
+    page.locator("input[name=reason]").fill(reason)
+    assert fits(page)
+    page.locator("#discipline-form button[type=submit]").click()
+    page.wait_for_url("**#decisions")
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
@@ -182,6 +197,17 @@ def test_a_director_runs_a_tournament_he_can_trust(
     page.locator("#decisions").wait_for()
     assert "Typo" in page.locator("#decisions").inner_text()
     assert TableClosure.objects.get(pulka=three).whists == [25, -5, -20]
+
+    # A card and a fine for a player still playing: the fine on his sheet, both on his line.
+    fined_table = running(cup, 2)[0]
+    fined = cup.entries.get(player__name=fined_table.player_names[0])
+    give(page, f"{detail}entries/{fined.pk}/discipline/", "fine", "Phone", points="10")
+    give(page, f"{detail}entries/{fined.pk}/discipline/", "yellow_card", "Late")
+    line = page.locator(".entry-list__item", has_text=fined.player.name).first.inner_text()
+    assert words["marks"] in line
+    assert fits(page)
+    kinds = set(cup.events.filter(entry=fined).values_list("action", flat=True))
+    assert kinds == {TournamentEvent.Action.FINE, TournamentEvent.Action.YELLOW_CARD}
     close_round(cup, 2, organiser)
 
     # The cut to a final table of 4; a finalist drops from the final's draft, and the

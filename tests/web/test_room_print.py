@@ -8,8 +8,8 @@ import re
 import pytest
 
 from prefscore.games.models import Pulka
-from prefscore.tournaments import printables
-from tests.web.fixtures_tournaments import HTMX, client_as, draw, make_tournament, url
+from prefscore.tournaments import checkin, printables
+from tests.web.fixtures_tournaments import HTMX, client_as, draw, enter, make_tournament, url
 
 pytestmark = pytest.mark.django_db
 
@@ -89,8 +89,10 @@ def test_a_blank_protocol_before_any_round(tournament_world):
 
 
 def test_the_printables_before_any_round_say_so(tournament_world, cup):
-    for name in ("print_seating", "print_cards"):
-        assert "No round has been drawn yet." in page(tournament_world, name, cup)
+    """The cards too, when nobody is entered yet to check in (else: the check-in cards)."""
+    empty = make_tournament(tournament_world.club, "Empty", slug="empty")
+    assert "No round has been drawn yet." in page(tournament_world, "print_seating", cup)
+    assert "No round has been drawn yet." in page(tournament_world, "print_cards", empty)
 
 
 @pytest.mark.parametrize("name", PRINTABLES)
@@ -117,3 +119,32 @@ def test_an_unknown_tournament_has_no_printables(tournament_world, drawn):
     path = url("print_cards", drawn).replace("spring-cup", "nope")
 
     assert client_as(tournament_world, "organiser").get(path).status_code == 404
+
+
+def test_before_round_one_each_table_card_carries_the_check_in_code(tournament_world, cup):
+    response = client_as(tournament_world, "organiser").get(url("print_cards", cup))
+
+    body = response.content.decode()
+    assert body.count('class="table-card"') == 3  # nine players at tables of 3
+    assert body.count('class="qr__code"') == 3
+    link = response.context["checkin_qr"].url
+    token = checkin.token(cup)
+    assert link.endswith(f"/tournaments/cup/{cup.slug}/check-in/{token}/")
+    assert "Check in: scan this code" in body
+
+
+def test_a_field_the_plan_cannot_seat_yet_still_gets_a_card_per_table(tournament_world):
+    ten = make_tournament(tournament_world.club, "Ten", slug="ten")
+    extra = tournament_world.players[0].club.players.create(name="Lev")
+    enter(ten, [*tournament_world.players, extra])
+
+    body = page(tournament_world, "print_cards", ten)
+
+    assert body.count('class="qr__code"') == 4
+
+
+def test_once_round_one_is_out_the_cards_are_the_tables_without_a_code(tournament_world, drawn):
+    body = page(tournament_world, "print_cards", drawn)
+
+    assert body.count('class="table-card"') == 3
+    assert 'class="qr__code"' not in body
