@@ -35,7 +35,7 @@ class Table:
     """One table of an event: its players and their whole whists, in seat order."""
 
     players: tuple[int, ...]
-    whists: tuple[int, ...]
+    whists: tuple[Fraction | int, ...]
     convention: str = ""
 
 
@@ -101,7 +101,9 @@ def check_policy(policy: Policy) -> None:
 def table_points(table: Table, policy: Policy) -> tuple[Fraction, ...]:
     """Each seat's points at one table, weighted by its convention (docs/seasons.md §2, §3)."""
     if policy.measure == "places":
-        raw = place_points(table.whists)
+        # Place points depend on the order only: rank the exact results as whole numbers.
+        levels = sorted(set(table.whists))
+        raw = place_points([levels.index(w) for w in table.whists])
     else:
         raw = tuple(Fraction(w) for w in table.whists)
     weight = policy.coefficients.get(table.convention, Fraction(1))

@@ -1,0 +1,113 @@
+"""The season table: gathered from the summary rows, counted by the engine, stored as lines.
+
+Club evenings are the club's finished pulkas (not tournament tables) started between the
+season's first and last day, grouped by the date they were started (docs/seasons.md §1).
+Each table's exact settled results come from the statistics' ``PulkaSummary`` rows, which
+``games.events.sheet_settled`` keeps in step with every correction; this module's receivers
+run after the statistics' and count the club's season tables again (§1, §8).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from prefscore.games.models import Pulka
+from prefscore.stats.models import PulkaSummary
+from scoring.engine import season as engine
+
+from .models import Season, SeasonLine
+
+
+def season_events(season: Season) -> tuple[engine.Event, ...]:
+    """The season's club evenings in the order played, one query (docs/seasons.md §1)."""
+    rows = PulkaSummary.objects.filter(
+        club_id=season.club_id,
+        pulka__tournament__isnull=True,
+        pulka__created_at__date__gte=season.starts_on,
+        pulka__created_at__date__lte=season.ends_on,
+    )
+    if season.evenings == Season.Evenings.MARKED:
+        rows = rows.filter(pulka__seasons=season)
+    seats: dict[int, list[tuple[int, int, Fraction, str]]] = defaultdict(list)
+    dates: dict[int, str] = {}
+    for pulka_id, started, seat, player_id, result, convention in rows.values_list(
+        "pulka_id", "pulka__created_at", "seat", "player_id", "result", "convention_name"
+    ).order_by("pulka__created_at", "pulka_id", "seat"):
+        seats[pulka_id].append((seat, player_id, Fraction(result), convention))
+        dates[pulka_id] = timezone.localdate(started).isoformat()
+    evenings: dict[str, list[engine.Table]] = {}
+    for pulka_id, table in seats.items():
+        evenings.setdefault(dates[pulka_id], []).append(
+            engine.Table(
+                players=tuple(row[1] for row in table),
+                whists=tuple(row[2] for row in table),
+                convention=table[0][3],
+            )
+        )
+    return tuple(engine.Event(key, tuple(tables)) for key, tables in sorted(evenings.items()))
+
+
+def compute(season: Season) -> tuple[engine.Line, ...]:
+    """The season table as the engine counts it from the events now (docs/seasons.md §4–§6)."""
+    return engine.season_table(season_events(season), season.policy)
+
+
+def as_rows(season: Season, lines: tuple[engine.Line, ...]) -> list[SeasonLine]:
+    return [
+        SeasonLine(
+            season=season,
+            player_id=line.player,
+            position=position,
+            rank=line.rank,
+            total=str(line.total),
+            needed=line.needed,
+            wins=line.wins,
+            points=[[key, str(value), key in line.counted] for key, value in line.points],
+        )
+        for position, line in enumerate(lines, start=1)
+    ]
+
+
+def stored_as_compared(season: Season) -> list[tuple[object, ...]]:
+    """The stored lines in the shape ``as_rows`` gives, to compare with a recomputation."""
+    return compared(list(season.lines.order_by("position")))
+
+
+def compared(rows: list[SeasonLine]) -> list[tuple[object, ...]]:
+    return [
+        (row.player_id, row.position, row.rank, row.total, row.needed, row.wins, row.points)
+        for row in rows
+    ]
+
+
+def refresh(season: Season) -> None:
+    """Count the table again and store it; the first event freezes the policy (§8)."""
+    lines = compute(season)
+    with transaction.atomic():
+        SeasonLine.objects.filter(season=season).delete()
+        SeasonLine.objects.bulk_create(as_rows(season, lines))
+        if lines and season.policy_frozen_at is None:
+            season.policy_frozen_at = timezone.now()
+            Season.objects.filter(pk=season.pk).update(policy_frozen_at=season.policy_frozen_at)
+
+
+def refresh_club(club_id: int) -> None:
+    for season in Season.objects.filter(club_id=club_id):
+        refresh(season)
+
+
+def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
+    club_id = Pulka.objects.filter(pk=pulka_id).values_list("club_id", flat=True).first()
+    if club_id is not None:
+        refresh_club(club_id)
+
+
+def on_sheets_settled(sender: Any, pulka_ids: list[int], **kwargs: Any) -> None:
+    clubs = set(Pulka.objects.filter(pk__in=pulka_ids).values_list("club_id", flat=True))
+    for club_id in sorted(clubs):
+        refresh_club(club_id)

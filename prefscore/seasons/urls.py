@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+app_name = "seasons"
+
+urlpatterns = [
+    path("clubs/<slug:slug>/seasons/", views.archive, name="archive"),
+    path("clubs/<slug:slug>/seasons/new/", views.edit, name="create"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/", views.table, name="table"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/edit/", views.edit, name="edit"),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season>/players/<id:player>/",
+        views.player_line,
+        name="player",
+    ),
+]

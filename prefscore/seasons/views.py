@@ -1,0 +1,112 @@
+"""The season pages: the archive, the table, a player's line, the form (docs/seasons.md).
+
+The table is public or members-only as the season says, like the club's leaderboard; the
+form is for the club's organisers and admins. Every page reads the stored lines in a fixed
+number of queries, whatever the number of events or players.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from prefscore.clubs.models import Club
+from prefscore.clubs.permissions import ORGANISERS, club_and_role_for, may
+from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
+
+from . import presenters, standings
+from .forms import SeasonForm
+from .models import POLICY_FIELDS, Season
+from .policy import record_changes
+
+
+def _readable(request: HtmxHttpRequest, slug: str, season_slug: str) -> tuple[Season, str | None]:
+    """The season and the reader's role, if he may read it: members, anyone when public."""
+    club = get_object_or_404(Club, slug=slug)
+    season = get_object_or_404(Season, club=club, slug=season_slug)
+    role = club.role_of(request.user)
+    if role is None and not season.public:
+        if not request.user.is_authenticated:
+            raise _SignIn
+        raise PermissionDenied(_("You may not do this in this club."))
+    return season, role
+
+
+class _SignIn(Exception):
+    pass
+
+
+@require_safe
+def archive(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The club's seasons, current and past: members see all, others the public ones."""
+    club = get_object_or_404(Club, slug=slug)
+    role = club.role_of(request.user)
+    seasons = Season.objects.filter(club=club)
+    if role is None:
+        seasons = seasons.filter(public=True)
+    context = {"club": club, "seasons": list(seasons), "may_change": may(role, ORGANISERS)}
+    return render_page(request, "seasons/archive.html", context, "seasons")
+
+
+@require_safe
+def table(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table (docs/seasons.md §4–§6), from the stored lines."""
+    try:
+        found, role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    lines = found.lines.select_related("player").order_by("position")
+    context = {
+        "club": found.club,
+        "season": found,
+        "rows": [presenters.line_row(line) for line in lines],
+        "member": role is not None,
+        "may_change": may(role, ORGANISERS),
+    }
+    return render_page(request, "seasons/table.html", context, "standings")
+
+
+@require_safe
+def player_line(request: HtmxHttpRequest, slug: str, season: str, player: int) -> HttpResponse:
+    """A player's season line (docs/seasons.md §7): each event, what counts, what is dropped."""
+    try:
+        found, role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    line = get_object_or_404(found.lines.select_related("player"), player_id=player)
+    context = {
+        "club": found.club,
+        "season": found,
+        "row": presenters.line_row(line),
+        "member": role is not None,
+    }
+    return render_page(request, "seasons/player.html", context, "line")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def edit(request: HtmxHttpRequest, slug: str, season: str | None = None) -> HttpResponse:
+    """Create a season, or change one: a frozen policy's changes are logged (§8)."""
+    club, _role = club_and_role_for(request, slug, roles=ORGANISERS)
+    found = get_object_or_404(Season, club=club, slug=season) if season else Season(club=club)
+    before = {name: copy.deepcopy(getattr(found, name)) for name in POLICY_FIELDS}
+    form = SeasonForm(request.POST or None, instance=found, club=club)
+    if request.method == "POST" and form.is_valid():
+        saved = form.save(commit=False)
+        if saved.created_by_id is None:
+            saved.created_by = request.user  # type: ignore[assignment]
+        saved.save()
+        record_changes(saved, before, request.user)
+        standings.refresh(saved)
+        return redirect_to(request, reverse("seasons:table", args=[club.slug, saved.slug]))
+    context = {"club": club, "season": found if season else None, "form": form}
+    status = invalid_status(request) if form.errors else 200
+    return render_page(request, "seasons/edit.html", context, "form", status=status)
