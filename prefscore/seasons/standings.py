@@ -39,7 +39,8 @@ def season_events(season: Season) -> tuple[engine.Event, ...]:
         "pulka_id", "pulka__created_at", "seat", "player_id", "result", "convention_name"
     ).order_by("pulka__created_at", "pulka_id", "seat"):
         seats[pulka_id].append((seat, player_id, Fraction(result), convention))
-        dates[pulka_id] = timezone.localdate(started).isoformat()
+        if pulka_id not in dates:
+            dates[pulka_id] = timezone.localdate(started).isoformat()
     evenings: dict[str, list[engine.Table]] = {}
     for pulka_id, table in seats.items():
         evenings.setdefault(dates[pulka_id], []).append(
@@ -102,9 +103,14 @@ def refresh_club(club_id: int) -> None:
 
 
 def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
-    club_id = Pulka.objects.filter(pk=pulka_id).values_list("club_id", flat=True).first()
-    if club_id is not None:
-        refresh_club(club_id)
+    """Count again the seasons whose period holds the pulka: the others cannot change."""
+    found = Pulka.objects.filter(pk=pulka_id).values_list("club_id", "created_at").first()
+    if found is None:
+        return
+    club_id, started = found
+    day = timezone.localdate(started)
+    for season in Season.objects.filter(club_id=club_id, starts_on__lte=day, ends_on__gte=day):
+        refresh(season)
 
 
 def on_sheets_settled(sender: Any, pulka_ids: list[int], **kwargs: Any) -> None:

@@ -137,7 +137,12 @@ def counted_keys(points: Sequence[tuple[str, Fraction]], policy: Policy) -> froz
 
 def aggregate(points: Sequence[tuple[str, Fraction]], policy: Policy) -> Fraction:
     """A player's season total over the events that count (docs/seasons.md §4)."""
-    counted = counted_keys(points, policy)
+    return _total(points, counted_keys(points, policy), policy)
+
+
+def _total(
+    points: Sequence[tuple[str, Fraction]], counted: frozenset[str], policy: Policy
+) -> Fraction:
     values = [value for key, value in points if key in counted]
     if not values:
         return Fraction(0)
@@ -169,12 +174,13 @@ def season_table(events: Sequence[Event], policy: Policy) -> tuple[Line, ...]:
 
 
 def _line(player: int, points: tuple[tuple[str, Fraction], ...], wins: int, policy: Policy) -> Line:
+    counted = counted_keys(points, policy)
     return Line(
         player=player,
         rank=None,
-        total=aggregate(points, policy),
+        total=_total(points, counted, policy),
         points=points,
-        counted=counted_keys(points, policy),
+        counted=counted,
         wins=wins,
         needed=max(policy.minimum - len(points), 0),
     )
