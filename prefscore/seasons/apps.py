@@ -11,9 +11,14 @@ class SeasonsConfig(AppConfig):
         # After the statistics' receivers (this app is installed after them, and receivers
         # run in the order they connect): the summary rows are written before the season
         # tables are counted again from them (docs/seasons.md §1).
-        from prefscore.games.events import sheet_settled, sheets_settled
+        from django.db.models.signals import post_save
 
-        from .standings import on_sheet_settled, on_sheets_settled
+        from prefscore.games.events import sheet_settled, sheets_settled
+        from prefscore.tournaments.models import Tournament
+
+        from .standings import on_sheet_settled, on_sheets_settled, on_tournament_saved
 
         sheet_settled.connect(on_sheet_settled, dispatch_uid="seasons-tables")
         sheets_settled.connect(on_sheets_settled, dispatch_uid="seasons-tables-many")
+        # Finishing a tournament saves it: its results are locked and count from then on.
+        post_save.connect(on_tournament_saved, sender=Tournament, dispatch_uid="seasons-cups")

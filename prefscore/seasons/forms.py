@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club
+from prefscore.tournaments.models import Tournament
 from scoring.engine import season as engine
 from scoring.messages import message_for
 
@@ -47,6 +48,8 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
             "regulations",
             "public",
             "evenings",
+            "tournaments",
+            "final",
             "measure",
             "aggregate",
             "best_n",
@@ -56,11 +59,15 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "regulations": forms.Textarea(attrs={"rows": 4}),
+            "tournaments": forms.CheckboxSelectMultiple,
         }
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
+        of_club = Tournament.objects.filter(club=club)
+        self.fields["tournaments"].queryset = of_club  # type: ignore[attr-defined]
+        self.fields["final"].queryset = of_club  # type: ignore[attr-defined]
         season = self.instance
         self.fields["coefficients_text"].initial = "\n".join(
             f"{name} = {value}" for name, value in (season.coefficients or {}).items()

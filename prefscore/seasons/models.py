@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Player
 from prefscore.games.models import Pulka
+from prefscore.tournaments.models import Tournament
 from scoring.engine import season as engine
 
 
@@ -27,6 +28,7 @@ def _no_coefficients() -> dict[str, str]:
 # The settings of the standings policy (docs/seasons.md §2–§6, §8): frozen once an event counts.
 POLICY_FIELDS = (
     "evenings",
+    "final_id",
     "measure",
     "aggregate",
     "best_n",
@@ -68,6 +70,17 @@ class Season(models.Model):
     )
     marked_pulkas = models.ManyToManyField(
         Pulka, blank=True, related_name="seasons", verbose_name=_("pulkas marked for the season")
+    )
+    tournaments = models.ManyToManyField(
+        Tournament, blank=True, related_name="seasons", verbose_name=_("tournaments of the season")
+    )
+    final = models.ForeignKey(
+        Tournament,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="final_of",
+        verbose_name=_("the season's final"),
     )
     measure = models.CharField(
         _("points of an event"), max_length=8, choices=Measure.choices, default=Measure.PLACES

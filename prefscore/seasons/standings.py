@@ -13,11 +13,12 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from prefscore.games.models import Pulka
 from prefscore.stats.models import PulkaSummary
+from prefscore.tournaments import results
 from scoring.engine import season as engine
 
 from .models import Season, SeasonLine
@@ -50,7 +51,44 @@ def season_events(season: Season) -> tuple[engine.Event, ...]:
                 convention=table[0][3],
             )
         )
-    return tuple(engine.Event(key, tuple(tables)) for key, tables in sorted(evenings.items()))
+    played = [(key, key, tuple(tables)) for key, tables in evenings.items()]
+    return tuple(
+        engine.Event(key, tables) for _, key, tables in sorted(played + tournament_events(season))
+    )
+
+
+def tournament_events(season: Season) -> list[tuple[str, str, tuple[engine.Table, ...]]]:
+    """The season's finished tournaments and its final, one event each (docs/seasons.md §1).
+
+    Each table of a tournament is a table of its event: its stored whole whists, or the
+    arbiter's where he closed it (docs/tournaments.md §4.11); results are locked once the
+    tournament is finished, so only finished ones count.
+    """
+    chosen = {t.pk: t for t in season.tournaments.all()}
+    if season.final is not None:
+        chosen[season.final.pk] = season.final
+    events = []
+    for tournament in chosen.values():
+        if not tournament.finished or tournament.finished_at is None:
+            continue
+        tables = results.standing_tables(tournament)
+        stored = results.table_results(tournament, tables)
+        counted = tuple(
+            engine.Table(
+                players=tuple(int(key) for key in table.keys),
+                whists=tuple(
+                    table.arbiter_whists
+                    if table.arbiter_whists is not None
+                    else stored[table.pk].whists
+                ),
+                convention=tournament.convention_name,
+            )
+            for table in tables
+            if table.pk in stored and table.keys
+        )
+        day = timezone.localdate(tournament.finished_at).isoformat()
+        events.append((day, f"{day} {tournament.name}", counted))
+    return events
 
 
 def compute(season: Season) -> tuple[engine.Line, ...]:
@@ -109,7 +147,18 @@ def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
         return
     club_id, started = found
     day = timezone.localdate(started)
-    for season in Season.objects.filter(club_id=club_id, starts_on__lte=day, ends_on__gte=day):
+    tournament = Pulka.objects.filter(pk=pulka_id).values_list("tournament_id", flat=True)
+    in_period = models.Q(club_id=club_id, starts_on__lte=day, ends_on__gte=day)
+    of_tournament = models.Q(tournaments__in=tournament) | models.Q(final__in=tournament)
+    for season in Season.objects.filter(in_period | of_tournament).distinct():
+        refresh(season)
+
+
+def on_tournament_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A tournament of a season finished (or changed): its seasons are counted again."""
+    for season in Season.objects.filter(
+        models.Q(tournaments=instance) | models.Q(final=instance)
+    ).distinct():
         refresh(season)
 
 

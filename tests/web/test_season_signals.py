@@ -133,3 +133,32 @@ def test_after_any_results_and_corrections_the_table_is_the_events_recount(acces
         assert [(r.player_id, r.rank, Fraction(r.total)) for r in stored] == [
             (line.player, line.rank, line.total) for line in expected
         ]
+
+
+def test_a_tournament_counts_once_finished_each_table_by_place_points(tournament_world, cup):
+    """docs/seasons.md §1, §2: a tournament is one event; its tables as an evening's."""
+    from prefscore.tournaments import stages
+    from prefscore.tournaments.models import TableResult
+    from scoring.engine.normalise import place_points
+    from tests.web.fixtures_tournaments import close_round, draw, play_round_deals
+
+    season = spring(tournament_world.club)
+    season.tournaments.add(cup)
+    draw(tournament_world, cup)
+    play_round_deals(cup, 1)
+    close_round(cup, 1, tournament_world.users["organiser"])
+    standings.refresh(season)
+    assert totals(season) == {}  # results count once they are locked by the finish
+
+    stages.finish_by_hand(cup.pk, tournament_world.users["organiser"])
+
+    expected: dict[int, Fraction] = {}
+    for row in TableResult.objects.filter(tournament=cup):
+        seated = row.pulka.seats.order_by("seat").values_list("player_id", flat=True)
+        for player, points in zip(seated, place_points(row.whists), strict=True):
+            expected[player] = expected.get(player, Fraction(0)) + points
+    lines = SeasonLine.objects.filter(season=season)
+    assert {line.player_id: Fraction(line.total) for line in lines} == expected
+    assert len(expected) == 9
+    cup.refresh_from_db()
+    assert all(line.points[0][0].endswith(cup.name) for line in lines)
