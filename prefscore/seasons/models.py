@@ -175,3 +175,31 @@ class PolicyChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: {self.field}"
+
+
+class Qualification(models.Model):
+    """A player entered into the season's final, with his seed (docs/seasons.md §9)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="qualifications")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seed = models.PositiveIntegerField(_("seed"))
+    wildcard = models.BooleanField(_("wildcard"), default=False)
+    chosen_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("chosen by"),
+    )
+    chosen_at = models.DateTimeField(_("chosen"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("qualification")
+        verbose_name_plural = _("qualifications")
+        ordering = ["seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="one_qualification_each")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season_id}/{self.player_id}: {self.seed}"

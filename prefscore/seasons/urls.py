@@ -9,6 +9,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/new/", views.edit, name="create"),
     path("clubs/<slug:slug>/seasons/<slug:season>/", views.table, name="table"),
     path("clubs/<slug:slug>/seasons/<slug:season>/edit/", views.edit, name="edit"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/final/", views.qualify, name="qualify"),
     path(
         "clubs/<slug:slug>/seasons/<slug:season>/players/<id:player>/",
         views.player_line,

@@ -20,12 +20,14 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import ORGANISERS, club_and_role_for, may
+from prefscore.tournaments.services import TournamentError
 from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import presenters, standings
+from . import presenters, qualification, standings
 from .forms import SeasonForm
 from .models import POLICY_FIELDS, Season
 from .policy import record_changes
+from .qualification import QualifyForm
 
 
 def _readable(request: HtmxHttpRequest, slug: str, season_slug: str) -> tuple[Season, str | None]:
@@ -110,3 +112,32 @@ def edit(request: HtmxHttpRequest, slug: str, season: str | None = None) -> Http
     context = {"club": club, "season": found if season else None, "form": form}
     status = invalid_status(request) if form.errors else 200
     return render_page(request, "seasons/edit.html", context, "form", status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def qualify(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The top of the table and the organiser's wildcards enter the final (docs/seasons.md §9)."""
+    club, _role = club_and_role_for(request, slug, roles=ORGANISERS)
+    found = get_object_or_404(Season.objects.select_related("final"), club=club, slug=season)
+    form = QualifyForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        if found.final is None:
+            form.add_error(None, _("Choose the season's final first (change the season)."))
+        else:
+            try:
+                qualification.qualify(
+                    found, form.cleaned_data["top"], form.cleaned_data["wildcards"], request.user
+                )
+            except TournamentError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect_to(request, reverse("seasons:qualify", args=[slug, season]))
+    context = {
+        "club": club,
+        "season": found,
+        "form": form,
+        "qualified": list(found.qualifications.select_related("player")),
+    }
+    status = invalid_status(request) if form.errors else 200
+    return render_page(request, "seasons/qualify.html", context, "form", status=status)

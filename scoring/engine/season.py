@@ -239,3 +239,34 @@ def parse_coefficients(text: Mapping[str, str]) -> dict[str, Fraction]:
         except (ValueError, ZeroDivisionError) as error:
             raise SeasonError("season.bad_coefficient", value=convention) from error
     return out
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """A player entering the season's final, seeded by his standing (docs/seasons.md §9)."""
+
+    player: int
+    seed: int
+    wildcard: bool
+
+
+def qualifiers(
+    lines: Sequence[Line], top: int, wildcards: Sequence[int] = ()
+) -> tuple[Qualifier, ...]:
+    """The top ``top`` ranked players, then the organiser's wildcards (docs/seasons.md §9).
+
+    Everyone is seeded by his place in the season table (ranked players first); a
+    wildcard already among the top is no second entry; a wildcard who played no event of
+    the season is seeded last, in the order the organiser gave.
+    """
+    if top < 0:
+        raise SeasonError("season.negative_top", value=str(top))
+    ranked = [line.player for line in lines if line.rank is not None][:top]
+    chosen = set(ranked) | set(wildcards)
+    order = [line.player for line in lines if line.player in chosen]
+    order += [player for player in dict.fromkeys(wildcards) if player not in order]
+    top_set = set(ranked)
+    return tuple(
+        Qualifier(player=player, seed=seed, wildcard=player not in top_set)
+        for seed, player in enumerate(order, start=1)
+    )

@@ -15,6 +15,7 @@ from scoring.engine.season import (
     Table,
     aggregate,
     counted_keys,
+    qualifiers,
     season_table,
 )
 
@@ -146,3 +147,32 @@ def test_the_table_ranks_by_total_and_lists_everyone(drawn, how, minimum) -> Non
     assert all(line.needed == max(minimum - line.attended, 0) for line in table)
     assert all(line.total == aggregate(line.points, policy) for line in table)
     assert season_table(season, policy) == table
+
+
+def test_the_top_three_and_a_wildcard_are_seeded_by_the_table() -> None:
+    """docs/seasons.md §9: B, C, A by standing; X (below the minimum) as a wildcard, seeded
+    after them by his place in the table; a wildcard of the top is not entered twice."""
+    table = season_table(SERIES, BEST_4_OF_6)
+    chosen = qualifiers(table, 3, wildcards=(X, C, 99))
+    assert [(q.player, q.seed, q.wildcard) for q in chosen] == [
+        (B, 1, False),
+        (C, 2, False),
+        (A, 3, False),
+        (X, 4, True),
+        (99, 5, True),
+    ]
+
+
+@given(events, st.integers(0, 6), st.lists(st.integers(1, 12), max_size=4))
+def test_qualifiers_are_the_top_ranked_and_the_wildcards_once_each(drawn, top, wild) -> None:
+    season = tuple(
+        Event(f"e{i}", tuple(Table(p, w, c) for p, w, c in event)) for i, event in enumerate(drawn)
+    )
+    table = season_table(season, Policy(minimum=1))
+    chosen = qualifiers(table, top, wild)
+    players = [q.player for q in chosen]
+    assert len(players) == len(set(players))
+    assert [q.seed for q in chosen] == list(range(1, len(chosen) + 1))
+    ranked = [line.player for line in table if line.rank is not None][:top]
+    assert {q.player for q in chosen if not q.wildcard} == set(ranked)
+    assert set(players) == set(ranked) | set(wild)

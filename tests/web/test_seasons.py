@@ -269,3 +269,57 @@ def test_the_table_reads_in_the_same_queries_at_any_size(
 
 
 QUERIES = 7  # session, user, club, role, season, lines with players, htmx-free page
+
+
+def test_the_top_three_and_a_wildcard_enter_the_final_seeded_by_the_table(access_world, client_as):
+    """docs/seasons.md §9, on the hand-worked series: Bella, Cyril, Alla, then Xenia."""
+    from prefscore.clubs.models import Player
+    from prefscore.seasons.models import Qualification
+    from prefscore.tournaments.models import TournamentEntry
+    from tests.web.fixtures_tournaments import make_tournament
+
+    season = make_season(access_world.club)
+    play_series(access_world.club)
+    standings.refresh(season)
+    url = reverse("seasons:qualify", args=["home", season.slug])
+    xenia = Player.objects.get(club=access_world.club, name="Xenia")
+
+    refused = client_as("organiser").post(url, {"top": "3"}, headers=EN)
+    assert any("final first" in e for e in refused.context["form"].non_field_errors())
+    assert not Qualification.objects.exists()
+
+    season.final = make_tournament(access_world.club, name="Final")
+    season.save()
+    assert client_as("organiser").get(url, headers=HTMX).status_code == 200
+    response = client_as("organiser").post(url, {"top": "3", "wildcards": [xenia.pk]})
+
+    assert response.status_code == 302
+    seeded = Qualification.objects.filter(season=season).order_by("seed")
+    assert [(q.player.name, q.seed, q.wildcard) for q in seeded] == [
+        ("Bella", 1, False),
+        ("Cyril", 2, False),
+        ("Alla", 3, False),
+        ("Xenia", 4, True),
+    ]
+    entered = TournamentEntry.objects.filter(tournament=season.final)
+    assert sorted(entered.values_list("player__name", flat=True)) == [
+        "Alla",
+        "Bella",
+        "Cyril",
+        "Xenia",
+    ]
+    assert seeded[0].chosen_by == access_world.users["organiser"]
+
+
+@pytest.mark.parametrize(("role", "status"), [("member", 403), ("anonymous", 302)])
+def test_only_organisers_qualify(access_world, client_as, role, status):
+    season = make_season(access_world.club)
+    url = reverse("seasons:qualify", args=["home", season.slug])
+    assert client_as(role).post(url, {"top": "3"}).status_code == status
+
+
+def test_qualifying_a_negative_top_is_refused(access_world, client_as):
+    season = make_season(access_world.club)
+    url = reverse("seasons:qualify", args=["home", season.slug])
+    response = client_as("organiser").post(url, {"top": "-1"}, headers=HTMX)
+    assert response.context["form"].errors["top"]
