@@ -9,6 +9,9 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/new/", views.edit, name="create"),
     path("clubs/<slug:slug>/seasons/<slug:season>/", views.table, name="table"),
     path("clubs/<slug:slug>/seasons/<slug:season>/edit/", views.edit, name="edit"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/projector/", views.projector, name="projector"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/table.csv", views.table_csv, name="csv"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/table.json", views.table_json, name="json"),
     path("clubs/<slug:slug>/seasons/<slug:season>/final/", views.qualify, name="qualify"),
     path(
         "clubs/<slug:slug>/seasons/<slug:season>/players/<id:player>/",

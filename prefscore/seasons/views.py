@@ -20,10 +20,11 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import ORGANISERS, club_and_role_for, may
+from prefscore.stats import exports as stats_exports
 from prefscore.tournaments.services import TournamentError
 from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import presenters, qualification, standings
+from . import exports, presenters, qualification, standings
 from .forms import SeasonForm
 from .models import POLICY_FIELDS, Season
 from .policy import record_changes
@@ -60,7 +61,17 @@ def archive(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def table(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
-    """The season table (docs/seasons.md §4–§6), from the stored lines."""
+    """The season table (docs/seasons.md §4–§6), from the stored lines; printable."""
+    return _table_page(request, slug, season, "seasons/table.html")
+
+
+@require_safe
+def projector(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table in large type for a screen in the room, polling its region."""
+    return _table_page(request, slug, season, "seasons/projector.html")
+
+
+def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str) -> HttpResponse:
     try:
         found, role = _readable(request, slug, season)
     except _SignIn:
@@ -73,7 +84,7 @@ def table(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
         "member": role is not None,
         "may_change": may(role, ORGANISERS),
     }
-    return render_page(request, "seasons/table.html", context, "standings")
+    return render_page(request, template, context, "standings")
 
 
 @require_safe
@@ -141,3 +152,25 @@ def qualify(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
     }
     status = invalid_status(request) if form.errors else 200
     return render_page(request, "seasons/qualify.html", context, "form", status=status)
+
+
+@require_safe
+def table_csv(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table as CSV (columns: exports.COLUMNS), to whoever may read the table."""
+    try:
+        found, _role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    name = f"{found.club.slug}-{found.slug}.csv"
+    return stats_exports.csv_response(name, exports.csv_rows(found))
+
+
+@require_safe
+def table_json(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table as JSON, every line with its events, to whoever may read the table."""
+    try:
+        found, _role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    name = f"{found.club.slug}-{found.slug}.json"
+    return stats_exports.json_response(name, exports.as_json(found))

@@ -323,3 +323,44 @@ def test_qualifying_a_negative_top_is_refused(access_world, client_as):
     url = reverse("seasons:qualify", args=["home", season.slug])
     response = client_as("organiser").post(url, {"top": "-1"}, headers=HTMX)
     assert response.context["form"].errors["top"]
+
+
+def test_the_table_as_csv_and_json(access_world, client_as):
+    import csv
+    import io
+    import json
+
+    season = make_season(access_world.club, public=True)
+    play_series(access_world.club)
+    standings.refresh(season)
+    reader = client_as("anonymous")
+    response = reader.get(reverse("seasons:csv", args=["home", season.slug]))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["rank", "player", "total", "total_exact", "played", "counted", "needed"]
+    assert rows[1] == ["1", "Bella", "10.50", "21/2", "4", "4", "0"]
+    assert rows[-1] == ["", "Xenia", "1.00", "1", "1", "1", "2"]
+    data = json.loads(reader.get(reverse("seasons:json", args=["home", season.slug])).content)
+    cyril = next(line for line in data["lines"] if line["player"] == "Cyril")
+    assert [e["counts"] for e in cyril["events"]] == [True, True, True, True, False]
+    assert data["policy"]["best_n"] == 4
+
+
+def test_exports_and_projector_follow_the_table_access(access_world, client_as):
+    season = make_season(access_world.club)
+    for name in ("csv", "json", "projector"):
+        url = reverse(f"seasons:{name}", args=["home", season.slug])
+        assert client_as("outsider").get(url).status_code == 403
+        assert client_as("anonymous").get(url).status_code == 302
+        assert client_as("member").get(url).status_code == 200
+        assert client_as("member").post(url).status_code == 405
+
+
+def test_the_projector_polls_its_region(access_world, client_as):
+    season = make_season(access_world.club)
+    play_series(access_world.club)
+    standings.refresh(season)
+    url = reverse("seasons:projector", args=["home", season.slug])
+    page = client_as("member").get(url, headers=EN).content.decode()
+    assert 'hx-trigger="every 30s"' in page and "Bella" in page
+    region = client_as("member").get(url, headers=HTMX)
+    assert b"<html" not in region.content and b"Bella" in region.content
