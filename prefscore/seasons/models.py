@@ -127,12 +127,36 @@ class Season(models.Model):
         )
 
 
+class Division(models.Model):
+    """A division of a season, ``order`` 0 the highest (docs/seasons.md §10)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(_("name"), max_length=60)
+    order = models.PositiveSmallIntegerField(_("order, 0 the highest"))
+    players = models.ManyToManyField(Player, blank=True, related_name="+")
+
+    class Meta:
+        verbose_name = _("division")
+        verbose_name_plural = _("divisions")
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "order"], name="one_division_per_order")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class SeasonLine(models.Model):
     """A player's line of the stored season table (docs/seasons.md §7)."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="lines")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_lines")
     position = models.PositiveIntegerField(_("position"))
+    # With divisions, the rank within the player's division (docs/seasons.md §10).
+    division = models.ForeignKey(
+        Division, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
     total = models.CharField(_("total"), max_length=40)  # exact, "35/3"
     needed = models.PositiveSmallIntegerField(_("events still needed"))
@@ -203,3 +227,29 @@ class Qualification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season_id}/{self.player_id}: {self.seed}"
+
+
+class DivisionMove(models.Model):
+    """A confirmed promotion or relegation into the next season (docs/seasons.md §10)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="moves")
+    next_season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    from_division = models.CharField(_("from"), max_length=60)
+    to_division = models.CharField(_("to"), max_length=60)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("confirmed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("move between divisions")
+        verbose_name_plural = _("moves between divisions")
+        ordering = ["confirmed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.from_division} → {self.to_division}"

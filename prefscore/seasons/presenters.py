@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from django.utils.formats import number_format
 
 from .models import SeasonLine
+
+if TYPE_CHECKING:
+    from .divisions import Preview
 
 
 def shown(value: str) -> str:
@@ -35,6 +39,7 @@ class LineRow:
     counted: int
     needed: int
     events: tuple[EventPoints, ...]
+    division: str
 
 
 def line_row(line: SeasonLine) -> LineRow:
@@ -50,4 +55,26 @@ def line_row(line: SeasonLine) -> LineRow:
         counted=sum(1 for event in events if event.counts),
         needed=line.needed,
         events=events,
+        division=line.division.name if line.division_id and line.division else "",
     )
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    player: str
+    from_division: str
+    to_division: str
+    up: bool
+
+
+def moves(preview: Preview) -> list[MoveRow]:
+    """The previewed moves as the page lists them (docs/seasons.md §10)."""
+    return [
+        MoveRow(
+            preview.players.get(move.player, "?"),
+            preview.names[move.from_],
+            preview.names[move.to],
+            move.to < move.from_,
+        )
+        for move in preview.moves
+    ]

@@ -97,10 +97,19 @@ def compute(season: Season) -> tuple[engine.Line, ...]:
 
 
 def as_rows(season: Season, lines: tuple[engine.Line, ...]) -> list[SeasonLine]:
+    """The lines to store: the whole table, or each division's ranked apart (§10)."""
+    divisions = list(season.divisions.order_by("order").prefetch_related("players"))
+    placed: list[tuple[int | None, engine.Line]] = [(None, line) for line in lines]
+    if divisions:
+        number_of = {d.order: d.pk for d in divisions}
+        division_of = {p.pk: d.order for d in divisions for p in d.players.all()}
+        split = engine.divided(lines, division_of, season.policy)
+        placed = [(number_of[n], line) for n, rows in split.items() for line in rows]
     return [
         SeasonLine(
             season=season,
             player_id=line.player,
+            division_id=division,
             position=position,
             rank=line.rank,
             total=str(line.total),
@@ -108,7 +117,7 @@ def as_rows(season: Season, lines: tuple[engine.Line, ...]) -> list[SeasonLine]:
             wins=line.wins,
             points=[[key, str(value), key in line.counted] for key, value in line.points],
         )
-        for position, line in enumerate(lines, start=1)
+        for position, (division, line) in enumerate(placed, start=1)
     ]
 
 
@@ -119,7 +128,16 @@ def stored_as_compared(season: Season) -> list[tuple[object, ...]]:
 
 def compared(rows: list[SeasonLine]) -> list[tuple[object, ...]]:
     return [
-        (row.player_id, row.position, row.rank, row.total, row.needed, row.wins, row.points)
+        (
+            row.player_id,
+            row.division_id,
+            row.position,
+            row.rank,
+            row.total,
+            row.needed,
+            row.wins,
+            row.points,
+        )
         for row in rows
     ]
 

@@ -12,6 +12,11 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/<slug:season>/projector/", views.projector, name="projector"),
     path("clubs/<slug:slug>/seasons/<slug:season>/table.csv", views.table_csv, name="csv"),
     path("clubs/<slug:slug>/seasons/<slug:season>/table.json", views.table_json, name="json"),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season>/divisions/",
+        views.divisions_page,
+        name="divisions",
+    ),
     path("clubs/<slug:slug>/seasons/<slug:season>/final/", views.qualify, name="qualify"),
     path(
         "clubs/<slug:slug>/seasons/<slug:season>/players/<id:player>/",

@@ -24,7 +24,8 @@ from prefscore.stats import exports as stats_exports
 from prefscore.tournaments.services import TournamentError
 from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import exports, presenters, qualification, standings
+from . import divisions, exports, presenters, qualification, standings
+from .division_forms import ConfirmForm, DivisionsForm
 from .forms import SeasonForm
 from .models import POLICY_FIELDS, Season
 from .policy import record_changes
@@ -76,7 +77,7 @@ def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str)
         found, role = _readable(request, slug, season)
     except _SignIn:
         return redirect_to_login(request.get_full_path())
-    lines = found.lines.select_related("player").order_by("position")
+    lines = found.lines.select_related("player", "division").order_by("position")
     context = {
         "club": found.club,
         "season": found,
@@ -174,3 +175,49 @@ def table_json(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse
         return redirect_to_login(request.get_full_path())
     name = f"{found.club.slug}-{found.slug}.json"
     return stats_exports.json_response(name, exports.as_json(found))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def divisions_page(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """Set the divisions; preview promotion and relegation, then confirm (§10)."""
+    club, _role = club_and_role_for(request, slug, roles=ORGANISERS)
+    found = get_object_or_404(Season, club=club, slug=season)
+    action = request.POST.get("action")
+    setting = DivisionsForm(request.POST if action == "set" else None, club=club)
+    confirming = ConfirmForm(
+        request.POST if action == "confirm" else request.GET or None,
+        season=found,
+        initial={"count": 1},
+    )
+    here = reverse("seasons:divisions", args=[slug, season])
+    if action == "set" and setting.is_valid():
+        divisions.replace(found, setting.cleaned_data["text"])
+        return redirect_to(request, here)
+    if action == "confirm" and confirming.is_valid():
+        try:
+            divisions.confirm(
+                found,
+                confirming.cleaned_data["next_season"],
+                confirming.cleaned_data["count"],
+                request.user,
+            )
+        except divisions.DivisionError:
+            confirming.add_error(
+                "next_season", _("Choose another season of the club, without divisions yet.")
+            )
+        else:
+            next_slug = confirming.cleaned_data["next_season"].slug
+            return redirect_to(request, reverse("seasons:divisions", args=[slug, next_slug]))
+    count = confirming.cleaned_data["count"] if confirming.is_bound and confirming.is_valid() else 1
+    context = {
+        "club": club,
+        "season": found,
+        "setting": setting,
+        "confirming": confirming,
+        "current": list(found.divisions.prefetch_related("players")),
+        "preview": presenters.moves(divisions.preview(found, count)),
+        "moves": list(found.moves.select_related("player")),
+    }
+    status = invalid_status(request) if setting.errors or confirming.errors else 200
+    return render_page(request, "seasons/divisions.html", context, status=status)

@@ -270,3 +270,52 @@ def qualifiers(
         Qualifier(player=player, seed=seed, wildcard=player not in top_set)
         for seed, player in enumerate(order, start=1)
     )
+
+
+def divided(
+    lines: Sequence[Line], division_of: Mapping[int, int], policy: Policy
+) -> dict[int, tuple[Line, ...]]:
+    """The table split by division and ranked within each (docs/seasons.md §10).
+
+    ``division_of`` maps a player to his division (0 the highest); a player in none is
+    left out. The order within a division is the season table's; ranks start at 1 again,
+    shared as in the whole table.
+    """
+    out: dict[int, list[Line]] = defaultdict(list)
+    for line in lines:
+        if line.player in division_of:
+            out[division_of[line.player]].append(line)
+    return {number: tuple(_ranked(rows, policy)) for number, rows in sorted(out.items())}
+
+
+@dataclass(frozen=True)
+class Move:
+    """A player promoted (``to`` < ``from_``) or relegated between divisions (§10)."""
+
+    player: int
+    from_: int
+    to: int
+
+
+def promotions(
+    divisions: Mapping[int, Sequence[Line]], count: int, lowest: int
+) -> tuple[Move, ...]:
+    """The top ``count`` ranked of each division but the highest move up, the bottom
+    ``count`` of each but the lowest move down (docs/seasons.md §10).
+
+    The bottom are the last ranked lines, then those below the minimum, in table order
+    from the end; a player is moved at most once (a division smaller than twice
+    ``count`` moves its top up and what is left of its bottom down).
+    """
+    if count < 0:
+        raise SeasonError("season.negative_top", value=str(count))
+    moves: list[Move] = []
+    for number in range(lowest + 1):
+        rows = list(divisions.get(number, ()))
+        ranked = [line.player for line in rows if line.rank is not None]
+        up = ranked[:count] if number > 0 else []
+        moves += [Move(player, number, number - 1) for player in up]
+        if number < lowest:
+            rest = [line.player for line in reversed(rows) if line.player not in up]
+            moves += [Move(player, number, number + 1) for player in rest[:count]]
+    return tuple(moves)

@@ -10,11 +10,14 @@ from hypothesis import strategies as st
 
 from scoring.engine.season import (
     Event,
+    Move,
     Policy,
     SeasonError,
     Table,
     aggregate,
     counted_keys,
+    divided,
+    promotions,
     qualifiers,
     season_table,
 )
@@ -176,3 +179,20 @@ def test_qualifiers_are_the_top_ranked_and_the_wildcards_once_each(drawn, top, w
     ranked = [line.player for line in table if line.rank is not None][:top]
     assert {q.player for q in chosen if not q.wildcard} == set(ranked)
     assert set(players) == set(ranked) | set(wild)
+
+
+def test_two_divisions_move_one_up_and_one_down() -> None:
+    """docs/seasons.md §10, by hand: the series' table is B, C, A, D, E, then X (unranked).
+    Division 0 (the higher): A, B, X; division 1: C, D, E. Within 0: B 1, A 2, X unranked;
+    within 1: C 1, D 2, E 3. One moves: C up; the bottom of 0 is X (below the minimum)."""
+    table = season_table(SERIES, BEST_4_OF_6)
+    split = divided(table, {A: 0, B: 0, X: 0, C: 1, D: 1, E: 1}, BEST_4_OF_6)
+    assert [(line.player, line.rank) for line in split[0]] == [(B, 1), (A, 2), (X, None)]
+    assert [(line.player, line.rank) for line in split[1]] == [(C, 1), (D, 2), (E, 3)]
+    assert promotions(split, 1, lowest=1) == (Move(X, 0, 1), Move(C, 1, 0))
+    assert set(promotions(split, 2, lowest=1)) == {
+        Move(X, 0, 1),
+        Move(A, 0, 1),
+        Move(C, 1, 0),
+        Move(D, 1, 0),
+    }

@@ -364,3 +364,77 @@ def test_the_projector_polls_its_region(access_world, client_as):
     assert 'hx-trigger="every 30s"' in page and "Bella" in page
     region = client_as("member").get(url, headers=HTMX)
     assert b"<html" not in region.content and b"Bella" in region.content
+
+
+def test_a_two_division_season_previews_then_confirms_promotion_and_relegation(
+    access_world, client_as
+):
+    """docs/seasons.md §10 on the hand-worked series (tests/engine/test_season.py):
+    Masters: Alla, Bella, Xenia; Amateurs: Cyril, Dima, Egor. Within Masters Bella 1,
+    Alla 2, Xenia unranked (the bottom); within Amateurs Cyril 1, Dima 2, Egor 3.
+    One each way: Cyril goes up, Xenia down."""
+    from prefscore.seasons.models import DivisionMove
+
+    season = make_season(access_world.club)
+    autumn = make_season(access_world.club, slug="autumn", name="Autumn")
+    play_series(access_world.club)
+    url = reverse("seasons:divisions", args=["home", season.slug])
+    organiser = client_as("organiser")
+    text = "Masters = Alla, Bella, Xenia\nAmateurs = Cyril, Dima, Egor"
+    assert organiser.post(url, {"action": "set", "text": text}).status_code == 302
+
+    table = organiser.get(table_url(season), headers=EN)
+    assert [(row.division, row.rank, row.name) for row in table.context["rows"]] == [
+        ("Masters", 1, "Bella"),
+        ("Masters", 2, "Alla"),
+        ("Masters", None, "Xenia"),
+        ("Amateurs", 1, "Cyril"),
+        ("Amateurs", 2, "Dima"),
+        ("Amateurs", 3, "Egor"),
+    ]
+    shown = organiser.get(url, {"count": "1"}, headers=EN)
+    assert [(m.player, m.from_division, m.to_division) for m in shown.context["preview"]] == [
+        ("Xenia", "Masters", "Amateurs"),
+        ("Cyril", "Amateurs", "Masters"),
+    ]
+    assert not DivisionMove.objects.exists()  # a preview changes nothing
+
+    confirmed = organiser.post(
+        url, {"action": "confirm", "count": "1", "next_season": autumn.pk}, headers=EN
+    )
+
+    assert confirmed.status_code == 302
+    after = {d.name: sorted(p.name for p in d.players.all()) for d in autumn.divisions.all()}
+    assert after == {"Masters": ["Alla", "Bella", "Cyril"], "Amateurs": ["Dima", "Egor", "Xenia"]}
+    assert DivisionMove.objects.filter(season=season).count() == 2
+    assert DivisionMove.objects.first().confirmed_by == access_world.users["organiser"]
+    again = organiser.post(
+        url, {"action": "confirm", "count": "1", "next_season": autumn.pk}, headers=EN
+    )
+    assert again.status_code in (200, 422)
+    assert DivisionMove.objects.filter(season=season).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Masters = Alla, Nobody", "No player of the club is named Nobody"),
+        ("Masters = Alla\nAmateurs = Alla", "Alla is in two divisions"),
+        ("Masters Alla", "division = players"),
+    ],
+)
+def test_bad_divisions_are_refused(access_world, client_as, text, message):
+    season = make_season(access_world.club)
+    play_series(access_world.club)
+    url = reverse("seasons:divisions", args=["home", season.slug])
+    response = client_as("organiser").post(url, {"action": "set", "text": text}, headers=EN)
+    assert any(message in error for error in response.context["setting"].errors["text"])
+    assert not season.divisions.exists()
+
+
+@pytest.mark.parametrize(("role", "status"), [("member", 403), ("anonymous", 302)])
+def test_only_organisers_set_divisions(access_world, client_as, role, status):
+    season = make_season(access_world.club)
+    url = reverse("seasons:divisions", args=["home", season.slug])
+    assert client_as(role).post(url, {"action": "set", "text": "A = Anna"}).status_code == status
+    assert not season.divisions.exists()

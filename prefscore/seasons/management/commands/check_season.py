@@ -69,4 +69,4 @@ def _differences(
 
 def stored_text(player: int | None, rows: list[tuple[Any, ...]]) -> str:
     row = next((r for r in rows if r[0] == player), None)
-    return "—" if row is None else f"#{row[2] or '–'} {row[3]}"
+    return "—" if row is None else f"#{row[3] or '–'} {row[4]}"
