@@ -42,6 +42,8 @@ NOT_HTML = {
     "stats:my_data",
     "tournaments:export_csv",
     "tournaments:export_json",
+    "seasons:csv",
+    "seasons:json",
 }
 
 
