@@ -84,6 +84,7 @@ def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str)
         "rows": [presenters.line_row(line) for line in lines],
         "member": role is not None,
         "may_change": may(role, ORGANISERS),
+        "changes": list(found.policy_changes.select_related("changed_by")),
     }
     return render_page(request, template, context, "standings")
 

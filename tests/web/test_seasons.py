@@ -234,6 +234,8 @@ def test_the_policy_freezes_at_the_first_event_and_changes_are_logged(access_wor
     assert (change.field, change.before, change.after) == ("best_n", "8", "4")
     assert change.changed_by == access_world.users["organiser"]
     assert SeasonLine.objects.get(season=season, player__name="Cyril").total == "9"
+    page = client_as("member").get(table_url(season), headers=EN).content.decode()
+    assert "Changes of the standings policy" in page and "best_n: 8 → 4" in page
 
 
 def test_check_season_agrees_then_finds_a_difference(access_world, capsys):
@@ -268,7 +270,7 @@ def test_the_table_reads_in_the_same_queries_at_any_size(
         client.get(table_url(season))
 
 
-QUERIES = 7  # session, user, club, role, season, lines with players, htmx-free page
+QUERIES = 8  # session, user, club, role, season, lines with players, policy changes
 
 
 def test_the_top_three_and_a_wildcard_enter_the_final_seeded_by_the_table(access_world, client_as):
