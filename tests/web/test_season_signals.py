@@ -162,3 +162,22 @@ def test_a_tournament_counts_once_finished_each_table_by_place_points(tournament
     assert len(expected) == 9
     cup.refresh_from_db()
     assert all(line.points[0][0].endswith(cup.name) for line in lines)
+
+
+def test_a_season_of_marked_pulkas_counts_only_those(access_world):
+    """docs/seasons.md §1: "only the pulkas marked for the season"."""
+    from tests.web.season_fixtures import SERIES
+
+    season = Season.objects.create(
+        club=access_world.club,
+        name="Marked",
+        slug="marked",
+        starts_on=DAY,
+        ends_on=DAY + datetime.timedelta(days=30),
+        evenings=Season.Evenings.MARKED,
+    )
+    [first] = evening(access_world.club, DAY, SERIES[0])
+    evening(access_world.club, DAY + datetime.timedelta(days=7), SERIES[1])
+    season.marked_pulkas.add(first)
+    standings.refresh(season)
+    assert totals(season) == {"Alla": "3", "Bella": "2", "Cyril": "1", "Dima": "0"}
