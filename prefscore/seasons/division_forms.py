@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Player
+from prefscore.games.models import Pulka
 
 from .models import Season
 
@@ -59,3 +60,25 @@ class ConfirmForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["next_season"]
         field.queryset = Season.objects.filter(club_id=season.club_id).exclude(pk=season.pk)  # type: ignore[attr-defined]
+
+
+class MarkedForm(forms.Form):
+    """The club's finished pulkas of the season's period, to mark for it (§1)."""
+
+    pulkas = forms.ModelMultipleChoiceField(
+        label=_("Pulkas that count for the season"),
+        queryset=Pulka.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["pulkas"]
+        field.queryset = Pulka.objects.filter(  # type: ignore[attr-defined]
+            club_id=season.club_id,
+            tournament__isnull=True,
+            status=Pulka.Status.FINISHED,
+            created_at__date__gte=season.starts_on,
+            created_at__date__lte=season.ends_on,
+        ).order_by("created_at", "pk")

@@ -28,3 +28,16 @@ def record_changes(season: Season, before: dict[str, Any], user: Any) -> list[Po
         if before.get(name) != getattr(season, name)
     ]
     return PolicyChange.objects.bulk_create(changes)
+
+
+def record_marks(season: Season, before: list[int], after: list[int], user: Any) -> None:
+    """Which pulkas count is the policy too: a change after it froze is written down (§8)."""
+    if season.policy_frozen_at is None or before == after:
+        return
+    PolicyChange.objects.create(
+        season=season,
+        field="marked_pulkas",
+        before=_text(before),
+        after=_text(after),
+        changed_by=user if user.is_authenticated else None,
+    )

@@ -17,6 +17,7 @@ urlpatterns = [
         views.divisions_page,
         name="divisions",
     ),
+    path("clubs/<slug:slug>/seasons/<slug:season>/pulkas/", views.marked, name="marked"),
     path("clubs/<slug:slug>/seasons/<slug:season>/final/", views.qualify, name="qualify"),
     path(
         "clubs/<slug:slug>/seasons/<slug:season>/players/<id:player>/",

@@ -25,10 +25,10 @@ from prefscore.tournaments.services import TournamentError
 from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
 from . import divisions, exports, presenters, qualification, standings
-from .division_forms import ConfirmForm, DivisionsForm
+from .division_forms import ConfirmForm, DivisionsForm, MarkedForm
 from .forms import SeasonForm
 from .models import POLICY_FIELDS, Season
-from .policy import record_changes
+from .policy import record_changes, record_marks
 from .qualification import QualifyForm
 
 
@@ -222,3 +222,22 @@ def divisions_page(request: HtmxHttpRequest, slug: str, season: str) -> HttpResp
     }
     status = invalid_status(request) if setting.errors or confirming.errors else 200
     return render_page(request, "seasons/divisions.html", context, status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def marked(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """Mark the club evenings' pulkas that count for the season (docs/seasons.md §1, §8)."""
+    club, _role = club_and_role_for(request, slug, roles=ORGANISERS)
+    found = get_object_or_404(Season, club=club, slug=season)
+    before = sorted(found.marked_pulkas.values_list("pk", flat=True))
+    form = MarkedForm(request.POST or None, season=found, initial={"pulkas": before})
+    if request.method == "POST" and form.is_valid():
+        found.marked_pulkas.set(form.cleaned_data["pulkas"])
+        after = sorted(found.marked_pulkas.values_list("pk", flat=True))
+        record_marks(found, before, after, request.user)
+        standings.refresh(found)
+        return redirect_to(request, reverse("seasons:table", args=[slug, season]))
+    context = {"club": club, "season": found, "form": form}
+    status = invalid_status(request) if form.errors else 200
+    return render_page(request, "seasons/marked.html", context, "form", status=status)

@@ -376,6 +376,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "seasons:edit": club_roles(*ORGANISERS, kwargs=walk_season),
     "seasons:qualify": club_roles(*ORGANISERS, kwargs=walk_season),
     "seasons:divisions": club_roles(*ORGANISERS, kwargs=walk_season),
+    "seasons:marked": club_roles(*ORGANISERS, kwargs=walk_season),
     "conventions:list": signed_in(),
     "conventions:detail": club_roles(
         *MEMBERS, superuser=OK, kwargs=lambda w: {"slug": home_rules(w)}

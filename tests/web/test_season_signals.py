@@ -181,3 +181,36 @@ def test_a_season_of_marked_pulkas_counts_only_those(access_world):
     season.marked_pulkas.add(first)
     standings.refresh(season)
     assert totals(season) == {"Alla": "3", "Bella": "2", "Cyril": "1", "Dima": "0"}
+
+
+def test_an_organiser_marks_the_pulkas_and_a_frozen_policy_logs_it(access_world, client_as):
+    from django.urls import reverse
+
+    from prefscore.seasons.models import PolicyChange
+    from tests.web.season_fixtures import SERIES
+
+    season = Season.objects.create(
+        club=access_world.club,
+        name="Marked",
+        slug="marked",
+        starts_on=DAY,
+        ends_on=DAY + datetime.timedelta(days=30),
+        evenings=Season.Evenings.MARKED,
+    )
+    [first] = evening(access_world.club, DAY, SERIES[0])
+    [second] = evening(access_world.club, DAY + datetime.timedelta(days=7), SERIES[1])
+    url = reverse("seasons:marked", args=["home", "marked"])
+    organiser = client_as("organiser")
+    shown = organiser.get(url, headers={"HX-Request": "true"})
+    assert shown.status_code == 200 and b"<html" not in shown.content
+    assert set(shown.context["form"].fields["pulkas"].queryset) == {first, second}
+
+    assert organiser.post(url, {"pulkas": [first.pk]}).status_code == 302
+    assert totals(season) == {"Alla": "3", "Bella": "2", "Cyril": "1", "Dima": "0"}
+    assert not PolicyChange.objects.exists()  # froze with the first event, not before
+
+    organiser.post(url, {"pulkas": [first.pk, second.pk]})
+    change = PolicyChange.objects.get(season=season)
+    assert change.field == "marked_pulkas" and change.after == f"[{first.pk}, {second.pk}]"
+    assert totals(season)["Alla"] == "6"
+    assert client_as("member").post(url, {"pulkas": [first.pk]}).status_code == 403
