@@ -226,6 +226,7 @@ INSTALLED_APPS = [
     "prefscore.games",
     "prefscore.tournaments",
     "prefscore.stats",
+    "prefscore.seasons",
 ]
 
 MIDDLEWARE = [

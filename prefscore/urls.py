@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("prefscore.games.urls")),
     path("tournaments/", include("prefscore.tournaments.urls")),
     path("", include("prefscore.stats.urls")),
+    path("", include("prefscore.seasons.urls")),
     path("conventions/", include("scoring.urls")),
     # Sign-in (rate-limited), sign-up, sign-out, passwords; a club's members and invitations.
     path("", include("prefscore.clubs.account_urls")),

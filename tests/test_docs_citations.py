@@ -20,7 +20,7 @@ CODE = [
     if "migrations" not in path.parts
 ]
 # "rules.md §3.3 (runs, ladders, exit), §3.4" -> the § numbers up to the closing bracket.
-CITATION = re.compile(r"\b(rules|tournaments)\.md\b([^)\"\n]*)")
+CITATION = re.compile(r"\b(rules|tournaments|seasons)\.md\b([^)\"\n]*)")
 SECTION = re.compile(r"§(\d+(?:\.\d+)*)")
 HEADING = re.compile(r'\bdesign\.md, "([^"]+)"')
 SPACES = re.compile(r"\s+")

@@ -162,6 +162,34 @@ def stats_player(world: World) -> dict[str, Any]:
     return {"slug": world.club.slug, "player": player.pk}
 
 
+def walk_season(world: World) -> dict[str, Any]:
+    """A members-only season of the world's club over one evening (made on first use)."""
+    import datetime
+
+    from prefscore.seasons import standings
+    from prefscore.seasons.models import Season
+    from tests.web.season_fixtures import DAY, evening
+
+    season = Season.objects.filter(club=world.club, slug="walk").first()
+    if season is None:
+        evening(world.club, DAY, [(("Anna", "Boris", "Vera"), (10, 0, -10), "sochi")])
+        season = Season.objects.create(
+            club=world.club,
+            name="Walk",
+            slug="walk",
+            starts_on=DAY,
+            ends_on=DAY + datetime.timedelta(days=7),
+        )
+        standings.refresh(season)
+    return {"slug": world.club.slug, "season": season.slug}
+
+
+def walk_season_line(world: World) -> dict[str, Any]:
+    kwargs = walk_season(world)
+    player = Player.objects.get(club=world.club, name="Anna")
+    return {**kwargs, "player": player.pk}
+
+
 def member_row(world: World) -> dict[str, Any]:
     return {"slug": world.club.slug, "pk": world.memberships["member"].pk}
 
@@ -338,6 +366,19 @@ EXPECTATIONS: dict[str, Expect] = {
     ),
     "stats:club_csv": club_roles(*MEMBERS),
     "stats:my_data": signed_in(),
+    # --- seasons (prefscore/seasons/urls.py): the table as the leaderboard (members, or
+    # anyone when the season is public: this one is not); the forms for organisers ---
+    "seasons:archive": public(),
+    "seasons:table": club_roles(*MEMBERS, kwargs=walk_season),
+    "seasons:projector": club_roles(*MEMBERS, kwargs=walk_season),
+    "seasons:csv": club_roles(*MEMBERS, kwargs=walk_season),
+    "seasons:json": club_roles(*MEMBERS, kwargs=walk_season),
+    "seasons:player": club_roles(*MEMBERS, kwargs=walk_season_line),
+    "seasons:create": club_roles(*ORGANISERS),
+    "seasons:edit": club_roles(*ORGANISERS, kwargs=walk_season),
+    "seasons:qualify": club_roles(*ORGANISERS, kwargs=walk_season),
+    "seasons:divisions": club_roles(*ORGANISERS, kwargs=walk_season),
+    "seasons:marked": club_roles(*ORGANISERS, kwargs=walk_season),
     "conventions:list": signed_in(),
     "conventions:detail": club_roles(
         *MEMBERS, superuser=OK, kwargs=lambda w: {"slug": home_rules(w)}

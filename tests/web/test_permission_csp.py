@@ -45,6 +45,8 @@ NOT_HTML = {
     "stats:my_data",
     "tournaments:export_csv",
     "tournaments:export_json",
+    "seasons:csv",
+    "seasons:json",
     # The installable app's files (prefscore/offline.py): a script, JSON, an icon's address.
     "service_worker",
     "manifest",

@@ -1,0 +1,24 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SeasonsConfig(AppConfig):
+    name = "prefscore.seasons"
+    label = "seasons"
+    verbose_name = _("Seasons")
+
+    def ready(self) -> None:
+        # After the statistics' receivers (this app is installed after them, and receivers
+        # run in the order they connect): the summary rows are written before the season
+        # tables are counted again from them (docs/seasons.md §1).
+        from django.db.models.signals import post_save
+
+        from prefscore.games.events import sheet_settled, sheets_settled
+        from prefscore.tournaments.models import Tournament
+
+        from .standings import on_sheet_settled, on_sheets_settled, on_tournament_saved
+
+        sheet_settled.connect(on_sheet_settled, dispatch_uid="seasons-tables")
+        sheets_settled.connect(on_sheets_settled, dispatch_uid="seasons-tables-many")
+        # Finishing a tournament saves it: its results are locked and count from then on.
+        post_save.connect(on_tournament_saved, sender=Tournament, dispatch_uid="seasons-cups")

@@ -1,0 +1,120 @@
+"""The season form: its details and its standings policy (docs/seasons.md §1–§6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from prefscore.clubs.models import Club
+from prefscore.tournaments.models import Tournament
+from scoring.engine import season as engine
+from scoring.messages import message_for
+
+from .models import Season
+
+TIE_BREAK_CHOICES = [
+    ("", _("none")),
+    ("best_result", _("best single event")),
+    ("attended", _("events played")),
+    ("wins", _("tables won")),
+    ("latest", _("latest event")),
+]
+
+
+# ModelForm is generic in the stubs only (pyproject.toml, [[tool.mypy.overrides]]).
+class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
+    coefficients_text = forms.CharField(
+        label=_("Coefficients per convention"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One a line, as “Sochi = 2” or “Rostov = 4/3”; others count 1."),
+    )
+    first_tie_break = forms.ChoiceField(
+        label=_("First tie-break"), choices=TIE_BREAK_CHOICES, required=False
+    )
+    second_tie_break = forms.ChoiceField(
+        label=_("Second tie-break"), choices=TIE_BREAK_CHOICES, required=False
+    )
+
+    class Meta:
+        model = Season
+        fields = [
+            "name",
+            "slug",
+            "starts_on",
+            "ends_on",
+            "regulations",
+            "public",
+            "evenings",
+            "tournaments",
+            "final",
+            "measure",
+            "aggregate",
+            "best_n",
+            "minimum",
+        ]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "regulations": forms.Textarea(attrs={"rows": 4}),
+            "tournaments": forms.CheckboxSelectMultiple,
+        }
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        of_club = Tournament.objects.filter(club=club)
+        self.fields["tournaments"].queryset = of_club  # type: ignore[attr-defined]
+        self.fields["final"].queryset = of_club  # type: ignore[attr-defined]
+        season = self.instance
+        self.fields["coefficients_text"].initial = "\n".join(
+            f"{name} = {value}" for name, value in (season.coefficients or {}).items()
+        )
+        breaks = list(season.tie_breaks or []) + ["", ""]
+        self.fields["first_tie_break"].initial = breaks[0]
+        self.fields["second_tie_break"].initial = breaks[1]
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"]
+        taken = Season.objects.filter(club=self.club, slug=slug).exclude(pk=self.instance.pk)
+        if slug == "new" or taken.exists():
+            raise forms.ValidationError(_("The club has a season of this short name already."))
+        return slug
+
+    def clean_coefficients_text(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for line in self.cleaned_data["coefficients_text"].splitlines():
+            if not line.strip():
+                continue
+            name, sep, value = line.partition("=")
+            if not sep or not name.strip():
+                raise forms.ValidationError(_("Write each line as “convention = coefficient”."))
+            out[name.strip()] = value.strip()
+        try:
+            engine.check_policy(engine.Policy(coefficients=engine.parse_coefficients(out)))
+        except engine.SeasonError as error:
+            raise forms.ValidationError(message_for(error)) from error
+        return out
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("The last day cannot come before the first."))
+        if data.get("aggregate") == Season.Aggregate.BEST and not data.get("best_n"):
+            self.add_error("best_n", _("Say how many of the best events count (at least 1)."))
+        breaks = [b for b in (data.get("first_tie_break"), data.get("second_tie_break")) if b]
+        if len(set(breaks)) != len(breaks):
+            self.add_error("second_tie_break", _("Choose two different tie-breaks."))
+        data["tie_breaks"] = breaks
+        return data
+
+    def save(self, commit: bool = True) -> Season:
+        season: Season = super().save(commit=False)
+        season.coefficients = self.cleaned_data["coefficients_text"]
+        season.tie_breaks = self.cleaned_data["tie_breaks"]
+        if commit:
+            season.save()
+        return season

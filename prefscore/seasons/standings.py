@@ -1,0 +1,186 @@
+"""The season table: gathered from the summary rows, counted by the engine, stored as lines.
+
+Club evenings are the club's finished pulkas (not tournament tables) started between the
+season's first and last day, grouped by the date they were started (docs/seasons.md §1).
+Each table's exact settled results come from the statistics' ``PulkaSummary`` rows, which
+``games.events.sheet_settled`` keeps in step with every correction; this module's receivers
+run after the statistics' and count the club's season tables again (§1, §8).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from prefscore.games.models import Pulka
+from prefscore.stats.models import PulkaSummary
+from prefscore.tournaments import results
+from scoring.engine import season as engine
+
+from .models import Season, SeasonLine
+
+
+def season_events(season: Season) -> tuple[engine.Event, ...]:
+    """The season's club evenings in the order played, one query (docs/seasons.md §1)."""
+    rows = PulkaSummary.objects.filter(
+        club_id=season.club_id,
+        pulka__tournament__isnull=True,
+        pulka__created_at__date__gte=season.starts_on,
+        pulka__created_at__date__lte=season.ends_on,
+    )
+    if season.evenings == Season.Evenings.MARKED:
+        rows = rows.filter(pulka__seasons=season)
+    seats: dict[int, list[tuple[int, int, Fraction, str]]] = defaultdict(list)
+    dates: dict[int, str] = {}
+    for pulka_id, started, seat, player_id, result, convention in rows.values_list(
+        "pulka_id", "pulka__created_at", "seat", "player_id", "result", "convention_name"
+    ).order_by("pulka__created_at", "pulka_id", "seat"):
+        seats[pulka_id].append((seat, player_id, Fraction(result), convention))
+        if pulka_id not in dates:
+            dates[pulka_id] = timezone.localdate(started).isoformat()
+    evenings: dict[str, list[engine.Table]] = {}
+    for pulka_id, table in seats.items():
+        evenings.setdefault(dates[pulka_id], []).append(
+            engine.Table(
+                players=tuple(row[1] for row in table),
+                whists=tuple(row[2] for row in table),
+                convention=table[0][3],
+            )
+        )
+    played = [(key, key, tuple(tables)) for key, tables in evenings.items()]
+    return tuple(
+        engine.Event(key, tables) for _, key, tables in sorted(played + tournament_events(season))
+    )
+
+
+def tournament_events(season: Season) -> list[tuple[str, str, tuple[engine.Table, ...]]]:
+    """The season's finished tournaments and its final, one event each (docs/seasons.md §1).
+
+    Each table of a tournament is a table of its event: its stored whole whists, or the
+    arbiter's where he closed it (docs/tournaments.md §4.11); results are locked once the
+    tournament is finished, so only finished ones count.
+    """
+    chosen = {t.pk: t for t in season.tournaments.all()}
+    if season.final is not None:
+        chosen[season.final.pk] = season.final
+    events = []
+    for tournament in chosen.values():
+        if not tournament.finished or tournament.finished_at is None:
+            continue
+        tables = results.standing_tables(tournament)
+        stored = results.table_results(tournament, tables)
+        counted = tuple(
+            engine.Table(
+                players=tuple(int(key) for key in table.keys),
+                whists=tuple(
+                    table.arbiter_whists
+                    if table.arbiter_whists is not None
+                    else stored[table.pk].whists
+                ),
+                convention=tournament.convention_name,
+            )
+            for table in tables
+            if table.pk in stored and table.keys
+        )
+        day = timezone.localdate(tournament.finished_at).isoformat()
+        events.append((day, f"{day} {tournament.name}", counted))
+    return events
+
+
+def compute(season: Season) -> tuple[engine.Line, ...]:
+    """The season table as the engine counts it from the events now (docs/seasons.md §4–§6)."""
+    return engine.season_table(season_events(season), season.policy)
+
+
+def as_rows(season: Season, lines: tuple[engine.Line, ...]) -> list[SeasonLine]:
+    """The lines to store: the whole table, or each division's ranked apart (§10)."""
+    divisions = list(season.divisions.order_by("order").prefetch_related("players"))
+    placed: list[tuple[int | None, engine.Line]] = [(None, line) for line in lines]
+    if divisions:
+        number_of = {d.order: d.pk for d in divisions}
+        division_of = {p.pk: d.order for d in divisions for p in d.players.all()}
+        split = engine.divided(lines, division_of, season.policy)
+        placed = [(number_of[n], line) for n, rows in split.items() for line in rows]
+    return [
+        SeasonLine(
+            season=season,
+            player_id=line.player,
+            division_id=division,
+            position=position,
+            rank=line.rank,
+            total=str(line.total),
+            needed=line.needed,
+            wins=line.wins,
+            points=[[key, str(value), key in line.counted] for key, value in line.points],
+        )
+        for position, (division, line) in enumerate(placed, start=1)
+    ]
+
+
+def stored_as_compared(season: Season) -> list[tuple[object, ...]]:
+    """The stored lines in the shape ``as_rows`` gives, to compare with a recomputation."""
+    return compared(list(season.lines.order_by("position")))
+
+
+def compared(rows: list[SeasonLine]) -> list[tuple[object, ...]]:
+    return [
+        (
+            row.player_id,
+            row.division_id,
+            row.position,
+            row.rank,
+            row.total,
+            row.needed,
+            row.wins,
+            row.points,
+        )
+        for row in rows
+    ]
+
+
+def refresh(season: Season) -> None:
+    """Count the table again and store it; the first event freezes the policy (§8)."""
+    lines = compute(season)
+    with transaction.atomic():
+        SeasonLine.objects.filter(season=season).delete()
+        SeasonLine.objects.bulk_create(as_rows(season, lines))
+        if lines and season.policy_frozen_at is None:
+            season.policy_frozen_at = timezone.now()
+            Season.objects.filter(pk=season.pk).update(policy_frozen_at=season.policy_frozen_at)
+
+
+def refresh_club(club_id: int) -> None:
+    for season in Season.objects.filter(club_id=club_id):
+        refresh(season)
+
+
+def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
+    """Count again the seasons whose period holds the pulka: the others cannot change."""
+    found = Pulka.objects.filter(pk=pulka_id).values_list("club_id", "created_at").first()
+    if found is None:
+        return
+    club_id, started = found
+    day = timezone.localdate(started)
+    tournament = Pulka.objects.filter(pk=pulka_id).values_list("tournament_id", flat=True)
+    in_period = models.Q(club_id=club_id, starts_on__lte=day, ends_on__gte=day)
+    of_tournament = models.Q(tournaments__in=tournament) | models.Q(final__in=tournament)
+    for season in Season.objects.filter(in_period | of_tournament).distinct():
+        refresh(season)
+
+
+def on_tournament_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A tournament of a season finished (or changed): its seasons are counted again."""
+    for season in Season.objects.filter(
+        models.Q(tournaments=instance) | models.Q(final=instance)
+    ).distinct():
+        refresh(season)
+
+
+def on_sheets_settled(sender: Any, pulka_ids: list[int], **kwargs: Any) -> None:
+    clubs = set(Pulka.objects.filter(pk__in=pulka_ids).values_list("club_id", flat=True))
+    for club_id in sorted(clubs):
+        refresh_club(club_id)

@@ -1,0 +1,243 @@
+"""The season pages: the archive, the table, a player's line, the form (docs/seasons.md).
+
+The table is public or members-only as the season says, like the club's leaderboard; the
+form is for the club's organisers and admins. Every page reads the stored lines in a fixed
+number of queries, whatever the number of events or players.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from prefscore.clubs.models import Club
+from prefscore.clubs.permissions import ORGANISERS, club_and_role_for, may
+from prefscore.stats import exports as stats_exports
+from prefscore.tournaments.services import TournamentError
+from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
+
+from . import divisions, exports, presenters, qualification, standings
+from .division_forms import ConfirmForm, DivisionsForm, MarkedForm
+from .forms import SeasonForm
+from .models import POLICY_FIELDS, Season
+from .policy import record_changes, record_marks
+from .qualification import QualifyForm
+
+
+def _readable(request: HtmxHttpRequest, slug: str, season_slug: str) -> tuple[Season, str | None]:
+    """The season and the reader's role, if he may read it: members, anyone when public."""
+    club = get_object_or_404(Club, slug=slug)
+    season = get_object_or_404(Season, club=club, slug=season_slug)
+    role = club.role_of(request.user)
+    if role is None and not season.public:
+        if not request.user.is_authenticated:
+            raise _SignIn
+        raise PermissionDenied(_("You may not do this in this club."))
+    return season, role
+
+
+class _SignIn(Exception):
+    pass
+
+
+@require_safe
+def archive(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The club's seasons, current and past: members see all, others the public ones."""
+    club = get_object_or_404(Club, slug=slug)
+    role = club.role_of(request.user)
+    seasons = Season.objects.filter(club=club)
+    if role is None:
+        seasons = seasons.filter(public=True)
+    context = {"club": club, "seasons": list(seasons), "may_change": may(role, ORGANISERS)}
+    return render_page(request, "seasons/archive.html", context, "seasons")
+
+
+@require_safe
+def table(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table (docs/seasons.md §4–§6), from the stored lines; printable."""
+    return _table_page(request, slug, season, "seasons/table.html")
+
+
+@require_safe
+def projector(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table in large type for a screen in the room, polling its region."""
+    return _table_page(request, slug, season, "seasons/projector.html")
+
+
+def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str) -> HttpResponse:
+    try:
+        found, role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    lines = found.lines.select_related("player", "division").order_by("position")
+    context = {
+        "club": found.club,
+        "season": found,
+        "rows": [presenters.line_row(line) for line in lines],
+        "member": role is not None,
+        "may_change": may(role, ORGANISERS),
+        "changes": list(found.policy_changes.select_related("changed_by")),
+    }
+    return render_page(request, template, context, "standings")
+
+
+@require_safe
+def player_line(request: HtmxHttpRequest, slug: str, season: str, player: int) -> HttpResponse:
+    """A player's season line (docs/seasons.md §7): each event, what counts, what is dropped."""
+    try:
+        found, role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    line = get_object_or_404(found.lines.select_related("player"), player_id=player)
+    context = {
+        "club": found.club,
+        "season": found,
+        "row": presenters.line_row(line),
+        "member": role is not None,
+    }
+    return render_page(request, "seasons/player.html", context, "line")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def edit(request: HtmxHttpRequest, slug: str, season: str | None = None) -> HttpResponse:
+    """Create a season, or change one: a frozen policy's changes are logged (§8)."""
+    club, _role = club_and_role_for(request, slug, roles=ORGANISERS)
+    found = get_object_or_404(Season, club=club, slug=season) if season else Season(club=club)
+    before = {name: copy.deepcopy(getattr(found, name)) for name in POLICY_FIELDS}
+    form = SeasonForm(request.POST or None, instance=found, club=club)
+    if request.method == "POST" and form.is_valid():
+        saved = form.save(commit=False)
+        if saved.created_by_id is None:
+            saved.created_by = request.user  # type: ignore[assignment]
+        saved.save()
+        record_changes(saved, before, request.user)
+        standings.refresh(saved)
+        return redirect_to(request, reverse("seasons:table", args=[club.slug, saved.slug]))
+    context = {"club": club, "season": found if season else None, "form": form}
+    status = invalid_status(request) if form.errors else 200
+    return render_page(request, "seasons/edit.html", context, "form", status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def qualify(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The top of the table and the organiser's wildcards enter the final (docs/seasons.md §9)."""
+    club, _role = club_and_role_for(request, slug, roles=ORGANISERS)
+    found = get_object_or_404(Season.objects.select_related("final"), club=club, slug=season)
+    form = QualifyForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        if found.final is None:
+            form.add_error(None, _("Choose the season's final first (change the season)."))
+        else:
+            try:
+                qualification.qualify(
+                    found, form.cleaned_data["top"], form.cleaned_data["wildcards"], request.user
+                )
+            except TournamentError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect_to(request, reverse("seasons:qualify", args=[slug, season]))
+    context = {
+        "club": club,
+        "season": found,
+        "form": form,
+        "qualified": list(found.qualifications.select_related("player")),
+    }
+    status = invalid_status(request) if form.errors else 200
+    return render_page(request, "seasons/qualify.html", context, "form", status=status)
+
+
+@require_safe
+def table_csv(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table as CSV (columns: exports.COLUMNS), to whoever may read the table."""
+    try:
+        found, _role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    name = f"{found.club.slug}-{found.slug}.csv"
+    return stats_exports.csv_response(name, exports.csv_rows(found))
+
+
+@require_safe
+def table_json(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table as JSON, every line with its events, to whoever may read the table."""
+    try:
+        found, _role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    name = f"{found.club.slug}-{found.slug}.json"
+    return stats_exports.json_response(name, exports.as_json(found))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def divisions_page(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """Set the divisions; preview promotion and relegation, then confirm (§10)."""
+    club, _role = club_and_role_for(request, slug, roles=ORGANISERS)
+    found = get_object_or_404(Season, club=club, slug=season)
+    action = request.POST.get("action")
+    setting = DivisionsForm(request.POST if action == "set" else None, club=club)
+    confirming = ConfirmForm(
+        request.POST if action == "confirm" else request.GET or None,
+        season=found,
+        initial={"count": 1},
+    )
+    here = reverse("seasons:divisions", args=[slug, season])
+    if action == "set" and setting.is_valid():
+        divisions.replace(found, setting.cleaned_data["text"])
+        return redirect_to(request, here)
+    if action == "confirm" and confirming.is_valid():
+        try:
+            divisions.confirm(
+                found,
+                confirming.cleaned_data["next_season"],
+                confirming.cleaned_data["count"],
+                request.user,
+            )
+        except divisions.DivisionError:
+            confirming.add_error(
+                "next_season", _("Choose another season of the club, without divisions yet.")
+            )
+        else:
+            next_slug = confirming.cleaned_data["next_season"].slug
+            return redirect_to(request, reverse("seasons:divisions", args=[slug, next_slug]))
+    count = confirming.cleaned_data["count"] if confirming.is_bound and confirming.is_valid() else 1
+    context = {
+        "club": club,
+        "season": found,
+        "setting": setting,
+        "confirming": confirming,
+        "current": list(found.divisions.prefetch_related("players")),
+        "preview": presenters.moves(divisions.preview(found, count)),
+        "moves": list(found.moves.select_related("player")),
+    }
+    status = invalid_status(request) if setting.errors or confirming.errors else 200
+    return render_page(request, "seasons/divisions.html", context, status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def marked(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """Mark the club evenings' pulkas that count for the season (docs/seasons.md §1, §8)."""
+    club, _role = club_and_role_for(request, slug, roles=ORGANISERS)
+    found = get_object_or_404(Season, club=club, slug=season)
+    before = sorted(found.marked_pulkas.values_list("pk", flat=True))
+    form = MarkedForm(request.POST or None, season=found, initial={"pulkas": before})
+    if request.method == "POST" and form.is_valid():
+        found.marked_pulkas.set(form.cleaned_data["pulkas"])
+        after = sorted(found.marked_pulkas.values_list("pk", flat=True))
+        record_marks(found, before, after, request.user)
+        standings.refresh(found)
+        return redirect_to(request, reverse("seasons:table", args=[slug, season]))
+    context = {"club": club, "season": found, "form": form}
+    status = invalid_status(request) if form.errors else 200
+    return render_page(request, "seasons/marked.html", context, "form", status=status)

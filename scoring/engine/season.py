@@ -1,0 +1,321 @@
+"""A club's season table: events measured, weighted, aggregated and ranked (docs/seasons.md).
+
+An event is one club evening (the tables the club finished on one date) or one
+tournament. Each player's points for an event come from his tables (§2: place points
+normalised for tables of 3 and 4, or whists), times the coefficient of the table's
+convention (§3). The aggregate (§4: sum, average, or best N) runs over a player's
+events; players below the minimum attendance are listed after the ranked ones with the
+number of events they still need (§5); ties are broken in the policy's order (§6).
+
+Everything is exact (``Fraction``) so that a recomputation gives the same table.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .errors import ScoringError
+from .normalise import place_points
+
+MEASURES = ("places", "whists")
+AGGREGATES = ("sum", "average", "best")
+TIE_BREAKS = ("attended", "best_result", "wins", "latest")
+DEFAULT_TIE_BREAKS = ("best_result", "attended")
+
+
+class SeasonError(ScoringError):
+    """A season policy that cannot be applied; the code names the setting."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of an event: its players and their whole whists, in seat order."""
+
+    players: tuple[int, ...]
+    whists: tuple[Fraction | int, ...]
+    convention: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of the season (§1): a key to show, and its tables."""
+
+    key: str
+    tables: tuple[Table, ...]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The standings policy (§2–§6)."""
+
+    measure: str = "places"
+    aggregate: str = "sum"
+    best_n: int = 0
+    minimum: int = 0
+    coefficients: Mapping[str, Fraction] = field(default_factory=dict)
+    tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
+
+
+@dataclass(frozen=True)
+class Line:
+    """A player's season line (§7): every event's points, which count, which are dropped."""
+
+    player: int
+    rank: int | None
+    total: Fraction
+    points: tuple[tuple[str, Fraction], ...]
+    counted: frozenset[str]
+    wins: int
+    needed: int
+
+    @property
+    def attended(self) -> int:
+        return len(self.points)
+
+    @property
+    def dropped(self) -> frozenset[str]:
+        return frozenset(key for key, _ in self.points) - self.counted
+
+
+def check_policy(policy: Policy) -> None:
+    """Refuse a policy the table cannot be computed by (docs/seasons.md §2–§6)."""
+    if policy.measure not in MEASURES:
+        raise SeasonError("season.unknown_measure", value=policy.measure)
+    if policy.aggregate not in AGGREGATES:
+        raise SeasonError("season.unknown_aggregate", value=policy.aggregate)
+    if policy.aggregate == "best" and policy.best_n < 1:
+        raise SeasonError("season.best_n_missing", value=str(policy.best_n))
+    if policy.minimum < 0:
+        raise SeasonError("season.negative_minimum", value=str(policy.minimum))
+    for name in policy.tie_breaks:
+        if name not in TIE_BREAKS:
+            raise SeasonError("season.unknown_tie_break", value=name)
+    for convention, weight in policy.coefficients.items():
+        if weight <= 0:
+            raise SeasonError("season.coefficient_not_positive", value=convention)
+
+
+def table_points(table: Table, policy: Policy) -> tuple[Fraction, ...]:
+    """Each seat's points at one table, weighted by its convention (docs/seasons.md §2, §3)."""
+    if policy.measure == "places":
+        # Place points depend on the order only: rank the exact results as whole numbers.
+        levels = sorted(set(table.whists))
+        raw = place_points([levels.index(w) for w in table.whists])
+    else:
+        raw = tuple(Fraction(w) for w in table.whists)
+    weight = policy.coefficients.get(table.convention, Fraction(1))
+    return tuple(weight * value for value in raw)
+
+
+def event_points(event: Event, policy: Policy) -> tuple[dict[int, Fraction], set[int]]:
+    """Each player's points for one event, summed over his tables, and its winners (§2)."""
+    points: dict[int, Fraction] = defaultdict(Fraction)
+    winners: set[int] = set()
+    for table in event.tables:
+        scored = table_points(table, policy)
+        best = max(table.whists, default=0)
+        for player, value, whists in zip(table.players, scored, table.whists, strict=True):
+            points[player] += value
+            if whists == best and table.whists.count(best) == 1:
+                winners.add(player)
+    return dict(points), winners
+
+
+def counted_keys(points: Sequence[tuple[str, Fraction]], policy: Policy) -> frozenset[str]:
+    """The events that count (docs/seasons.md §4): all, or the best N by points.
+
+    Of equal results the earlier event counts, so the choice is the same on every read.
+    """
+    if policy.aggregate != "best":
+        return frozenset(key for key, _ in points)
+    order = sorted(range(len(points)), key=lambda i: (-points[i][1], i))
+    return frozenset(points[i][0] for i in order[: policy.best_n])
+
+
+def aggregate(points: Sequence[tuple[str, Fraction]], policy: Policy) -> Fraction:
+    """A player's season total over the events that count (docs/seasons.md §4)."""
+    return _total(points, counted_keys(points, policy), policy)
+
+
+def _total(
+    points: Sequence[tuple[str, Fraction]], counted: frozenset[str], policy: Policy
+) -> Fraction:
+    values = [value for key, value in points if key in counted]
+    if not values:
+        return Fraction(0)
+    if policy.aggregate == "average":
+        return sum(values, Fraction(0)) / len(values)
+    return sum(values, Fraction(0))
+
+
+def season_table(events: Sequence[Event], policy: Policy) -> tuple[Line, ...]:
+    """The season table (docs/seasons.md §4–§6): ranked players first, then the rest.
+
+    ``events`` in the order they were played. A player ranks once he has played
+    ``policy.minimum`` events; tied players (total and every tie-break) share a rank.
+    """
+    check_policy(policy)
+    per_player: dict[int, list[tuple[str, Fraction]]] = defaultdict(list)
+    wins: dict[int, int] = defaultdict(int)
+    for event in events:
+        points, winners = event_points(event, policy)
+        for player in sorted(points):
+            per_player[player].append((event.key, points[player]))
+        for player in winners:
+            wins[player] += 1
+    lines = [
+        _line(player, tuple(rows), wins[player], policy) for player, rows in per_player.items()
+    ]
+    lines.sort(key=lambda line: (line.needed > 0, _order_key(line, policy), line.player))
+    return tuple(_ranked(lines, policy))
+
+
+def _line(player: int, points: tuple[tuple[str, Fraction], ...], wins: int, policy: Policy) -> Line:
+    counted = counted_keys(points, policy)
+    return Line(
+        player=player,
+        rank=None,
+        total=_total(points, counted, policy),
+        points=points,
+        counted=counted,
+        wins=wins,
+        needed=max(policy.minimum - len(points), 0),
+    )
+
+
+def tie_break_value(line: Line, name: str) -> Fraction:
+    """One tie-break's value, higher is better (docs/seasons.md §6)."""
+    if name == "attended":
+        return Fraction(line.attended)
+    if name == "best_result":
+        return max((value for _, value in line.points), default=Fraction(0))
+    if name == "wins":
+        return Fraction(line.wins)
+    if name == "latest":
+        return line.points[-1][1] if line.points else Fraction(0)
+    raise SeasonError("season.unknown_tie_break", value=name)
+
+
+def _order_key(line: Line, policy: Policy) -> tuple[Fraction, ...]:
+    return (-line.total, *(-tie_break_value(line, name) for name in policy.tie_breaks))
+
+
+def _ranked(lines: list[Line], policy: Policy) -> list[Line]:
+    out: list[Line] = []
+    previous: tuple[Fraction, ...] | None = None
+    rank = 0
+    for position, line in enumerate(lines, start=1):
+        if line.needed > 0:
+            out.append(line)
+            continue
+        key = _order_key(line, policy)
+        if key != previous:
+            rank, previous = position, key
+        out.append(_with_rank(line, rank))
+    return out
+
+
+def _with_rank(line: Line, rank: int) -> Line:
+    return Line(
+        player=line.player,
+        rank=rank,
+        total=line.total,
+        points=line.points,
+        counted=line.counted,
+        wins=line.wins,
+        needed=line.needed,
+    )
+
+
+def parse_coefficients(text: Mapping[str, str]) -> dict[str, Fraction]:
+    """Coefficients stored as ``{"convention": "4/3"}`` read exactly (docs/seasons.md §3)."""
+    out: dict[str, Fraction] = {}
+    for convention, value in text.items():
+        try:
+            out[convention] = Fraction(value)
+        except (ValueError, ZeroDivisionError) as error:
+            raise SeasonError("season.bad_coefficient", value=convention) from error
+    return out
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """A player entering the season's final, seeded by his standing (docs/seasons.md §9)."""
+
+    player: int
+    seed: int
+    wildcard: bool
+
+
+def qualifiers(
+    lines: Sequence[Line], top: int, wildcards: Sequence[int] = ()
+) -> tuple[Qualifier, ...]:
+    """The top ``top`` ranked players, then the organiser's wildcards (docs/seasons.md §9).
+
+    Everyone is seeded by his place in the season table (ranked players first); a
+    wildcard already among the top is no second entry; a wildcard who played no event of
+    the season is seeded last, in the order the organiser gave.
+    """
+    if top < 0:
+        raise SeasonError("season.negative_top", value=str(top))
+    ranked = [line.player for line in lines if line.rank is not None][:top]
+    chosen = set(ranked) | set(wildcards)
+    order = [line.player for line in lines if line.player in chosen]
+    order += [player for player in dict.fromkeys(wildcards) if player not in order]
+    top_set = set(ranked)
+    return tuple(
+        Qualifier(player=player, seed=seed, wildcard=player not in top_set)
+        for seed, player in enumerate(order, start=1)
+    )
+
+
+def divided(
+    lines: Sequence[Line], division_of: Mapping[int, int], policy: Policy
+) -> dict[int, tuple[Line, ...]]:
+    """The table split by division and ranked within each (docs/seasons.md §10).
+
+    ``division_of`` maps a player to his division (0 the highest); a player in none is
+    left out. The order within a division is the season table's; ranks start at 1 again,
+    shared as in the whole table.
+    """
+    out: dict[int, list[Line]] = defaultdict(list)
+    for line in lines:
+        if line.player in division_of:
+            out[division_of[line.player]].append(line)
+    return {number: tuple(_ranked(rows, policy)) for number, rows in sorted(out.items())}
+
+
+@dataclass(frozen=True)
+class Move:
+    """A player promoted (``to`` < ``from_``) or relegated between divisions (§10)."""
+
+    player: int
+    from_: int
+    to: int
+
+
+def promotions(
+    divisions: Mapping[int, Sequence[Line]], count: int, lowest: int
+) -> tuple[Move, ...]:
+    """The top ``count`` ranked of each division but the highest move up, the bottom
+    ``count`` of each but the lowest move down (docs/seasons.md §10).
+
+    The bottom are the last ranked lines, then those below the minimum, in table order
+    from the end; a player is moved at most once (a division smaller than twice
+    ``count`` moves its top up and what is left of its bottom down).
+    """
+    if count < 0:
+        raise SeasonError("season.negative_top", value=str(count))
+    moves: list[Move] = []
+    for number in range(lowest + 1):
+        rows = list(divisions.get(number, ()))
+        ranked = [line.player for line in rows if line.rank is not None]
+        up = ranked[:count] if number > 0 else []
+        moves += [Move(player, number, number - 1) for player in up]
+        if number < lowest:
+            rest = [line.player for line in reversed(rows) if line.player not in up]
+            moves += [Move(player, number, number + 1) for player in rest[:count]]
+    return tuple(moves)

@@ -1,0 +1,69 @@
+"""Club evenings written straight as the statistics' summary rows, for the season tests.
+
+``evening(club, day, tables)`` makes one finished club pulka per table, started on ``day``,
+and the summary rows the statistics would write for it (seat order, exact results).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from fractions import Fraction
+
+from django.utils import timezone
+
+from prefscore.clubs.models import Club, Player
+from prefscore.games.models import Pulka
+from prefscore.stats.models import PulkaSummary
+from tests.web.fixtures_access import make_pulka
+
+# (names in seat order, whists per seat, convention)
+TableSpec = tuple[Sequence[str], Sequence[int], str]
+
+
+def evening(club: Club, day: datetime.date, tables: Sequence[TableSpec]) -> list[Pulka]:
+    started = timezone.make_aware(datetime.datetime.combine(day, datetime.time(19)))
+    made = []
+    for names, whists, convention in tables:
+        pulka = make_pulka(club, tuple(names))
+        Pulka.objects.filter(pk=pulka.pk).update(
+            status=Pulka.Status.FINISHED, created_at=started, convention_name=convention
+        )
+        players = {p.name: p for p in Player.objects.filter(club=club, name__in=names)}
+        best = max(whists)
+        PulkaSummary.objects.bulk_create(
+            PulkaSummary(
+                pulka=pulka,
+                player=players[name],
+                club=club,
+                seat=seat,
+                finished_at=started,
+                version=1,
+                table_size=len(names),
+                convention_name=convention,
+                result=str(Fraction(value)),
+                won=value == best,
+                play={},
+                against={},
+            )
+            for seat, (name, value) in enumerate(zip(names, whists, strict=True))
+        )
+        made.append(pulka)
+    return made
+
+
+# The six evenings of tests/engine/test_season.py, by name (A..E, X).
+DAY = datetime.date(2026, 5, 4)
+SERIES: tuple[tuple[TableSpec, ...], ...] = (
+    ((("Alla", "Bella", "Cyril", "Dima"), (30, 10, -10, -30), "leningrad"),),
+    ((("Alla", "Bella", "Egor"), (20, 0, -20), "leningrad"),),
+    ((("Bella", "Cyril", "Dima", "Egor"), (40, 20, 0, -60), "sochi"),),
+    ((("Dima", "Cyril", "Xenia", "Egor"), (30, 10, -10, -30), "leningrad"),),
+    ((("Alla", "Bella", "Cyril", "Dima"), (-30, -10, 10, 30), "leningrad"),),
+    ((("Alla", "Cyril", "Egor"), (5, -5, 0), "leningrad"),),
+)
+
+
+def play_series(club: Club, evenings: int = 6) -> None:
+    for week, tables in enumerate(SERIES[:evenings]):
+        evening(club, DAY + datetime.timedelta(days=7 * week), tables)
