@@ -139,7 +139,8 @@ def test_the_printed_standings_have_the_date_the_regulations_and_the_signature_l
     tournament_world, cut_cup
 ):
     cut_cup.status = Tournament.Status.FINISHED
-    cut_cup.finished_at = timezone.now().replace(year=2026, month=5, day=9)
+    # Noon: the same day in every time zone the site shows (Europe/Moscow by default).
+    cut_cup.finished_at = timezone.now().replace(year=2026, month=5, day=9, hour=12)
     cut_cup.save()
     english = _print(tournament_world, cut_cup, "print_standings")
     assert "Final standings" in english
