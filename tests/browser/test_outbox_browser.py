@@ -18,6 +18,11 @@ from prefscore.games.models import AuditEvent, Deal, Pulka
 from tests.browser.support import TWELVE_DEALS, axe_violations, fill_deal, sign_in
 from tests.web.fixtures_access import PASSWORD, build_world
 
+# How long an outbox round may take: on load it may find the phone still offline, then
+# waits its backoff (2 s, 5 s, 10 s: static/js/outbox.js); on a loaded CI machine a try
+# can fail once more. This waits for the answer; it times nothing.
+OUTBOX_ROUND = 30_000
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LANGUAGES = {
@@ -113,7 +118,7 @@ def test_two_deals_recorded_offline_survive_a_reload_and_arrive_once_each_in_ord
 
     page.context.set_offline(False)  # the `online` event: the outbox is sent
 
-    expect(page.locator("#protocol li[value='4']")).to_be_visible(timeout=10_000)
+    expect(page.locator("#protocol li[value='4']")).to_be_visible(timeout=OUTBOX_ROUND)
     expect(status).not_to_contain_text(words["two_waiting"])
     expect(status).not_to_contain_text(words["offline"])  # the server answers again
     assert outbox(page) == []
@@ -143,11 +148,11 @@ def test_two_phones_record_the_same_deal_offline_and_the_second_chooses(
         expect(phone.locator(STATUS)).to_be_visible()
 
     first.context.set_offline(False)
-    expect(first.locator("#protocol li[value='3']")).to_be_visible(timeout=10_000)
+    expect(first.locator("#protocol li[value='3']")).to_be_visible(timeout=OUTBOX_ROUND)
     second.context.set_offline(False)
 
     panel = second.locator("#entry")
-    expect(panel.locator("#entry-heading")).to_have_text(words["both"], timeout=10_000)
+    expect(panel.locator("#entry-heading")).to_have_text(words["both"], timeout=OUTBOX_ROUND)
     expect(panel.locator(".conflict")).to_contain_text(words["theirs"])
     assert [d.entered_by for d in deals_of(pk)][2] == world.users["admin"]
     assert second.locator("#entry-form input[type=radio]").count() == 0  # nothing pre-filled
@@ -181,7 +186,7 @@ def test_discarding_the_entry_that_lost_the_race_leaves_the_sheet_as_it_is(
     first.locator(SUBMIT).click()
     expect(first.locator("#protocol li[value='3']")).to_be_visible()
     second.context.set_offline(False)
-    expect(second.locator(".conflict")).to_be_visible(timeout=10_000)
+    expect(second.locator(".conflict")).to_be_visible(timeout=OUTBOX_ROUND)
 
     second.get_by_role("link", name="Discard mine").click()
 
@@ -211,7 +216,7 @@ def test_entries_of_an_expired_session_are_kept_and_sent_after_signing_in(
     page.context.set_offline(False)
 
     sign_in_link = page.locator("[data-outbox-signin]")
-    expect(sign_in_link).to_have_text(words["sign_in"], timeout=10_000)
+    expect(sign_in_link).to_have_text(words["sign_in"], timeout=OUTBOX_ROUND)
     assert len(outbox(page)) == 1
     assert len(deals_of(pk)) == 2
     sign_in_link.click()
@@ -220,7 +225,7 @@ def test_entries_of_an_expired_session_are_kept_and_sent_after_signing_in(
     page.locator("input[name=password]").fill(PASSWORD)
     page.locator("main button[type=submit]").click()
 
-    expect(page.locator("#protocol li[value='3']")).to_be_visible(timeout=10_000)
+    expect(page.locator("#protocol li[value='3']")).to_be_visible(timeout=OUTBOX_ROUND)
     assert outbox(page) == []
     assert [d.facts for d in deals_of(pk)][2] == TWELVE_DEALS[2]
     assert recorded_lines(pk, 3) == 1
@@ -251,7 +256,7 @@ def test_an_entry_refused_for_good_is_listed_as_not_sent_with_the_reason(
     page.goto(f"{live_server.url}/")  # any page of the site sends the outbox on load
 
     refused = page.locator("[data-outbox-refused]")
-    expect(refused).to_have_count(1, timeout=10_000)
+    expect(refused).to_have_count(1, timeout=OUTBOX_ROUND)
     expect(page.locator(".outbox__refused h2")).to_have_text(words[0])
     expect(refused.locator(".outbox__reason")).to_contain_text(words[1])
     copy = refused.locator(".outbox__copy")
@@ -288,7 +293,7 @@ def test_a_new_release_offers_one_reload_and_takes_over_with_it(
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
 
     note = page.locator("#outbox-update")
-    expect(note).to_contain_text(ready, timeout=10_000)
+    expect(note).to_contain_text(ready, timeout=OUTBOX_ROUND)
     assert page.evaluate("window.__prefscoreMarker") == "not reloaded"  # the player decides
     note.get_by_role("button", name=reload).click()
 
