@@ -179,6 +179,7 @@ def test_an_organiser_creates_a_season(access_world, client_as):
         ({"ends_on": "2026-05-01"}, "ends_on", "cannot come before"),
         ({"second_tie_break": "best_result"}, "second_tie_break", "two different"),
         ({"slug": "new"}, "slug", "short name"),
+        ({"yellow_cards_limit": "0"}, "yellow_cards_limit", "At least one yellow card"),
     ],
 )
 def test_bad_input_is_refused_next_to_the_field(access_world, client_as, change, field, message):
