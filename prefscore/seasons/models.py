@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments.models import Tournament
+from prefscore.tournaments.models import SettingChange, Tournament
 from scoring.engine import season as engine
 
 
@@ -190,26 +190,15 @@ class SeasonLine(models.Model):
         return f"{self.season_id}/{self.player_id}: {self.total}"
 
 
-class PolicyChange(models.Model):
-    """A change to a frozen standings policy (docs/seasons.md §8)."""
+class PolicyChange(SettingChange):
+    """A change to a frozen standings policy (docs/seasons.md §8), shaped as a tournament's
+    change of its regulations."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="policy_changes")
-    field = models.CharField(_("setting"), max_length=40)
-    before = models.TextField(_("before"), blank=True)
-    after = models.TextField(_("after"), blank=True)
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("changed by"),
-    )
-    changed_at = models.DateTimeField(_("changed"), auto_now_add=True)
 
-    class Meta:
+    class Meta(SettingChange.Meta):
         verbose_name = _("change of the standings policy")
         verbose_name_plural = _("changes of the standings policy")
-        ordering = ["changed_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.season}: {self.field}"
