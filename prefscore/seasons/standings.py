@@ -26,6 +26,9 @@ from scoring.engine import season as engine
 
 from .models import Season, SeasonLine
 
+# The cards given at an event, ``{player id: (yellow, red)}`` (docs/seasons.md §13).
+Cards = dict[int, tuple[int, int]]
+
 
 def season_events(season: Season) -> tuple[engine.Event, ...]:
     """The season's club evenings in the order played, one query (docs/seasons.md §1)."""
@@ -57,7 +60,9 @@ def season_events(season: Season) -> tuple[engine.Event, ...]:
                 rating=tuple(moved.get(row[1], Fraction(0)) for row in table) if moved else (),
             )
         )
-    played = [(key, key, tuple(tables), {}) for key, tables in evenings.items()]
+    played: list[tuple[str, str, tuple[engine.Table, ...], Cards]] = [
+        (key, key, tuple(tables), {}) for key, tables in evenings.items()
+    ]
     return tuple(
         engine.Event(key, tables, cards)
         for _, key, tables, cards in sorted(
@@ -79,9 +84,6 @@ def rating_changes(club_id: int) -> dict[int, dict[int, Fraction]]:
             for player, moved in after.items()
         }
     return out
-
-
-Cards = dict[int, tuple[int, int]]
 
 
 def tournament_events(season: Season) -> list[tuple[str, str, tuple[engine.Table, ...], Cards]]:

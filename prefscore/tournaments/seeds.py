@@ -22,7 +22,8 @@ def outside_seeds(tournament: Tournament) -> dict[int, int]:
     """Each player's seed from above the tournament, by player id; empty when none."""
     seeds: dict[int, int] = {}
     for _receiver, answer in seeds_wanted.send(sender=Tournament, tournament=tournament):
-        seeds.update(answer or {})
+        if isinstance(answer, dict):
+            seeds.update(answer)
     return seeds
 
 
