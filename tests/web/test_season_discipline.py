@@ -65,6 +65,10 @@ def test_two_yellows_in_two_tournaments_take_the_player_out(tournament_world, cu
     line = client.get(reverse("seasons:player", args=["cup", "spring", anna.player_id]))
     events = line.context["row"].events
     assert [event.cards for event in events] == ["1 жёлтая карточка", "1 жёлтая карточка"]
+    exported = client.get(reverse("seasons:json", args=["cup", "spring"])).json()
+    [anna_exported] = [row for row in exported["lines"] if row["player"] == "Anna"]
+    assert anna_exported["excluded"] is True
+    assert [(c["yellow"], c["red"]) for c in anna_exported["cards"]] == [(1, 0), (1, 0)]
 
 
 def test_without_a_yellow_limit_the_cards_are_shown_and_the_player_ranks(
