@@ -69,3 +69,17 @@ def test_the_finals_registration_list_shows_each_seed(access_world, client_as):
         "Egor": "seed 5",
         "Xenia": "seed 6",
     }
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_the_organiser_draws_the_final_and_reads_how_it_was_seated(access_world, client_as, htmx):
+    season = seeded_final(access_world)
+    organiser = client_as("organiser")
+    headers = {**EN, "HX-Request": "true"} if htmx else EN
+
+    organiser.post(reverse("tournaments:draw", args=["home", "final"]), headers=headers)
+
+    page = organiser.get(reverse("tournaments:detail", args=["home", "final"]), headers=EN)
+    assert "seated by the players&#x27; seeds" in page.content.decode()
+    draft = season.final.rounds.get()
+    assert sorted(names(draft.tables[0]["players"])) == ["Alla", "Bella", "Cyril"]
