@@ -10,7 +10,10 @@ quarter of them. Measured in the same run, wall milliseconds (median of ``--repe
 - the club's leaderboard page (``stats:leaderboard``): the baseline, a page of the same
   players read from stored rows;
 - the season table page (``seasons:table``), full request through the middleware;
-- counting the table again (``standings.refresh``): what every settled sheet costs.
+- counting the table again (``standings.refresh``): what every settled sheet costs;
+- the same under the rating measure (docs/seasons.md §2), which rates the club's pulkas
+  once more, against what the statistics already spend on every settled sheet, the club
+  rating recomputed (``stats.ratings.recompute_club``).
 
 Goal: the season table of 200 players over 40 evenings renders in under 200 ms.
 """
@@ -115,9 +118,20 @@ def season_world(players: int, evenings: int) -> dict[str, Any]:
         coefficients={"rostov": "4/3"},
     )
     standings.refresh(season)
+    rated = Season.objects.create(
+        club=club,
+        name="Bench season by rating",
+        slug="bench-rating",
+        starts_on=season.starts_on,
+        ends_on=season.ends_on,
+        measure=Season.Measure.RATING,
+        aggregate="best",
+        best_n=season.best_n,
+        minimum=season.minimum,
+    )
     client = Client()
     client.force_login(user)
-    return {"club": club, "season": season, "client": client}
+    return {"club": club, "season": season, "rated": rated, "client": client}
 
 
 def median_ms(call: Callable[[], Any], repeat: int) -> float:
@@ -133,6 +147,7 @@ def measure(world: dict[str, Any], repeat: int) -> dict[str, float]:
     from django.urls import reverse
 
     from prefscore.seasons import standings
+    from prefscore.stats import ratings
 
     client, season = world["client"], world["season"]
     leaderboard = reverse("stats:leaderboard", args=[world["club"].slug])
@@ -150,6 +165,12 @@ def measure(world: dict[str, Any], repeat: int) -> dict[str, float]:
         "baseline: the club leaderboard page": median_ms(get(leaderboard), repeat),
         "the season table page": median_ms(get(table), repeat),
         "counting the season table again": median_ms(lambda: standings.refresh(season), repeat),
+        "the club rating recomputed (statistics)": median_ms(
+            lambda: ratings.recompute_club(world["club"].pk), repeat
+        ),
+        "counting it again, rating measure": median_ms(
+            lambda: standings.refresh(world["rated"]), repeat
+        ),
     }
 
 

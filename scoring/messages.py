@@ -259,6 +259,7 @@ MESSAGES: dict[str, Promise] = {
     "season.coefficient_not_positive": _("A convention's coefficient must be above zero."),
     "season.bad_coefficient": _("A convention's coefficient must be a number such as 4/3."),
     "season.negative_top": _("The number of qualifiers cannot be negative."),
+    "season.yellow_cards_limit": _("At least one yellow card is needed to take a player out."),
     "ranking.unknown_tie_break": _("Unknown tie-break."),
     "ranking.tie_break_twice": _("A tie-break is listed twice."),
     "ranking.key_per_seat": _("One key per seat is needed."),

@@ -15,10 +15,14 @@ class SeasonsConfig(AppConfig):
 
         from prefscore.games.events import sheet_settled, sheets_settled
         from prefscore.tournaments.models import Tournament
+        from prefscore.tournaments.seeds import seeds_wanted
 
+        from .qualification import final_seeds
         from .standings import on_sheet_settled, on_sheets_settled, on_tournament_saved
 
         sheet_settled.connect(on_sheet_settled, dispatch_uid="seasons-tables")
         sheets_settled.connect(on_sheets_settled, dispatch_uid="seasons-tables-many")
         # Finishing a tournament saves it: its results are locked and count from then on.
         post_save.connect(on_tournament_saved, sender=Tournament, dispatch_uid="seasons-cups")
+        # The final's first draw and registration list read the qualifiers' seeds (§9).
+        seeds_wanted.connect(final_seeds, dispatch_uid="seasons-final-seeds")

@@ -53,6 +53,7 @@ def as_json(season: Season) -> dict[str, Any]:
             "minimum": season.minimum,
             "coefficients": season.coefficients,
             "tie_breaks": season.tie_breaks,
+            "yellow_cards_limit": season.yellow_cards_limit,
         },
         "lines": [
             {
@@ -60,6 +61,10 @@ def as_json(season: Season) -> dict[str, Any]:
                 "player": line.player.name,
                 "total": line.total,
                 "needed": line.needed,
+                "excluded": line.excluded,
+                "cards": [
+                    {"event": key, "yellow": yellow, "red": red} for key, yellow, red in line.cards
+                ],
                 "events": [
                     {"event": key, "points": points, "counts": counts}
                     for key, points, counts in line.points

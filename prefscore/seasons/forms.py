@@ -54,6 +54,7 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
             "aggregate",
             "best_n",
             "minimum",
+            "yellow_cards_limit",
         ]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -97,6 +98,14 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
         except engine.SeasonError as error:
             raise forms.ValidationError(message_for(error)) from error
         return out
+
+    def clean_yellow_cards_limit(self) -> int | None:
+        limit: int | None = self.cleaned_data.get("yellow_cards_limit")
+        try:
+            engine.check_policy(engine.Policy(yellow_cards_limit=limit))
+        except engine.SeasonError as error:
+            raise forms.ValidationError(message_for(error)) from error
+        return limit
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

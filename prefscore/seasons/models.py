@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments.models import Tournament
+from prefscore.tournaments.models import SettingChange, Tournament
 from scoring.engine import season as engine
 
 
@@ -35,6 +35,7 @@ POLICY_FIELDS = (
     "minimum",
     "coefficients",
     "tie_breaks",
+    "yellow_cards_limit",
 )
 
 
@@ -46,6 +47,7 @@ class Season(models.Model):
     class Measure(models.TextChoices):
         PLACES = "places", _("place points at the table (3 to 0, tables of 3 and 4 alike)")
         WHISTS = "whists", _("whists")
+        RATING = "rating", _("the change of the player's club rating")
 
     class Aggregate(models.TextChoices):
         SUM = "sum", _("sum of all events")
@@ -92,6 +94,14 @@ class Season(models.Model):
     minimum = models.PositiveSmallIntegerField(_("events needed to be ranked"), default=0)
     coefficients = models.JSONField(_("coefficients per convention"), default=_no_coefficients)
     tie_breaks = models.JSONField(_("tie-breaks in order"), default=_default_tie_breaks)
+    # Cards carry over (docs/seasons.md §13): empty, yellow cards never take a player out.
+    yellow_cards_limit = models.PositiveSmallIntegerField(
+        _("yellow cards across the season that take a player out of the ranking"),
+        null=True,
+        blank=True,
+        default=engine.DEFAULT_YELLOW_CARDS_LIMIT,
+        help_text=_("A red card always does. Empty: yellow cards are shown, never counted."),
+    )
     # Set the first time the table is counted with an event in it (docs/seasons.md §8).
     policy_frozen_at = models.DateTimeField(_("policy frozen"), null=True, blank=True)
     created_by = models.ForeignKey(
@@ -124,6 +134,7 @@ class Season(models.Model):
             minimum=self.minimum,
             coefficients=engine.parse_coefficients(self.coefficients),
             tie_breaks=tuple(self.tie_breaks),
+            yellow_cards_limit=self.yellow_cards_limit,
         )
 
 
@@ -163,6 +174,9 @@ class SeasonLine(models.Model):
     wins = models.PositiveSmallIntegerField(_("tables won"))
     # [[event key, "points", counts?], ...] in the order the events were played.
     points = models.JSONField(_("points per event"))
+    # [[event key, yellow, red], ...] where he got cards (docs/seasons.md §13).
+    cards = models.JSONField(_("cards per event"), default=list)
+    excluded = models.BooleanField(_("out of the ranking by his cards"), default=False)
 
     class Meta:
         verbose_name = _("season line")
@@ -176,26 +190,15 @@ class SeasonLine(models.Model):
         return f"{self.season_id}/{self.player_id}: {self.total}"
 
 
-class PolicyChange(models.Model):
-    """A change to a frozen standings policy (docs/seasons.md §8)."""
+class PolicyChange(SettingChange):
+    """A change to a frozen standings policy (docs/seasons.md §8), shaped as a tournament's
+    change of its regulations."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="policy_changes")
-    field = models.CharField(_("setting"), max_length=40)
-    before = models.TextField(_("before"), blank=True)
-    after = models.TextField(_("after"), blank=True)
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("changed by"),
-    )
-    changed_at = models.DateTimeField(_("changed"), auto_now_add=True)
 
-    class Meta:
+    class Meta(SettingChange.Meta):
         verbose_name = _("change of the standings policy")
         verbose_name_plural = _("changes of the standings policy")
-        ordering = ["changed_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.season}: {self.field}"

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from django.utils.formats import number_format
 
+from prefscore.tournaments.presenters_control import discipline_line
+
 from .models import SeasonLine
 
 if TYPE_CHECKING:
@@ -27,6 +29,8 @@ class EventPoints:
     key: str
     points: str
     counts: bool
+    # The cards he got at this event, in words ("1 yellow card"), or blank (§13).
+    cards: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,12 +44,21 @@ class LineRow:
     needed: int
     events: tuple[EventPoints, ...]
     division: str
+    # His cards across the season in words, and whether they took him out (§13).
+    cards: str = ""
+    yellow: int = 0
+    red: int = 0
+    excluded: bool = False
 
 
 def line_row(line: SeasonLine) -> LineRow:
+    cards = {key: (yellow, red) for key, yellow, red in line.cards}
     events = tuple(
-        EventPoints(key, shown(value), bool(counts)) for key, value, counts in line.points
+        EventPoints(key, shown(value), bool(counts), discipline_line(*cards.get(key, (0, 0)), 0))
+        for key, value, counts in line.points
     )
+    yellow = sum(yellow for yellow, _red in cards.values())
+    red = sum(red for _yellow, red in cards.values())
     return LineRow(
         player_id=line.player_id,
         name=line.player.name,
@@ -56,6 +69,10 @@ def line_row(line: SeasonLine) -> LineRow:
         needed=line.needed,
         events=events,
         division=line.division.name if line.division_id and line.division else "",
+        cards=discipline_line(yellow, red, 0),
+        yellow=yellow,
+        red=red,
+        excluded=line.excluded,
     )
 
 

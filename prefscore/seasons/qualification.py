@@ -55,3 +55,13 @@ def qualify(season: Season, top: int, wildcards: Sequence[Player], user: Any) ->
             for q in chosen
         )
     return len(chosen)
+
+
+def final_seeds(sender: Any, tournament: Any, **kwargs: Any) -> dict[int, int]:
+    """``tournaments.seeds.seeds_wanted``: the qualifiers' seeds when the tournament is a
+    season's final, for its first draw and its registration list (docs/seasons.md §9)."""
+    rows = Qualification.objects.filter(season__final=tournament).order_by("season_id", "seed")
+    seeds: dict[int, int] = {}
+    for player, seed in rows.values_list("player_id", "seed"):
+        seeds.setdefault(player, seed)
+    return seeds

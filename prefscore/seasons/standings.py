@@ -17,11 +17,17 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from prefscore.games.models import Pulka
+from prefscore.stats import ratings
 from prefscore.stats.models import PulkaSummary
 from prefscore.tournaments import results
+from prefscore.tournaments.models import TournamentEvent
+from scoring.engine import rating
 from scoring.engine import season as engine
 
 from .models import Season, SeasonLine
+
+# The cards given at an event, ``{player id: (yellow, red)}`` (docs/seasons.md §13).
+Cards = dict[int, tuple[int, int]]
 
 
 def season_events(season: Season) -> tuple[engine.Event, ...]:
@@ -34,6 +40,7 @@ def season_events(season: Season) -> tuple[engine.Event, ...]:
     )
     if season.evenings == Season.Evenings.MARKED:
         rows = rows.filter(pulka__seasons=season)
+    changes = rating_changes(season.club_id) if season.measure == Season.Measure.RATING else {}
     seats: dict[int, list[tuple[int, int, Fraction, str]]] = defaultdict(list)
     dates: dict[int, str] = {}
     for pulka_id, started, seat, player_id, result, convention in rows.values_list(
@@ -44,33 +51,57 @@ def season_events(season: Season) -> tuple[engine.Event, ...]:
             dates[pulka_id] = timezone.localdate(started).isoformat()
     evenings: dict[str, list[engine.Table]] = {}
     for pulka_id, table in seats.items():
+        moved = changes.get(pulka_id, {})
         evenings.setdefault(dates[pulka_id], []).append(
             engine.Table(
                 players=tuple(row[1] for row in table),
                 whists=tuple(row[2] for row in table),
                 convention=table[0][3],
+                rating=tuple(moved.get(row[1], Fraction(0)) for row in table) if moved else (),
             )
         )
-    played = [(key, key, tuple(tables)) for key, tables in evenings.items()]
+    played: list[tuple[str, str, tuple[engine.Table, ...], Cards]] = [
+        (key, key, tuple(tables), {}) for key, tables in evenings.items()
+    ]
     return tuple(
-        engine.Event(key, tables) for _, key, tables in sorted(played + tournament_events(season))
+        engine.Event(key, tables, cards)
+        for _, key, tables, cards in sorted(
+            played + tournament_events(season), key=lambda event: event[:2]
+        )
     )
 
 
-def tournament_events(season: Season) -> list[tuple[str, str, tuple[engine.Table, ...]]]:
+def rating_changes(club_id: int) -> dict[int, dict[int, Fraction]]:
+    """What each club pulka changed of its players' displayed ratings, by pulka and player.
+
+    The club rating is all-time (docs/rating.md): every finished club pulka is rated in
+    order, the season's or not, and each is given the change it made (docs/seasons.md §2).
+    """
+    out: dict[int, dict[int, Fraction]] = {}
+    for pulka, before, after in rating.rated(ratings.club_pulkas(club_id)):
+        out[pulka.pulka] = {
+            int(player): engine.rating_change(before[player].conservative, moved.conservative)
+            for player, moved in after.items()
+        }
+    return out
+
+
+def tournament_events(season: Season) -> list[tuple[str, str, tuple[engine.Table, ...], Cards]]:
     """The season's finished tournaments and its final, one event each (docs/seasons.md §1).
 
     Each table of a tournament is a table of its event: its stored whole whists, or the
     arbiter's where he closed it (docs/tournaments.md §4.11); results are locked once the
-    tournament is finished, so only finished ones count.
+    tournament is finished, so only finished ones count. Its cards count with it (§13).
+    Its tables move no club rating (docs/rating.md §5): under the rating measure it
+    counts nought.
     """
     chosen = {t.pk: t for t in season.tournaments.all()}
     if season.final is not None:
         chosen[season.final.pk] = season.final
     events = []
-    for tournament in chosen.values():
-        if not tournament.finished or tournament.finished_at is None:
-            continue
+    finished = [t for t in chosen.values() if t.finished and t.finished_at is not None]
+    cards = tournament_cards([t.pk for t in finished])
+    for tournament in finished:
         tables = results.standing_tables(tournament)
         stored = results.table_results(tournament, tables)
         counted = tuple(
@@ -87,8 +118,26 @@ def tournament_events(season: Season) -> list[tuple[str, str, tuple[engine.Table
             if table.pk in stored and table.keys
         )
         day = timezone.localdate(tournament.finished_at).isoformat()
-        events.append((day, f"{day} {tournament.name}", counted))
+        events.append((day, f"{day} {tournament.name}", counted, cards.get(tournament.pk, {})))
     return events
+
+
+def tournament_cards(tournament_ids: list[int]) -> dict[int, Cards]:
+    """Each tournament's cards, ``{player: (yellow, red)}``, in one query (§13)."""
+    if not tournament_ids:
+        return {}
+    Action = TournamentEvent.Action
+    counts: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for tournament_id, player_id, action in TournamentEvent.objects.filter(
+        tournament_id__in=tournament_ids,
+        action__in=[Action.YELLOW_CARD, Action.RED_CARD],
+        entry__isnull=False,
+    ).values_list("tournament_id", "entry__player_id", "action"):
+        counts[tournament_id][player_id][0 if action == Action.YELLOW_CARD else 1] += 1
+    return {
+        tournament: {player: (yellow, red) for player, (yellow, red) in players.items()}
+        for tournament, players in counts.items()
+    }
 
 
 def compute(season: Season) -> tuple[engine.Line, ...]:
@@ -116,6 +165,8 @@ def as_rows(season: Season, lines: tuple[engine.Line, ...]) -> list[SeasonLine]:
             needed=line.needed,
             wins=line.wins,
             points=[[key, str(value), key in line.counted] for key, value in line.points],
+            cards=[list(row) for row in line.cards],
+            excluded=line.excluded,
         )
         for position, (division, line) in enumerate(placed, start=1)
     ]
@@ -137,6 +188,8 @@ def compared(rows: list[SeasonLine]) -> list[tuple[object, ...]]:
             row.needed,
             row.wins,
             row.points,
+            row.cards,
+            row.excluded,
         )
         for row in rows
     ]

@@ -119,6 +119,7 @@ def edit(request: HtmxHttpRequest, slug: str, season: str | None = None) -> Http
         if saved.created_by_id is None:
             saved.created_by = request.user  # type: ignore[assignment]
         saved.save()
+        form.save_m2m()  # the season's tournaments: saved with commit=False, kept only here
         record_changes(saved, before, request.user)
         standings.refresh(saved)
         return redirect_to(request, reverse("seasons:table", args=[club.slug, saved.slug]))

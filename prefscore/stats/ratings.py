@@ -26,7 +26,7 @@ def club_pulkas(club_id: int) -> list[FinishedPulka]:
     ):
         by_pulka[pulka_id][str(player_id)] = Fraction(result)
         moments[pulka_id] = int(finished.timestamp() * 1_000_000)
-    return [FinishedPulka(moments[pk], results) for pk, results in by_pulka.items()]
+    return [FinishedPulka(moments[pk], results, pk) for pk, results in by_pulka.items()]
 
 
 def computed(club_id: int) -> dict[int, Rating]:

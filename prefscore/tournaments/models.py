@@ -300,12 +300,13 @@ class TableClosure(models.Model):
         return f"{self.pulka} ({self.reason})"
 
 
-class RegulationChange(models.Model):
-    """A change to frozen regulations, by an admin after round 1 was published (§4.1, §4.15)."""
+class SettingChange(models.Model):
+    """A setting changed after it froze: which, before and after, who and when.
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="regulation_changes"
-    )
+    The shape shared by a tournament's regulations (§4.1, §4.15) and a season's standings
+    policy (docs/seasons.md §8); each names what it belongs to.
+    """
+
     field = models.CharField(_("setting"), max_length=40)
     before = models.TextField(_("before"), blank=True)
     after = models.TextField(_("after"), blank=True)
@@ -319,9 +320,20 @@ class RegulationChange(models.Model):
     changed_at = models.DateTimeField(_("changed"), auto_now_add=True)
 
     class Meta:
+        abstract = True
+        ordering = ["changed_at", "pk"]
+
+
+class RegulationChange(SettingChange):
+    """A change to frozen regulations, by an admin after round 1 was published (§4.1, §4.15)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="regulation_changes"
+    )
+
+    class Meta(SettingChange.Meta):
         verbose_name = _("change of the regulations")
         verbose_name_plural = _("changes of the regulations")
-        ordering = ["changed_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.field}"

@@ -191,6 +191,8 @@ def summary(round_: Round) -> str:
         return _("Semi-final tables, seated by standing.")
     if round_.is_final:
         return _("Final tables, seated by standing.")
+    if round_.method == "seeded":
+        return _("Tables seated by the players' seeds, the best together.")
     if not round_.repeats:
         return _("Nobody meets an opponent a second time.")
     count = round_.repeats

@@ -36,6 +36,8 @@ class EntryRow:
     discipline: str = ""
     yellow: int = 0
     red: int = 0
+    # The seed he came with from above the tournament (a season's final, seeds.py).
+    seed: str = ""
 
 
 def discipline_line(yellow: int, red: int, fined: int) -> str:
@@ -53,14 +55,19 @@ def discipline_line(yellow: int, red: int, fined: int) -> str:
 
 
 def entry_rows(
-    entries: list[TournamentEntry], open_: bool, marks: dict[int, Any] | None = None
+    entries: list[TournamentEntry],
+    open_: bool,
+    marks: dict[int, Any] | None = None,
+    seeds: dict[int, int] | None = None,
 ) -> tuple[EntryRow, ...]:
     """Each entry with its state and the buttons that change it (docs/tournaments.md §4.2).
 
-    ``marks``: each entry's cards and fines by entry id (``discipline.marks``).
+    ``marks``: each entry's cards and fines by entry id (``discipline.marks``);
+    ``seeds``: each player's seed from above the tournament by player id (``seeds.py``).
     """
     rows = []
     marks = marks or {}
+    seeds = seeds or {}
     for entry in entries:
         late = ""
         if entry.joined_round:
@@ -79,9 +86,14 @@ def entry_rows(
                 discipline_line(yellow, red, fined),
                 yellow,
                 red,
+                _seed_label(seeds.get(entry.player_id)),
             )
         )
     return tuple(rows)
+
+
+def _seed_label(seed: int | None) -> str:
+    return _("seed %(seed)s") % {"seed": seed} if seed else ""
 
 
 @dataclass(frozen=True)

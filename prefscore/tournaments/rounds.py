@@ -22,7 +22,7 @@ from prefscore.games import io
 from prefscore.games.models import Pulka
 from scoring.engine import ranking, seating
 
-from . import titles
+from . import seeds, titles
 from .models import Round, Tournament, TournamentEntry, TournamentEvent
 from .services import (
     TournamentError,
@@ -104,7 +104,9 @@ def draw_next_round(tournament_id: int, user: Any = None) -> Round:
 def _seat_draft(tournament: Tournament, round_: Round, seed: int) -> None:
     players = [str(entry.player_id) for entry in seated_entries(tournament)]
     try:
-        draw = seat_round(tournament, players, seed)
+        draw = _seeded_round_one(tournament, round_, players, seed) or seat_round(
+            tournament, players, seed
+        )
     except seating.SeatingError as error:
         if error.code == "seating.forbidden":
             raise TournamentError(
@@ -117,6 +119,23 @@ def _seat_draft(tournament: Tournament, round_: Round, seed: int) -> None:
     round_.repeats_forced = draw.repeats_forced
     round_.tables = _stored(draw.tables)
     round_.save()
+
+
+def _seeded_round_one(
+    tournament: Tournament, round_: Round, players: list[str], seed: int
+) -> seating.Draw | None:
+    """Round 1 of a final whose players come seeded from above (a season's, §4.10):
+    tables filled in order of seed, as after a cut; None when nobody is seeded."""
+    if round_.number != 1:
+        return None
+    given = seeds.outside_seeds(tournament)
+    if not given:
+        return None
+    ordered = seeds.seeded_order(players, given)
+    tables = seating.tables_by_standing(ordered, tournament.table_size, seed)
+    return seating.Draw(
+        tables=tables, repeats=0, max_meetings=1, repeats_forced=False, method=seeds.SEEDED
+    )
 
 
 def redraw(tournament_id: int, number: int) -> Round:

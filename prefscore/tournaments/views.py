@@ -38,6 +38,7 @@ from . import (
     presenters,
     presenters_control,
     regulations,
+    seeds,
     services,
     stages,
     titles,
@@ -144,7 +145,10 @@ def _detail_context(
         "tournament": tournament,
         "may_run": may_run,
         "entries": presenters_control.entry_rows(
-            list(listed), may_run and not tournament.finished, discipline.marks(tournament)
+            list(listed),
+            may_run and not tournament.finished,
+            discipline.marks(tournament),
+            seeds.outside_seeds(tournament),
         ),
         "players_page": players_page,
         "active_count": sum(1 for entry in entries if not entry.dropped),

@@ -218,6 +218,7 @@ TEMPLATES: dict[str, str] = {
     "season.coefficient_not_positive": "the coefficient of {value:q} must be above zero",
     "season.bad_coefficient": "the coefficient of {value:q} is not a number",
     "season.negative_top": "the number of qualifiers cannot be negative, got {value:q}",
+    "season.yellow_cards_limit": "at least one yellow card must take a player out, got {value:q}",
     "ranking.unknown_tie_break": "unknown tie-break {value:q}",
     "ranking.tie_break_twice": "a tie-break is listed twice",
     "ranking.key_per_seat": "one key per seat is needed",

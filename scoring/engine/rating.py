@@ -7,7 +7,7 @@ Plackett–Luce, each pulka a free-for-all ranking of its table by settled resul
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import groupby
@@ -34,6 +34,9 @@ class FinishedPulka:
 
     finished: int
     results: Mapping[str, Points]
+    # The caller's own name for the pulka, carried through untouched (a season's table
+    # finds each pulka's rating change by it, docs/seasons.md §2).
+    pulka: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +77,27 @@ def rate(pulkas: Iterable[FinishedPulka]) -> dict[str, Rating]:
     players and results), so listing them in another order changes nothing
     (docs/rating.md §4). A pulka of fewer than two players is skipped.
     """
+    ratings: dict[str, Rating] = {}
+    for _pulka, _before, after in rated(pulkas):
+        ratings.update(after)
+    return ratings
+
+
+def rated(
+    pulkas: Iterable[FinishedPulka],
+) -> Iterator[tuple[FinishedPulka, dict[str, Rating], dict[str, Rating]]]:
+    """Each pulka in the order ``rate`` rates it, with its players' ratings before and
+    after it: what that pulka alone changed (docs/rating.md §4; docs/seasons.md §2)."""
     model = PlackettLuce(mu=START_MU, sigma=START_SIGMA)
     ratings: dict[str, Rating] = {}
     ordered = sorted(pulkas, key=lambda pulka: pulka.finished)
     for _moment, together in groupby(ordered, key=lambda pulka: pulka.finished):
         for pulka in sorted(together, key=_canonical):
             if len(pulka.results) >= 2:
-                ratings.update(_rate_table(model, ratings, pulka.results))
-    return ratings
+                before = {player: ratings.get(player, UNRATED) for player in pulka.results}
+                after = _rate_table(model, ratings, pulka.results)
+                ratings.update(after)
+                yield pulka, before, after
 
 
 def _rate_table(

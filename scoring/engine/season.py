@@ -2,10 +2,12 @@
 
 An event is one club evening (the tables the club finished on one date) or one
 tournament. Each player's points for an event come from his tables (§2: place points
-normalised for tables of 3 and 4, or whists), times the coefficient of the table's
-convention (§3). The aggregate (§4: sum, average, or best N) runs over a player's
+normalised for tables of 3 and 4, whists, or the change of his club rating), times the
+coefficient of the table's convention (§3). The aggregate (§4: sum, average, or best N) runs over a player's
 events; players below the minimum attendance are listed after the ranked ones with the
 number of events they still need (§5); ties are broken in the policy's order (§6).
+Cards given at the season's tournaments add up across its events (§13): a red card, or
+the policy's number of yellow cards, takes the player out of the ranking.
 
 Everything is exact (``Fraction``) so that a recomputation gives the same table.
 """
@@ -14,16 +16,21 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .errors import ScoringError
 from .normalise import place_points
 
-MEASURES = ("places", "whists")
+MEASURES = ("places", "whists", "rating")
 AGGREGATES = ("sum", "average", "best")
 TIE_BREAKS = ("attended", "best_result", "wins", "latest")
 DEFAULT_TIE_BREAKS = ("best_result", "attended")
+# Yellow cards across the season that take a player out of the ranking (§13): the
+# tournament regulations' own default (docs/tournaments.md §4.9).
+DEFAULT_YELLOW_CARDS_LIMIT = 2
+# A rating change is counted to the hundredth, as the leaderboard shows it (§2).
+RATING_STEP = Fraction(1, 100)
 
 
 class SeasonError(ScoringError):
@@ -32,19 +39,26 @@ class SeasonError(ScoringError):
 
 @dataclass(frozen=True)
 class Table:
-    """One table of an event: its players and their whole whists, in seat order."""
+    """One table of an event: its players and their whole whists, in seat order.
+
+    ``rating``: each seat's change of club rating the table caused (§2); empty where
+    the table moves no rating (a tournament's, docs/rating.md §5).
+    """
 
     players: tuple[int, ...]
     whists: tuple[Fraction | int, ...]
     convention: str = ""
+    rating: tuple[Fraction, ...] = ()
 
 
 @dataclass(frozen=True)
 class Event:
-    """One event of the season (§1): a key to show, and its tables."""
+    """One event of the season (§1): a key to show, its tables, and the cards given
+    there, ``{player: (yellow, red)}`` (§13)."""
 
     key: str
     tables: tuple[Table, ...]
+    cards: Mapping[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -57,6 +71,8 @@ class Policy:
     minimum: int = 0
     coefficients: Mapping[str, Fraction] = field(default_factory=dict)
     tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
+    # None: yellow cards are shown and never take a player out (a red card still does).
+    yellow_cards_limit: int | None = DEFAULT_YELLOW_CARDS_LIMIT
 
 
 @dataclass(frozen=True)
@@ -70,6 +86,18 @@ class Line:
     counted: frozenset[str]
     wins: int
     needed: int
+    # Cards by event, ``(key, yellow, red)``, where he got any (§13).
+    cards: tuple[tuple[str, int, int], ...] = ()
+    # Out of the ranking by his cards (§13): listed without a rank.
+    excluded: bool = False
+
+    @property
+    def yellow(self) -> int:
+        return sum(yellow for _, yellow, _red in self.cards)
+
+    @property
+    def red(self) -> int:
+        return sum(red for _, _yellow, red in self.cards)
 
     @property
     def attended(self) -> int:
@@ -90,6 +118,8 @@ def check_policy(policy: Policy) -> None:
         raise SeasonError("season.best_n_missing", value=str(policy.best_n))
     if policy.minimum < 0:
         raise SeasonError("season.negative_minimum", value=str(policy.minimum))
+    if policy.yellow_cards_limit is not None and policy.yellow_cards_limit < 1:
+        raise SeasonError("season.yellow_cards_limit", value=str(policy.yellow_cards_limit))
     for name in policy.tie_breaks:
         if name not in TIE_BREAKS:
             raise SeasonError("season.unknown_tie_break", value=name)
@@ -104,6 +134,8 @@ def table_points(table: Table, policy: Policy) -> tuple[Fraction, ...]:
         # Place points depend on the order only: rank the exact results as whole numbers.
         levels = sorted(set(table.whists))
         raw = place_points([levels.index(w) for w in table.whists])
+    elif policy.measure == "rating":
+        raw = table.rating or tuple(Fraction(0) for _ in table.players)
     else:
         raw = tuple(Fraction(w) for w in table.whists)
     weight = policy.coefficients.get(table.convention, Fraction(1))
@@ -122,6 +154,25 @@ def event_points(event: Event, policy: Policy) -> tuple[dict[int, Fraction], set
             if whists == best and table.whists.count(best) == 1:
                 winners.add(player)
     return dict(points), winners
+
+
+def rating_change(before: float, after: float) -> Fraction:
+    """The change of a displayed rating, to the hundredth, exactly (docs/seasons.md §2).
+
+    Both figures are rounded as the leaderboard shows them before they are subtracted,
+    so the changes of a player's events add up to what he sees move.
+    """
+    return (_hundredths(after) - _hundredths(before)) * RATING_STEP
+
+
+def _hundredths(value: float) -> int:
+    return int(round(value / float(RATING_STEP)))
+
+
+def excluded_by_cards(yellow: int, red: int, policy: Policy) -> bool:
+    """A red card, or the policy's number of yellow cards, across the season (§13)."""
+    limit = policy.yellow_cards_limit
+    return red > 0 or (limit is not None and yellow >= limit)
 
 
 def counted_keys(points: Sequence[tuple[str, Fraction]], policy: Policy) -> frozenset[str]:
@@ -160,21 +211,34 @@ def season_table(events: Sequence[Event], policy: Policy) -> tuple[Line, ...]:
     check_policy(policy)
     per_player: dict[int, list[tuple[str, Fraction]]] = defaultdict(list)
     wins: dict[int, int] = defaultdict(int)
+    cards: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
     for event in events:
         points, winners = event_points(event, policy)
         for player in sorted(points):
             per_player[player].append((event.key, points[player]))
         for player in winners:
             wins[player] += 1
+        for player, (yellow, red) in sorted(event.cards.items()):
+            if yellow or red:
+                cards[player].append((event.key, yellow, red))
     lines = [
-        _line(player, tuple(rows), wins[player], policy) for player, rows in per_player.items()
+        _line(player, tuple(rows), wins[player], tuple(cards[player]), policy)
+        for player, rows in per_player.items()
     ]
-    lines.sort(key=lambda line: (line.needed > 0, _order_key(line, policy), line.player))
+    lines.sort(key=lambda line: (_unranked(line), _order_key(line, policy), line.player))
     return tuple(_ranked(lines, policy))
 
 
-def _line(player: int, points: tuple[tuple[str, Fraction], ...], wins: int, policy: Policy) -> Line:
+def _line(
+    player: int,
+    points: tuple[tuple[str, Fraction], ...],
+    wins: int,
+    cards: tuple[tuple[str, int, int], ...],
+    policy: Policy,
+) -> Line:
     counted = counted_keys(points, policy)
+    yellow = sum(row[1] for row in cards)
+    red = sum(row[2] for row in cards)
     return Line(
         player=player,
         rank=None,
@@ -183,7 +247,13 @@ def _line(player: int, points: tuple[tuple[str, Fraction], ...], wins: int, poli
         counted=counted,
         wins=wins,
         needed=max(policy.minimum - len(points), 0),
+        cards=cards,
+        excluded=excluded_by_cards(yellow, red, policy),
     )
+
+
+def _unranked(line: Line) -> bool:
+    return line.needed > 0 or line.excluded
 
 
 def tie_break_value(line: Line, name: str) -> Fraction:
@@ -208,7 +278,7 @@ def _ranked(lines: list[Line], policy: Policy) -> list[Line]:
     previous: tuple[Fraction, ...] | None = None
     rank = 0
     for position, line in enumerate(lines, start=1):
-        if line.needed > 0:
+        if _unranked(line):
             out.append(line)
             continue
         key = _order_key(line, policy)
@@ -219,15 +289,7 @@ def _ranked(lines: list[Line], policy: Policy) -> list[Line]:
 
 
 def _with_rank(line: Line, rank: int) -> Line:
-    return Line(
-        player=line.player,
-        rank=rank,
-        total=line.total,
-        points=line.points,
-        counted=line.counted,
-        wins=line.wins,
-        needed=line.needed,
-    )
+    return replace(line, rank=rank)
 
 
 def parse_coefficients(text: Mapping[str, str]) -> dict[str, Fraction]:

@@ -136,12 +136,28 @@ tables = st.lists(players, min_size=3, max_size=4, unique=True).flatmap(
 events = st.lists(st.lists(tables, min_size=1, max_size=2), max_size=8)
 
 
-@given(events, st.sampled_from(("sum", "average", "best")), st.integers(0, 4))
-def test_the_table_ranks_by_total_and_lists_everyone(drawn, how, minimum) -> None:
+@given(
+    events,
+    st.sampled_from(("sum", "average", "best")),
+    st.integers(0, 4),
+    st.sampled_from(("places", "whists", "rating")),
+)
+def test_the_table_ranks_by_total_and_lists_everyone(drawn, how, minimum, measure) -> None:
+    # Under the rating measure each seat's change is drawn as its whists in hundredths.
     season = tuple(
-        Event(f"e{i}", tuple(Table(p, w, c) for p, w, c in event)) for i, event in enumerate(drawn)
+        Event(
+            f"e{i}",
+            tuple(Table(p, w, c, tuple(F(x, 100) for x in w)) for p, w, c in event),
+        )
+        for i, event in enumerate(drawn)
     )
-    policy = Policy(aggregate=how, best_n=3, minimum=minimum, coefficients={"sochi": F(4, 3)})
+    policy = Policy(
+        measure=measure,
+        aggregate=how,
+        best_n=3,
+        minimum=minimum,
+        coefficients={"sochi": F(4, 3)},
+    )
     table = season_table(season, policy)
     everyone = {p for event in drawn for seats, _, _ in event for p in seats}
     assert {line.player for line in table} == everyone

@@ -214,3 +214,47 @@ def test_an_organiser_marks_the_pulkas_and_a_frozen_policy_logs_it(access_world,
     assert change.field == "marked_pulkas" and change.after == f"[{first.pk}, {second.pk}]"
     assert totals(season)["Alla"] == "6"
     assert client_as("member").post(url, {"pulkas": [first.pk]}).status_code == 403
+
+
+@settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(operations)
+def test_under_the_rating_measure_each_total_is_the_rating_the_board_shows(access_world, steps):
+    """docs/seasons.md §2: each event counts the change it made to the player's displayed
+    club rating. Summed over a season holding all the club's pulkas, that is his rating
+    now (each change to the hundredth of the figures shown); after any sequence of
+    results and corrections the stored table is also the events' recount."""
+    from prefscore.stats import ratings
+
+    club = access_world.club
+    Season.objects.filter(club=club).delete()
+    Pulka.objects.filter(club=club, summaries__isnull=False).delete()
+    season = Season.objects.create(
+        club=club,
+        name="S",
+        slug="s",
+        starts_on=DAY,
+        ends_on=DAY + datetime.timedelta(days=30),
+        measure=Season.Measure.RATING,
+    )
+    kept: dict[int, Pulka] = {}
+    for table, day, whists, corrected in steps:
+        names = NAMES[table]
+        result = whists[: len(names)]
+        if table not in kept or not corrected:
+            [kept[table]] = evening(club, DAY + datetime.timedelta(days=day), [(names, result, "")])
+        else:
+            for seat, value in enumerate(result):
+                PulkaSummary.objects.filter(pulka=kept[table], seat=seat).update(result=str(value))
+        standings.on_sheet_settled(None, pulka_id=kept[table].pk)
+
+        assert standings.stored_as_compared(season) == standings.compared(
+            standings.as_rows(season, standings.compute(season))
+        )
+        shown = {
+            player: engine.rating_change(0.0, rating.conservative)
+            for player, rating in ratings.computed(club.pk).items()
+        }
+        stored = SeasonLine.objects.filter(season=season)
+        assert {row.player_id: Fraction(row.total) for row in stored} == shown

@@ -170,6 +170,20 @@ def test_an_organiser_creates_a_season(access_world, client_as):
     assert season.created_by == access_world.users["organiser"]
 
 
+def test_the_tournaments_chosen_on_the_form_are_the_seasons(access_world, client_as):
+    """Found by the browser test: the form's tournaments were never saved."""
+    from tests.web.fixtures_tournaments import make_tournament
+
+    cup = make_tournament(access_world.club, name="Spring cup", slug="spring-cup")
+    url = reverse("seasons:create", args=["home"])
+
+    response = client_as("organiser").post(url, {**FORM, "tournaments": [cup.pk]}, headers=EN)
+
+    assert response.status_code == 302
+    season = Season.objects.get(club=access_world.club, slug="summer")
+    assert list(season.tournaments.all()) == [cup]
+
+
 @pytest.mark.parametrize(
     ("change", "field", "message"),
     [
@@ -179,6 +193,7 @@ def test_an_organiser_creates_a_season(access_world, client_as):
         ({"ends_on": "2026-05-01"}, "ends_on", "cannot come before"),
         ({"second_tie_break": "best_result"}, "second_tie_break", "two different"),
         ({"slug": "new"}, "slug", "short name"),
+        ({"yellow_cards_limit": "0"}, "yellow_cards_limit", "At least one yellow card"),
     ],
 )
 def test_bad_input_is_refused_next_to_the_field(access_world, client_as, change, field, message):
