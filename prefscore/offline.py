@@ -40,6 +40,7 @@ PRECACHED = (
     "js/outbox.js",
     "js/network.js",
     "js/table.js",
+    "js/stream.js",
     "js/push.js",
     "django_htmx/htmx-2.min.js",
     "icons/icon-192.png",

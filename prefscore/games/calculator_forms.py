@@ -11,24 +11,23 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, cast
 from urllib.parse import urlencode
 
 from django import forms
-from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.names import normalise_name
 from scoring.conventions import user_convention, user_convention_choices
 from scoring.engine.conventions import Convention
-from scoring.engine.protocol import MAX_SHEET_FIGURE, MAX_TARGET, PaperSheet
+from scoring.engine.protocol import MAX_SHEET_FIGURE, PaperSheet
 from scoring.engine.seats import MAX_PLAYERS, MIN_PLAYERS
 from scoring.engine.settlement import Totals
 
 from . import io
 from .presenters.numbers import format_money
+from .pulka_forms import stake_field, target_field
 
 # What the engine refuses in a name (scoring.engine.protocol): control characters,
 # lone surrogates, line and paragraph separators.
@@ -40,18 +39,8 @@ class PaperPlayersForm(forms.Form):
     """Who played, clockwise, under which convention, to what pulya, for what stake."""
 
     convention = forms.ChoiceField(label=_("Convention"))
-    target = forms.IntegerField(
-        label=_("Pulya target"), min_value=1, max_value=MAX_TARGET, initial=20
-    )
-    stake = forms.DecimalField(
-        label=_("Stake per whist"),
-        required=False,
-        min_value=Decimal(0),
-        max_digits=10,
-        decimal_places=4,
-        validators=[MaxValueValidator(io.MAX_STAKE)],
-        help_text=_("Money per whist; leave empty to play for whists only."),
-    )
+    target = target_field()
+    stake = stake_field()
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

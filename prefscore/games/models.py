@@ -287,7 +287,44 @@ class Correction(models.Model):
         return f"{self.pulka_id} correction of #{self.deal_number}"
 
 
-class ForgottenDeal(models.Model):
+class TableProposal(models.Model):
+    """A question put to the whole table (Кодекс 4.2.10): who proposed it and when, and
+    when it was settled. Each seat answers on its own sign-in (:class:`TableAnswer`)."""
+
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("proposed by"),
+    )
+    created_at = models.DateTimeField(_("proposed"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["created_at", "pk"]
+
+
+class TableAnswer(models.Model):
+    """One seat's answer to a :class:`TableProposal`, given on the player's own sign-in
+    or, for a guest without an account, by a member seated at the table."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    agreed = models.BooleanField(_("agreed"))
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {'yes' if self.agreed else 'no'}"
+
+
+class ForgottenDeal(TableProposal):
     """A forgotten deal proposed for the sheet (Кодекс 4.2.10).
 
     It is added once every player at the table agrees on his own device; one refusal
@@ -306,43 +343,24 @@ class ForgottenDeal(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
-    proposed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("proposed by"),
-    )
-    created_at = models.DateTimeField(_("proposed"), auto_now_add=True)
-    resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
 
-    class Meta:
+    class Meta(TableProposal.Meta):
         verbose_name = _("forgotten deal")
         verbose_name_plural = _("forgotten deals")
-        ordering = ["created_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.pulka_id} forgotten #{self.number} ({self.status})"
 
 
-class Consent(models.Model):
+class Consent(TableAnswer):
     """One player's answer to a forgotten deal, given on his own sign-in."""
 
     proposal = models.ForeignKey(ForgottenDeal, on_delete=models.PROTECT, related_name="consents")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    agreed = models.BooleanField(_("agreed"))
-    answered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["proposal", "player"], name="one_answer_per_player")
         ]
-
-    def __str__(self) -> str:
-        return f"{self.player_id}: {'yes' if self.agreed else 'no'}"
 
 
 class AuditEvent(models.Model):
@@ -390,7 +408,7 @@ class AuditEvent(models.Model):
         return f"{self.pulka_id} {self.action} at {self.at:%Y-%m-%d %H:%M}"
 
 
-class Abandonment(models.Model):
+class Abandonment(TableProposal):
     """A pulka started by mistake, to be abandoned: archived, frozen and listed apart.
 
     A club admin abandons at once; the players at the table propose it and each agrees
@@ -410,35 +428,19 @@ class Abandonment(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
-    proposed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("proposed by"),
-    )
-    created_at = models.DateTimeField(_("proposed"), auto_now_add=True)
-    resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
 
-    class Meta:
+    class Meta(TableProposal.Meta):
         verbose_name = _("abandonment")
         verbose_name_plural = _("abandonments")
-        ordering = ["created_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.pulka_id} abandonment ({self.status})"
 
 
-class AbandonConsent(models.Model):
+class AbandonConsent(TableAnswer):
     """One seat's answer to abandoning a pulka, given on its own sign-in or for a guest."""
 
     abandonment = models.ForeignKey(Abandonment, on_delete=models.PROTECT, related_name="consents")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    agreed = models.BooleanField(_("agreed"))
-    answered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    answered_at = models.DateTimeField(_("answered"), auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -446,9 +448,6 @@ class AbandonConsent(models.Model):
                 fields=["abandonment", "player"], name="one_abandon_answer_per_player"
             )
         ]
-
-    def __str__(self) -> str:
-        return f"{self.player_id}: {'yes' if self.agreed else 'no'}"
 
 
 def _link_code() -> str:

@@ -25,6 +25,27 @@ from . import io
 from .models import Pulka
 
 
+def target_field() -> forms.IntegerField:
+    """A pulka's pulya target, within the engine's limit (a new pulka, the calculator)."""
+    return forms.IntegerField(
+        label=_("Pulya target"), min_value=1, max_value=MAX_TARGET, initial=20
+    )
+
+
+def stake_field() -> forms.DecimalField:
+    """Money per whist, optional, as ``Pulka.stake`` and a pulka file (``io.MAX_STAKE``)
+    hold it (a new pulka, the calculator)."""
+    return forms.DecimalField(
+        label=_("Stake per whist"),
+        required=False,
+        min_value=Decimal(0),
+        max_digits=10,
+        decimal_places=4,
+        validators=[MaxValueValidator(io.MAX_STAKE)],
+        help_text=_("Money per whist; leave empty to play for whists only."),
+    )
+
+
 @dataclass(frozen=True)
 class SeatRow:
     """One row of the new-pulka form: a club player or a new guest's name."""
@@ -43,18 +64,8 @@ class NewPulkaForm(forms.Form):
 
     title = forms.CharField(label=_("Title"), max_length=120, required=False)
     convention = forms.ChoiceField(label=_("Convention"))
-    target = forms.IntegerField(
-        label=_("Pulya target"), min_value=1, max_value=MAX_TARGET, initial=20
-    )
-    stake = forms.DecimalField(
-        label=_("Stake per whist"),
-        required=False,
-        min_value=Decimal(0),
-        max_digits=10,
-        decimal_places=4,
-        validators=[MaxValueValidator(io.MAX_STAKE)],
-        help_text=_("Money per whist; leave empty to play for whists only."),
-    )
+    target = target_field()
+    stake = stake_field()
     first_dealer = forms.TypedChoiceField(
         label=_("First dealer"), coerce=int, initial=1, empty_value=None
     )

@@ -6,8 +6,11 @@ from unittest import mock
 import pytest
 from django.db import InterfaceError, OperationalError
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.template.loader import get_template
 from django.test import Client
+from django.test.signals import template_rendered
 from django.urls import reverse
+from django.utils import translation
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +68,34 @@ def test_any_other_error_is_still_a_500(signed_in):
 
     assert response.status_code == 500
     assert "Retry-After" not in response
+
+
+@pytest.mark.parametrize(
+    ("status", "context", "heading"),
+    [(500, None, "Что-то пошло не так"), (503, {"seconds": 30}, "База данных не отвечает")],
+)
+def test_the_500_and_503_pages_render_from_their_own_frame_without_request_or_database(
+    status, context, heading
+):
+    """Both extend errors/_standalone.html, which asks nothing of a request or of
+    context processors: neither may touch what is down (prefscore/errors.py)."""
+    template = get_template(f"errors/{status}.html")
+    rendered = []
+
+    def seen(sender, template, **kwargs):
+        rendered.append(template.name)
+
+    template_rendered.connect(seen)
+    try:
+        with database_down(), translation.override("ru"):
+            html = template.render(context)
+    finally:
+        template_rendered.disconnect(seen)
+
+    assert rendered == [f"errors/{status}.html", "errors/_standalone.html"]  # no base.html
+
+    assert html.startswith("<!doctype html>")
+    assert f'<p class="error-page__code">{status}</p>' in html
+    assert heading in html
+    assert f'href="{reverse("clubs:home")}"' in html
+    assert "{{" not in html and "{%" not in html

@@ -56,7 +56,12 @@ def test_the_name_page_changes_the_name_and_says_so_in_russian() -> None:
     client = signed_in(user, **RU)
     assert client.get(reverse("display_name")).status_code == 200
     response = client.post(reverse("display_name"), {"first_name": "Вера"}, follow=True)
-    assert "за столом вы теперь Вера" in response.content.decode()
+    html = response.content.decode()
+    assert "за столом вы теперь Вера" in html
+    # A live region around the list (templates/_messages.html): role="status" on the
+    # <ul> itself would unmake it a list for a screen reader.
+    assert '<div role="status"><ul class="messages">' in html
+    assert '<ul class="messages" role="status">' not in html
     user.refresh_from_db()
     assert user.first_name == "Вера"
 

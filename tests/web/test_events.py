@@ -230,6 +230,8 @@ def test_the_poll_element_listens_for_the_change_signal(make_table_pulka, table_
 
     assert 'hx-trigger="every 2s, prefscore:changed"' in html
     assert "js/push.js" in html
+    # push.js keeps its stream through stream.js, which must run first (both deferred).
+    assert html.index("js/stream.js") < html.index("js/push.js")
     assert Client().get(events_url(pulka)).status_code == 403  # checked under WSGI too
 
 

@@ -75,6 +75,7 @@ def test_the_worker_is_served_from_the_root_for_the_whole_site(client: Client):
     precached = json.loads(re.search(r"var PRECACHED = (\[.*?\]);", body).group(1))
     assert "/static/css/prefscore.css" in precached
     assert "/static/js/outbox.js" in precached
+    assert {"/static/js/stream.js", "/static/js/push.js"} <= set(precached)  # push needs stream
     assert "{{" not in body and "{%" not in body
 
 

@@ -170,6 +170,8 @@ def test_each_screen_listens_to_its_stream(tournament_world, drawn, screen, role
     assert f'data-events="{url(events, drawn)}"' in html
     assert "s, prefscore:changed" in html
     assert "js/room-push.js" in html
+    # room-push.js keeps its stream through stream.js, which must run first (both deferred).
+    assert html.index("js/stream.js") < html.index("js/room-push.js")
 
 
 def test_the_projector_shows_its_current_page_again_on_a_change(tournament_world, drawn):

@@ -10,13 +10,14 @@ of left-to-right letters only needs nothing, and is left as typed.
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
 
 FSI, PDI = "\u2068", "\u2069"
 _PLAIN = frozenset({"L", "WS"})  # left-to-right letters and spaces
 
 
-@lru_cache(maxsize=4096)  # a table's few names, asked once per entry of the protocol
+# Not cached: a page asks again from the version's kept regions without calling this,
+# and a fresh 100-deal sheet spends about 1% of its CPU here (docs/benchmarks.md,
+# "Names isolated: no cache").
 def isolate(name: str) -> str:
     """``name`` between the isolates, unless it is left-to-right letters only."""
     if all(unicodedata.bidirectional(char) in _PLAIN for char in name):
