@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Shown as nothing, or reorder the text around them: never part of a name.
 INVISIBLE = re.compile(
@@ -41,3 +42,17 @@ def display_name(user: object) -> str:
     deferred: set[str] = getattr(user, "get_deferred_fields", set)()
     own = "" if "first_name" in deferred else normalise_name(getattr(user, "first_name", "") or "")
     return own or str(getattr(user, "get_username", lambda: "")())
+
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
+_PLAIN = frozenset({"L", "WS"})  # left-to-right letters and spaces
+
+
+@lru_cache(maxsize=4096)  # a table's few names, asked once per entry of the protocol
+def isolate(name: str) -> str:
+    """``name`` between the isolates FSI … PDI (the plain-text ``<bdi>``), unless it is
+    left-to-right letters only; for a name put into a translated sentence, in HTML text,
+    in an attribute (an aria-label, a confirmation) or in SVG (docs/design.md, "Names")."""
+    if all(unicodedata.bidirectional(char) in _PLAIN for char in name):
+        return name
+    return f"{FSI}{name}{PDI}"

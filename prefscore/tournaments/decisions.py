@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from prefscore.clubs.names import isolate
 from prefscore.games.models import AuditEvent, Pulka
 
 from .models import Round, TableClosure, Tournament, TournamentEvent
@@ -174,7 +175,7 @@ def _event_detail(event: TournamentEvent) -> str:
         }
     if event.action == TournamentEvent.Action.FINE:
         return _("%(player)s, %(points)s whists at round %(round)s") % {
-            "player": details.get("player", ""),
+            "player": isolate(details.get("player", "")),
             "points": details.get("points", ""),
             "round": details.get("round", ""),
         }
