@@ -52,7 +52,8 @@ _PLAIN = frozenset({"L", "WS"})  # left-to-right letters and spaces
 def isolate(name: str) -> str:
     """``name`` between the isolates FSI … PDI (the plain-text ``<bdi>``), unless it is
     left-to-right letters only; for a name put into a translated sentence, in HTML text,
-    in an attribute (an aria-label, a confirmation) or in SVG (docs/design.md, "Names")."""
+    in an attribute (an aria-label, a confirmation) or in SVG (docs/design.md,
+    "Names, languages and taps")."""
     if all(unicodedata.bidirectional(char) in _PLAIN for char in name):
         return name
     return f"{FSI}{name}{PDI}"
