@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from prefscore.clubs.names import isolate
 from prefscore.games.models import AuditEvent, Pulka
+from prefscore.games.titles import table_title
 
 from .models import Round, TableClosure, Tournament, TournamentEvent
 from .services import TournamentError, live_pulkas
@@ -149,7 +150,7 @@ def decision_rows(tournament: Tournament) -> tuple[DecisionRow, ...]:
     ).select_related("user", "pulka")
     for audit in arbiter:
         detail = _("%(table)s, deal %(number)s") % {
-            "table": audit.pulka.title or audit.pulka.pk,
+            "table": table_title(audit.pulka.title_parts) or audit.pulka.title or audit.pulka.pk,
             "number": audit.deal_number,
         }
         reason = str((audit.details or {}).get("reason", ""))
