@@ -119,3 +119,16 @@ def test_isolate_is_the_one_the_presenters_use() -> None:
     from prefscore.games.presenters import bidi
 
     assert bidi.isolate is isolate
+
+
+@pytest.mark.django_db
+def test_a_form_error_that_names_a_guest_isolates_the_name() -> None:
+    from prefscore.clubs.forms import GuestForm
+    from prefscore.clubs.models import Club, Player
+
+    club = Club.objects.create(name="Клуб", slug="klub")
+    Player.objects.create(club=club, name=ARABIC)
+    with translation.override("ru"):
+        form = GuestForm({"name": ARABIC}, club=club)
+        assert not form.is_valid()
+        assert form.errors["name"] == [f"{ISOLATED} уже играет в этом клубе."]
