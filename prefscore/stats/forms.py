@@ -7,7 +7,6 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from .models import PulkaSummary
@@ -33,14 +32,16 @@ class PhoneDateInput(forms.DateInput):
         # A date typed as the page writes it (a text box's 01.02.2026) goes back in ISO,
         # which the picker shows; what is no date stays as typed, beside its error.
         if isinstance(value, str) and value:
+            typed: str = value
             try:
-                value = forms.DateField().to_python(value)
+                value = forms.DateField().to_python(typed)
             except ValidationError:
-                return value
-        return super().format_value(value)
+                return typed
+        shown: str | None = super().format_value(value)
+        return shown
 
 
-def _date_field(label: str | Promise) -> forms.DateField:
+def _date_field(label: Any) -> forms.DateField:  # a lazy translation
     # Not localized: the value goes out in ISO; Django reads ISO and the active
     # language's own formats (25.10.2026, 10/25/2026) either way.
     return forms.DateField(label=label, required=False, widget=PhoneDateInput())
