@@ -296,9 +296,10 @@ def start_table(
 ) -> Pulka:
     """The pulka of one table of a published round (Кодекс 3.1.1: seats by lot)."""
     # The title is kept as facts and worded in each page's language (games/titles.py).
-    parts = table_parts(
-        tournament.name, round_.number, round_.stage, titles.stage_place(tournament, round_), number
-    )
+    # A qualifying round needs no place in its stage: no query per table for it.
+    qualifying = round_.stage == Round.Stage.QUALIFYING
+    place = None if qualifying else titles.stage_place(tournament, round_)
+    parts = table_parts(tournament.name, round_.number, round_.stage, place, number)
     title = table_title(parts)
     pulka = io.create_pulka(
         tournament.club,

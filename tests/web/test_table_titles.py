@@ -96,3 +96,23 @@ def test_tables_published_before_get_their_facts_from_the_draw_or_their_title(
             assert pulka.title_parts["table"] == numbers[pulka.pk]
             assert str(pulka) == f"Spring cup · round 1 · table {numbers[pulka.pk]}"
     assert len(pulkas) == 3
+
+
+@pytest.mark.parametrize(
+    ("stage", "place", "english", "russian"),
+    [
+        ("qualifying", None, "Cup · round 3 · table 2", "Cup · тур 3 · стол 2"),
+        ("final", None, "Cup · Final · table 2", "Cup · Финал · стол 2"),
+        ("final", 2, "Cup · Final, round 2 · table 2", "Cup · Финал, тур 2 · стол 2"),
+        ("semifinal", 1, "Cup · Semi-final, round 1 · table 2", "Cup · Полуфинал, тур 1 · стол 2"),
+    ],
+)
+def test_the_title_is_worded_from_its_facts_in_each_language(stage, place, english, russian):
+    from prefscore.games.titles import table_parts, table_title
+
+    parts = table_parts("Cup", 3, stage, place, 2)
+    with translation.override("en"):
+        assert table_title(parts) == english
+    with translation.override("ru"):
+        assert table_title(parts) == russian
+    assert table_title(None) == "" and table_title({"name": "Cup"}) == ""
