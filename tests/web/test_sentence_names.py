@@ -26,7 +26,7 @@ ISOLATED = f"{FSI}{ARABIC}{PDI}"
 # A value put into a sentence that people typed: a name, a title, a reason.
 TYPED = re.compile(
     r"""^( .*\bname | .*\.name | player_name | .*\|display_name | .*\.get_username
-         | .*first_dealer | row\.name | draft\.title | table\.title | pair\.names | change\.by
+         | .*first_dealer | row\.name | table\.title | pair\.names | change\.by
          | row\.reason | row\.account | conflict\.recorder | comparison\.[ab] )$""",
     re.X,
 )
