@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.apps import apps
@@ -14,6 +15,7 @@ from django.urls import reverse
 
 from prefscore.games import services
 from prefscore.games.models import Pulka
+from prefscore.stats import summaries
 from scoring.engine.settlement import whole_result
 from tests.web.fixtures_table import EN
 
@@ -66,6 +68,12 @@ def test_a_pulka_started_before_the_change_keeps_its_first_seat_settlement(
     assert _result(newer) == (-3, -172, 175)  # started under the pairwise default
     page = table_client().get(reverse("games:settlement", args=[older.pk]), headers=EN)
     assert "171" in page.content.decode() and "172" not in page.content.decode()
+
+    # ``manage.py summarise`` writes the money again from the same snapshot: unchanged.
+    Pulka.objects.filter(pk=older.pk).update(stake=Decimal("0.5"))
+    older.refresh_from_db()
+    paid = [row.money for row in summaries.summary_rows(older)]
+    assert paid == [Decimal("-2.0"), Decimal("-85.5"), Decimal("87.5")]
 
     MIGRATION.the_key_goes_again(apps, None)
     assert "rounding_adjusts" not in Pulka.objects.get(pk=older.pk).convention_options
