@@ -132,3 +132,12 @@ def test_a_form_error_that_names_a_guest_isolates_the_name() -> None:
         form = GuestForm({"name": ARABIC}, club=club)
         assert not form.is_valid()
         assert form.errors["name"] == [f"{ISOLATED} уже играет в этом клубе."]
+
+
+def test_an_engine_message_isolates_the_player_it_names() -> None:
+    from scoring.engine.errors import ScoringError
+    from scoring.messages import message_for
+
+    with translation.override("en"):
+        text = message_for(ScoringError("deal.word_not_text", player=ARABIC), places=False)
+    assert text.startswith(f"{ISOLATED}: ")
