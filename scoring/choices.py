@@ -81,6 +81,11 @@ class Rounding(models.TextChoices):
     CODEX = "codex", _("by the Кодекс 4.2.12")
 
 
+class RoundingAdjusts(models.TextChoices):
+    PAIRWISE = "pairwise", _("the players the pairwise method needs")
+    FIRST_SEAT = "first_seat", _("the seats clockwise from the first")
+
+
 class PulyaToGora(models.IntegerChoices):
     ONE = 1, _("1 gora point per pulya point")
     TWO = 2, _("2 gora points per pulya point")

@@ -15,6 +15,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from prefscore.clubs.names import isolate
 from scoring.engine.errors import DealError, ProtocolError, ScoringError, shown
 from scoring.option_fields import OPTION_FIELD_NAMES, ConventionOptions
 
@@ -324,6 +325,8 @@ def _params(error: ScoringError) -> dict[str, Any]:
         params["name"] = shown(params["option"])
     if params.get("contract") == _MISERE_SYMBOL:
         params["contract"] = gettext("misère")
+    if isinstance(params.get("player"), str):  # a name from the file, in any script
+        params["player"] = isolate(params["player"])
     return params
 
 

@@ -28,6 +28,7 @@ from .choices import (
     Liability,
     PulyaToGora,
     Rounding,
+    RoundingAdjusts,
     Ten,
     WhistStyle,
     ZeroBonus,
@@ -111,6 +112,7 @@ OPTION_TOPICS: tuple[tuple[Promise, tuple[str, ...]], ...] = (
             "pulya_to_gora",
             "mountain_divisor",
             "rounding",
+            "rounding_adjusts",
             "rounding_compensation_4",
             "indivisible_mountain",
         ),
@@ -445,6 +447,16 @@ class ConventionOptions(PuOptions, FactOptions, GchetOptions, RsOptions):
         choices=Rounding.choices,
         **_option("rounding"),
         help_text=_("округление: how results are made whole whists."),
+    )
+    rounding_adjusts = models.CharField(
+        _("rounding adjusts"),
+        max_length=12,
+        choices=RoundingAdjusts.choices,
+        **_option("rounding_adjusts"),
+        help_text=_(
+            "whose gora the Кодекс 4.2.12 rounding adjusts by default: the players whose "
+            "gora the pairwise method cannot divide, or the seats clockwise from the first."
+        ),
     )
     rounding_compensation_4 = models.PositiveSmallIntegerField(
         _("rounding compensation with 4 players"),

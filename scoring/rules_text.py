@@ -412,6 +412,17 @@ def _rounding(conv: Convention) -> str:
     return _("Results are rounded to whole whists by the largest remainder.")
 
 
+def _rounding_adjusts(conv: Convention) -> str | None:
+    if conv.rounding != "codex":
+        return None
+    if conv.rounding_adjusts == "pairwise":
+        return _(
+            "The points are moved on the goras the pairwise method cannot divide, so that it "
+            "divides every gora exactly."
+        )
+    return _("The points are moved on the goras clockwise from the first seat.")
+
+
 def _rounding_compensation_4(conv: Convention) -> str | None:
     if conv.rounding != "codex":
         return None
@@ -459,6 +470,7 @@ _SENTENCES: dict[str, Callable[[Convention], str | None]] = {
     "finish_after_allpass_run": _finish_after_allpass_run,
     "pulya_to_gora": _pulya_to_gora,
     "rounding": _rounding,
+    "rounding_adjusts": _rounding_adjusts,
     "rounding_compensation_4": _rounding_compensation_4,
     "indivisible_mountain": _indivisible_mountain,
     **DEFENCE_SENTENCES,

@@ -223,7 +223,8 @@ def display_name(request: HtmxHttpRequest) -> HttpResponse:
         user.save(update_fields=["first_name"])
         messages.success(
             request,
-            _("Saved: the table now calls you %(name)s.") % {"name": names.display_name(user)},
+            _("Saved: the table now calls you %(name)s.")
+            % {"name": names.isolate(names.display_name(user))},
         )
         return redirect_to(request, reverse("display_name"))
     return render_page(request, "registration/display_name.html", {"form": form})

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import players
 from .models import Club, Membership, Player, Role
-from .names import normalise_name
+from .names import isolate, normalise_name
 
 # Clubs created at the same instant from the same name each get the next free slug; past
 # the first tries (many racing for one name) a random tail makes the slug free at once.
@@ -133,7 +133,9 @@ class GuestForm(forms.Form):
         if not name:
             raise forms.ValidationError(_("Type the guest's name."))
         if self.club.players.filter(name__iexact=name).exists():
-            raise forms.ValidationError(_("%(name)s already plays in this club.") % {"name": name})
+            raise forms.ValidationError(
+                _("%(name)s already plays in this club.") % {"name": isolate(name)}
+            )
         return name
 
     def save(self) -> Player | None:
@@ -144,5 +146,7 @@ class GuestForm(forms.Form):
             with transaction.atomic():
                 return Player.objects.create(club=self.club, name=name)
         except IntegrityError:
-            self.add_error("name", _("%(name)s already plays in this club.") % {"name": name})
+            self.add_error(
+                "name", _("%(name)s already plays in this club.") % {"name": isolate(name)}
+            )
             return None

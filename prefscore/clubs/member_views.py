@@ -26,6 +26,7 @@ from prefscore.web import HtmxHttpRequest, redirect_to, render_page, request_int
 
 from . import invitations, players, ratelimit
 from .models import Club, Invitation, Membership, Player, Role
+from .names import display_name, isolate
 from .permissions import ADMINS, MEMBERS, RANK, club_and_role_for, may
 
 
@@ -113,7 +114,10 @@ def change_role(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
             messages.success(
                 request,
                 _("%(user)s is now %(role)s.")
-                % {"user": membership.user.get_username(), "role": membership.get_role_display()},
+                % {
+                    "user": isolate(display_name(membership.user)),
+                    "role": membership.get_role_display(),
+                },
             )
     return _after_change_of_self(request, club, role, membership)
 
@@ -131,7 +135,7 @@ def remove_member(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.success(
             request,
             _("%(user)s is no longer a member of %(club)s.")
-            % {"user": membership.user.get_username(), "club": club.name},
+            % {"user": isolate(display_name(membership.user)), "club": isolate(club.name)},
         )
     return _after_change_of_self(request, club, role, membership)
 
@@ -247,7 +251,7 @@ def _accept(request: HtmxHttpRequest, found: Invitation) -> HttpResponse:
     messages.success(
         request,
         _("Welcome to %(club)s: you are a %(role)s.")
-        % {"club": found.club.name, "role": membership.get_role_display()},
+        % {"club": isolate(found.club.name), "role": membership.get_role_display()},
     )
     return redirect_to(request, reverse("members:list", args=[found.club.slug]))
 

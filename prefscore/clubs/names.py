@@ -41,3 +41,20 @@ def display_name(user: object) -> str:
     deferred: set[str] = getattr(user, "get_deferred_fields", set)()
     own = "" if "first_name" in deferred else normalise_name(getattr(user, "first_name", "") or "")
     return own or str(getattr(user, "get_username", lambda: "")())
+
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate … pop directional isolate
+_PLAIN = frozenset({"L", "WS"})  # left-to-right letters and spaces
+
+
+# Not cached: a page asks again from the version's kept regions without calling this,
+# and a fresh 100-deal sheet spends about 1% of its CPU here (docs/benchmarks.md,
+# "Names isolated: no cache").
+def isolate(name: str) -> str:
+    """``name`` between the isolates FSI … PDI (the plain-text ``<bdi>``), unless it is
+    left-to-right letters only; for a name put into a translated sentence, in HTML text,
+    in an attribute (an aria-label, a confirmation) or in SVG (docs/design.md,
+    "Names, languages and taps")."""
+    if all(unicodedata.bidirectional(char) in _PLAIN for char in name):
+        return name
+    return f"{FSI}{name}{PDI}"

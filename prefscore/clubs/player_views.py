@@ -27,6 +27,7 @@ from prefscore.web import HtmxHttpRequest, redirect_to, render_page, request_int
 
 from . import players
 from .models import Club, Player, PlayerEvent
+from .names import display_name, isolate
 from .permissions import ADMINS, club_and_role_for
 
 # The history shows the latest changes; it only grows.
@@ -147,8 +148,8 @@ def link(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         return _after_change(request, club, role)
     account = membership.user
     done = _("%(player)s is now the player of %(account)s.") % {
-        "player": player.name,
-        "account": account.get_username(),
+        "player": isolate(player.name),
+        "account": isolate(display_name(account)),
     }
     _apply(request, lambda: players.link(player, account, request.user), done)
     return _after_change(request, club, role)
@@ -159,7 +160,7 @@ def link(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
 def unlink(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     club, role = club_and_role_for(request, slug, roles=ADMINS)
     player = get_object_or_404(club.players, pk=pk)
-    done = _("%(player)s is a guest again.") % {"player": player.name}
+    done = _("%(player)s is a guest again.") % {"player": isolate(player.name)}
     _apply(request, lambda: players.unlink(player, request.user), done)
     return _after_change(request, club, role)
 

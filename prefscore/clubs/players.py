@@ -23,7 +23,7 @@ from django.db.models import ForeignKey, OneToOneField
 from django.utils.translation import gettext as _
 
 from .models import Club, Membership, Player, PlayerEvent
-from .names import display_name
+from .names import display_name, isolate
 
 # A name taken in the club gets " 2", " 3"… (the first free one): few clash, so few tries.
 NAME_ATTEMPTS = 50
@@ -111,7 +111,8 @@ def link(player: Player, account: Any, by: Any) -> Player:
         player = _locked(player.pk)
         if player.user_id is not None:
             raise PlayersRefused(
-                _("%(player)s already has an account: unlink it first.") % {"player": player.name}
+                _("%(player)s already has an account: unlink it first.")
+                % {"player": isolate(player.name)}
             )
         if not Membership.objects.filter(club=player.club_id, user=account).exists():
             raise PlayersRefused(_("Only a member of the club can be linked to a player."))
@@ -123,7 +124,11 @@ def link(player: Player, account: Any, by: Any) -> Player:
                         "%(user)s already plays as %(own)s, with pulkas of her own: merge "
                         "%(player)s into %(own)s instead."
                     )
-                    % {"user": account.get_username(), "own": own.name, "player": player.name}
+                    % {
+                        "user": isolate(display_name(account)),
+                        "own": isolate(own.name),
+                        "player": isolate(player.name),
+                    }
                 )
             _record_gone(own, by)
             own.delete()
@@ -141,7 +146,7 @@ def unlink(player: Player, by: Any) -> Player:
         account = player.user
         if account is None:
             raise PlayersRefused(
-                _("%(player)s has no account to unlink.") % {"player": player.name}
+                _("%(player)s has no account to unlink.") % {"player": isolate(player.name)}
             )
         player.user = None
         player.save(update_fields=["user"])

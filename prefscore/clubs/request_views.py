@@ -22,7 +22,7 @@ from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 from . import membership_requests as requests
 from . import players
 from .models import Club, MembershipRequest, Player
-from .names import display_name
+from .names import display_name, isolate
 from .permissions import ADMINS, club_and_role_for
 
 PANEL = "clubs/_requests_panel.html"
@@ -82,7 +82,7 @@ def approve(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.success(
             request,
             _("%(user)s is now a member of %(club)s.")
-            % {"user": display_name(found.user), "club": club.name},
+            % {"user": isolate(display_name(found.user)), "club": isolate(club.name)},
         )
     return _after(request, club)
 
@@ -98,7 +98,8 @@ def decline(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, str(error))
     else:
         messages.success(
-            request, _("The request of %(user)s is declined.") % {"user": display_name(found.user)}
+            request,
+            _("The request of %(user)s is declined.") % {"user": isolate(display_name(found.user))},
         )
     return _after(request, club)
 

@@ -14,7 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from prefscore.clubs.names import normalise_text
+from prefscore.clubs.names import isolate, normalise_text
 from prefscore.web import request_int
 from scoring.engine.errors import DealError
 from scoring.engine.seats import seating
@@ -159,7 +159,8 @@ class DealForm(forms.Form):
             if count is None or count > 10:
                 self._group_error(
                     "tricks",
-                    _("%(name)s: tricks must be a whole number from 0 to 10.") % {"name": name},
+                    _("%(name)s: tricks must be a whole number from 0 to 10.")
+                    % {"name": isolate(name)},
                 )
                 continue
             tricks[name] = count

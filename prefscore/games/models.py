@@ -21,6 +21,8 @@ from django.utils.translation import gettext_lazy as _
 from prefscore.clubs.models import Club, Membership, Player
 from scoring.snapshot import ConventionSnapshot
 
+from .titles import table_title
+
 
 class PulkaQuerySet(models.QuerySet["Pulka"]):
     def in_progress(self) -> PulkaQuerySet:
@@ -36,9 +38,8 @@ class PulkaQuerySet(models.QuerySet["Pulka"]):
     def version_for_member(self, pk: int, user_id: Any) -> int | None:
         """The pulka's version if ``user_id`` belongs to its club, else None.
 
-        Every device at every table asks this every 2 s (the poll), so it is one
-        hand-written query rather than the ORM's join, which costs several times more
-        to build than to run.
+        Every device at every table asks this every 2 s (the poll): one hand-written
+        query, as the ORM's join costs several times more to build than to run.
         """
         try:
             params = [int(pk), int(user_id)]
@@ -99,6 +100,7 @@ class Pulka(ConventionSnapshot):
         Club, on_delete=models.PROTECT, related_name="pulkas", verbose_name=_("club")
     )
     title = models.CharField(_("title"), max_length=120, blank=True)
+    title_parts = models.JSONField(_("title parts"), null=True, blank=True, editable=False)
     player_names = models.JSONField(
         _("players in seat order"),
         help_text=_("Names as the deal log spells them, clockwise from the first seat."),
@@ -143,8 +145,8 @@ class Pulka(ConventionSnapshot):
         verbose_name_plural = _("pulkas")
         ordering = ["-created_at"]
 
-    def __str__(self) -> str:
-        return self.title or ", ".join(self.player_names)
+    def __str__(self) -> str:  # a tournament table's title worded now (titles.py)
+        return table_title(self.title_parts) or self.title or ", ".join(self.player_names)
 
     @property
     def is_frozen(self) -> bool:
@@ -252,9 +254,8 @@ class Deal(models.Model):
 class Correction(models.Model):
     """A correction of a recorded deal (Кодекс 4.2.7–4.2.9, 4.2.16): a new record.
 
-    The corrected deal's row is never edited: the engine replaces the deal's facts
-    with these when it folds the log, at the point the correction was made.
-    """
+    The corrected deal's row is never edited: the engine folds these facts in its place
+    from the point the correction was made."""
 
     class Kind(models.TextChoices):
         CORRECTION = "correction", _("correction (4.2.7)")
@@ -328,8 +329,7 @@ class ForgottenDeal(TableProposal):
     """A forgotten deal proposed for the sheet (Кодекс 4.2.10).
 
     It is added once every player at the table agrees on his own device; one refusal
-    drops it, and so does the next deal being recorded.
-    """
+    drops it, and so does the next deal being recorded."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for consent")

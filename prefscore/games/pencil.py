@@ -54,3 +54,26 @@ def pencil_deal(pulka: Pulka, user: Any, deals: Sequence[Deal]) -> Deal | None:
     if held is None or not user.is_authenticated or held.entered_by_id != user.pk:
         return None
     return held
+
+
+def undone_facts(pulka: Pulka, user: Any, number: int | None, standing: int) -> dict[str, Any]:
+    """The facts of deal ``number`` if ``user`` himself undid it under the pencil and it
+    is still the next deal to record (``standing`` deals stand), else nothing.
+
+    Without JavaScript the undo redirects to the sheet with ``?undone=N`` (the page has
+    no other way to carry the form): the sheet reads the withdrawn row back, for its own
+    undoer only, so the number in a shared or replayed link shows nobody else's deal.
+    """
+    if number is None or number != standing + 1 or not user.is_authenticated:
+        return {}
+    # The latest withdrawal of that number, and it must be his: a later undo by another
+    # recorder of the same number shows nothing of the first.
+    row = (
+        pulka.deals.filter(number=number, withdrawn_at__isnull=False)
+        .order_by("-withdrawn_at")
+        .values_list("facts", "withdrawn_by")
+        .first()
+    )
+    if row is None or row[1] != user.pk:
+        return {}
+    return dict(row[0])

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Player
-from prefscore.clubs.names import normalise_name
+from prefscore.clubs.names import isolate, normalise_name
 from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine.protocol import MAX_TARGET
 from scoring.engine.seats import MAX_PLAYERS, MIN_PLAYERS
@@ -169,7 +169,7 @@ class NewPulkaForm(forms.Form):
                 self.add_error(
                     field,
                     _("%(name)s already sits at seat %(seat)s.")
-                    % {"name": name, "seat": seen[name.casefold()]},
+                    % {"name": isolate(name), "seat": seen[name.casefold()]},
                 )
                 ok = False
                 continue

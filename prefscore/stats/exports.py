@@ -61,7 +61,7 @@ def club_rows(club: Club) -> Iterable[Sequence[Any]]:
         yield (
             row.pulka_id,
             row.finished_at.isoformat(),
-            text_cell(row.pulka.title),
+            text_cell(str(row.pulka) if row.pulka.title_parts else row.pulka.title),
             row.convention_name,
             row.table_size,
             row.seat + 1,

@@ -5,24 +5,51 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from .models import PulkaSummary
 
 
-def _date_input() -> forms.DateInput:
-    """A date typed as the page's language writes it (25.10.2026 on a Russian page,
-    2026-10-25 on an English one; ISO is read in both): a browser's own date field
-    shows the browser's format, not the page's (mm/dd/yyyy on a Russian page)."""
-    return forms.DateInput(
-        attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": _("yyyy-mm-dd")}
-    )
+class PhoneDateInput(forms.DateInput):
+    """The phone's own date picker (``type="date"``), its value in ISO as HTML requires.
+
+    A phone shows the picker in its own language and format, so a Russian phone shows
+    a Russian calendar on any page; desktop Chromium shows its own UI's format
+    (mm/dd/yyyy in an English Chromium), whatever the page's language. Typing a date
+    on a phone is slower and easier to get wrong than picking it, so the picker wins.
+    A browser without one shows a text box: what it sends is read as ISO or as the
+    page's language writes dates (``StatsFilter``'s fields).
+    """
+
+    input_type = "date"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%d", attrs={"autocomplete": "off"})
+
+    def format_value(self, value: Any) -> str | None:
+        # A date typed as the page writes it (a text box's 01.02.2026) goes back in ISO,
+        # which the picker shows; what is no date stays as typed, beside its error.
+        if isinstance(value, str) and value:
+            typed: str = value
+            try:
+                value = forms.DateField().to_python(typed)
+            except ValidationError:
+                return typed
+        shown: str | None = super().format_value(value)
+        return shown
+
+
+def _date_field(label: Any) -> forms.DateField:  # a lazy translation
+    # Not localized: the value goes out in ISO; Django reads ISO and the active
+    # language's own formats (25.10.2026, 10/25/2026) either way.
+    return forms.DateField(label=label, required=False, widget=PhoneDateInput())
 
 
 class StatsFilter(forms.Form):
-    since = forms.DateField(label=_("From"), required=False, localize=True, widget=_date_input())
-    until = forms.DateField(label=_("To"), required=False, localize=True, widget=_date_input())
+    since = _date_field(_("From"))
+    until = _date_field(_("To"))
     convention = forms.ChoiceField(label=_("Convention"), required=False)
     table_size = forms.TypedChoiceField(
         label=_("Players at the table"),

@@ -19,7 +19,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from prefscore.clubs.names import isolate
 from prefscore.games.models import AuditEvent, Pulka
+from prefscore.games.titles import table_title
 
 from .models import Round, TableClosure, Tournament, TournamentEvent
 from .services import TournamentError, live_pulkas
@@ -148,7 +150,7 @@ def decision_rows(tournament: Tournament) -> tuple[DecisionRow, ...]:
     ).select_related("user", "pulka")
     for audit in arbiter:
         detail = _("%(table)s, deal %(number)s") % {
-            "table": audit.pulka.title or audit.pulka.pk,
+            "table": table_title(audit.pulka.title_parts) or audit.pulka.title or audit.pulka.pk,
             "number": audit.deal_number,
         }
         reason = str((audit.details or {}).get("reason", ""))
@@ -174,7 +176,7 @@ def _event_detail(event: TournamentEvent) -> str:
         }
     if event.action == TournamentEvent.Action.FINE:
         return _("%(player)s, %(points)s whists at round %(round)s") % {
-            "player": details.get("player", ""),
+            "player": isolate(details.get("player", "")),
             "points": details.get("points", ""),
             "round": details.get("round", ""),
         }

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.forms import slug_from_name
 from prefscore.clubs.models import Club, Player
+from prefscore.clubs.names import isolate
 from prefscore.web import IdsChoiceField, request_int
 from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine import ranking
@@ -329,7 +330,7 @@ class CloseTableForm(forms.Form):
         self.names = names
         for seat, name in enumerate(names):
             self.fields[f"whists_{seat}"] = WholeNumberField(
-                label=_("Whists of %(name)s") % {"name": name},
+                label=_("Whists of %(name)s") % {"name": isolate(name)},
                 required=False,
                 min_value=-MAX_WHISTS,
                 max_value=MAX_WHISTS,
@@ -381,7 +382,7 @@ class CorrectClosureForm(DecisionReasonForm):
         self.names = names
         for seat, name in enumerate(names):
             self.fields[f"whists_{seat}"] = WholeNumberField(
-                label=_("Whists of %(name)s") % {"name": name},
+                label=_("Whists of %(name)s") % {"name": isolate(name)},
                 min_value=-MAX_WHISTS,
                 max_value=MAX_WHISTS,
                 initial=whists[seat] if whists and seat < len(whists) else None,

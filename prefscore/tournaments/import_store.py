@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from prefscore.clubs.models import Player
 from prefscore.games import events, io
 from prefscore.games.models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
+from prefscore.games.titles import QUALIFYING, table_parts, table_title
 from scoring.conventions import name_of
 from scoring.engine.conventions import Convention
 from scoring.engine.pulka import ScoredPulka
@@ -95,11 +94,9 @@ def _pulka(
 ) -> Pulka:
     parsed = file.parsed
     io.check_importable(parsed)  # type: ignore[arg-type]  # read_file took only deals
-    title = _("%(name)s · round %(round)s · table %(table)s") % {
-        "name": tournament.name,
-        "round": round_.number,
-        "table": number,
-    }
+    # Worded in each page's language (games/titles.py), as "round N" as before.
+    parts = table_parts(tournament.name, round_.number, QUALIFYING, None, number)
+    title = table_title(parts)
     return Pulka(
         club=tournament.club,
         title=title[: Pulka._meta.get_field("title").max_length],
@@ -114,6 +111,7 @@ def _pulka(
         status=status,
         tournament=tournament,
         round_number=round_.number,
+        title_parts=parts,
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from prefscore.clubs.names import display_name, isolate
 from prefscore.games.models import Pulka
 
 from .entries import MOVES
@@ -239,7 +240,7 @@ def finished_line(tournament: Tournament) -> str:
     """How and when the tournament ended, as its page says it (docs/tournaments.md §4.10)."""
     when = tournament.finished_at.strftime("%Y-%m-%d %H:%M") if tournament.finished_at else ""
     if tournament.finished_by_hand:
-        who = tournament.finished_by.get_username() if tournament.finished_by else "—"
+        who = isolate(display_name(tournament.finished_by)) if tournament.finished_by else "—"
         return _("Finished by %(user)s on %(when)s: the standings are final.") % {
             "user": who,
             "when": when,

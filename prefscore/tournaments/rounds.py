@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from prefscore.clubs.models import Player
 from prefscore.games import io
 from prefscore.games.models import Pulka
+from prefscore.games.titles import table_parts, table_title
 from scoring.engine import ranking, seating
 
 from . import seeds, titles
@@ -313,18 +314,12 @@ def start_table(
     user: Any,
 ) -> Pulka:
     """The pulka of one table of a published round (Кодекс 3.1.1: seats by lot)."""
-    if round_.stage == Round.Stage.QUALIFYING:
-        title = _("%(name)s · round %(round)s · table %(table)s") % {
-            "name": tournament.name,
-            "round": round_.number,
-            "table": number,
-        }
-    else:  # "Final, round 2": the stage's own numbering (titles.py)
-        title = _("%(name)s · %(round)s · table %(table)s") % {
-            "name": tournament.name,
-            "round": titles.round_title(tournament, round_),
-            "table": number,
-        }
+    # The title is kept as facts and worded in each page's language (games/titles.py).
+    # A qualifying round needs no place in its stage: no query per table for it.
+    qualifying = round_.stage == Round.Stage.QUALIFYING
+    place = None if qualifying else titles.stage_place(tournament, round_)
+    parts = table_parts(tournament.name, round_.number, round_.stage, place, number)
+    title = table_title(parts)
     pulka = io.create_pulka(
         tournament.club,
         convention_name=tournament.convention_name,
@@ -338,7 +333,8 @@ def start_table(
         source=tournament.convention_source,
     )
     pulka.tournament, pulka.round_number = tournament, round_.number
-    pulka.save(update_fields=["tournament", "round_number"])
+    pulka.title_parts = parts
+    pulka.save(update_fields=["tournament", "round_number", "title_parts"])
     return pulka
 
 

@@ -37,6 +37,7 @@ AllpassReset = Literal[
 ]
 End = Literal["all_closed", "sum_reached", "deals"]
 Rounding = Literal["exact", "codex"]
+RoundingAdjusts = Literal["pairwise", "first_seat"]
 CheckedTenConsolation = Literal["defenders", "none"]
 HelpWriteoff = Literal["points", "pulya_rate"]
 DealerWhist = Literal["none", "unliable", "liable"]
@@ -64,6 +65,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     ),
     "end": ("all_closed", "sum_reached", "deals"),
     "rounding": ("exact", "codex"),
+    "rounding_adjusts": ("pairwise", "first_seat"),
     "checked_ten_consolation": ("defenders", "none"),
     "help_writeoff": ("points", "pulya_rate"),
     "dealer_whist": ("none", "unliable", "liable"),
@@ -141,6 +143,10 @@ class Convention:
     deal_limit: int | None = None
     pulya_to_gora: int = 1
     rounding: Rounding = "codex"
+    # Whose gora rule 4.2.12 adjusts by default (docs/rules.md §3.7, "Who x is"): where
+    # the pairwise method needs it, or the seats clockwise from the first (the default
+    # before; pulkas started then keep it in their snapshot, docs/protocol.md).
+    rounding_adjusts: RoundingAdjusts = "pairwise"
     rounding_compensation_4: int = 2
     indivisible_mountain: bool = False
     # Options of the defence and of help (docs/rules.md §3.1, §3.4): the defaults are

@@ -188,9 +188,10 @@ def whole_result(
     """Whole whists by rule 4.2.12 exactly as docs/protocol.md states (``rounding``).
 
     ``codex``: try net gora changes 0, −1, +1, −2, +2, … and take the first that makes
-    every result whole. By default the points go to the players whose adjustment lets
-    the pairwise method (Кодекс 4.2.14, «вариант 1») divide every amnestied gora
-    exactly, the earliest seats first (``_pairwise_adjustments``); failing that, or
+    every result whole. With ``rounding_adjusts: pairwise`` (the default) the points go
+    to the players whose adjustment lets the pairwise method (Кодекс 4.2.14, «вариант
+    1») divide every amnestied gora exactly, the earliest seats first
+    (``_pairwise_adjustments``); failing that, with ``rounding_adjusts: first_seat``, or
     with ``first_seat`` (the table's choice), one each to the seats clockwise from
     ``first_seat`` (the first seat by default). Every other player writes ``+q``
     (lowered) or ``−q`` (raised) whists on each adjusted player.
@@ -200,7 +201,7 @@ def whole_result(
     if convention.rounding == "codex":
         size = totals.size
         q = compensation(size, convention)
-        if first_seat is None:
+        if first_seat is None and convention.rounding_adjusts == "pairwise":
             found = _pairwise_adjustments(totals, convention, q)
             if found is not None:
                 return found

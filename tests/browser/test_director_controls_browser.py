@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LANGUAGES = {"ru": "ru-RU", "en": "en-US"}
 PHONE = {"width": 390, "height": 844}
 WORDS = {
-    "ru": {"checked": "вы отметились", "bulk": "Отметить выбранных игроков", "fine": "1 жёлтая карточка · оштрафован на 10 вистов"},
+    "ru": {"checked": "вы отметились", "bulk": "Отметить выбранных игроков", "fine": "1 жёлтая карточка · штраф 10 вистов"},
     "en": {"checked": "you are checked in", "bulk": "Check in the ticked players", "fine": "1 yellow card · fined 10 whists"},
 }  # fmt: skip
 

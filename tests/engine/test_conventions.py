@@ -51,6 +51,7 @@ SOCHI: dict[str, Any] = {
     "deal_limit": None,
     "pulya_to_gora": 1,
     "rounding": "codex",
+    "rounding_adjusts": "pairwise",
     "rounding_compensation_4": 2,
     "indivisible_mountain": False,
     "gentleman_on_made": False,

@@ -318,3 +318,14 @@ def test_the_table_may_still_choose_who_adjusts() -> None:
     assert whole.adjustments == (Adjustment(0, 1, 3),)
     assert whole.result == (-4, -171, 175)
     assert sum(whole.result) == 0
+
+
+def test_a_pulka_started_under_the_first_seat_default_keeps_its_result() -> None:
+    """``rounding_adjusts: first_seat``: the default before the pairwise one, kept in the
+    snapshot of every pulka started then (scoring.0010_rounding_adjusts)."""
+    older = from_options({"rounding_adjusts": "first_seat"})
+    whole = whole_result(CODEX_EVENING, older)
+    assert whole.adjustments == (Adjustment(0, 1, 3),)
+    assert whole.result == (-4, -171, 175)
+    # The table's choice still counts under either default.
+    assert whole_result(CODEX_EVENING, older, first_seat=1).result == (-3, -172, 175)

@@ -229,6 +229,7 @@ CHANGES: list[tuple[str, dict[str, object]]] = [
     ("sochi", {"talon_shown_penalty": "whists"}),
     ("sochi", {"rounding": "exact"}),
     ("sochi", {"rounding_compensation_4": 3}),
+    ("sochi", {"rounding_adjusts": "first_seat"}),
     ("sochi", {"indivisible_mountain": True}),
     ("leningrad", {"gentleman_on_made": True}),
     ("sochi", {"personal_quota": True}),

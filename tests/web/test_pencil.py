@@ -61,6 +61,48 @@ def test_the_recorder_undoes_the_last_deal_without_penalty(make_table_pulka, tab
     assert '<input type="hidden" name="number" value="2">' in sheet(table_client(), pulka)
 
 
+def _undone_form(entry: str) -> bool:
+    """The entry form holds SIX: 6♠ by Anna, Boris whisting, 6/3/1 tricks."""
+    return bool(
+        re.search(r'id="contract-6" value="6" checked', entry)
+        and re.search(r'id="suit-S"\s+value="S" checked', entry)
+        and 'id="tricks_0" value="6"' in entry
+        and 'id="tricks_2" value="1"' in entry
+    )
+
+
+def test_without_javascript_an_undo_puts_the_undone_deal_back_in_its_recorders_form(
+    make_table_pulka, table_client
+):
+    pulka = make_table_pulka(deals=[SIX])
+    anna = table_client("anna")
+
+    response = anna.post(pencil_url(pulka, 1), {"action": "undo"}, headers=EN)
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:sheet", args=[pulka.pk]) + "?undone=1"
+    entry = region(anna.get(response["Location"], headers=EN).content.decode(), "entry")
+    assert "Record deal 1" in entry and _undone_form(entry)
+    # The plain sheet, and the same link in another member's hands, show the empty form.
+    assert not _undone_form(region(sheet(anna, pulka), "entry"))
+    boris = region(sheet(table_client("boris"), pulka, "?undone=1"), "entry")
+    assert "Record deal 1" in boris and not _undone_form(boris)
+    # Once deal 1 is recorded again, the link holds nothing: deal 2 is the next one.
+    anna.post(reverse("games:record", args=[pulka.pk]), deal_form(), headers=EN)
+    again = region(sheet(anna, pulka, "?undone=1"), "entry")
+    assert "Record deal 2" in again and not _undone_form(again)
+    assert not _undone_form(region(sheet(anna, pulka, "?undone=x9"), "entry"))
+
+
+def test_with_htmx_an_undo_holds_the_undone_deal_in_the_form(make_table_pulka, table_client):
+    pulka = make_table_pulka(deals=[SIX])
+
+    response = table_client().post(pencil_url(pulka, 1), {"action": "undo"}, headers=HTMX)
+
+    assert response.status_code == 200
+    assert _undone_form(region(response.content.decode(), "entry"))
+
+
 def test_with_htmx_an_undo_swaps_every_region(make_table_pulka, table_client):
     pulka = make_table_pulka(deals=legal_deals(NAMES, 2))
 

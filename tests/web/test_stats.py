@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -292,20 +293,43 @@ def test_merging_two_players_moves_the_summaries_and_rates_again(
     assert ratings.stored(table_world.club.pk)[anna.pk].pulkas == 2
 
 
-def test_dates_are_typed_and_shown_as_the_page_writes_them(
-    table_world, make_table_pulka, table_client
+@pytest.mark.parametrize(
+    ("language", "typed"),
+    [("ru", "2999-02-01"), ("ru", "01.02.2999"), ("en", "2999-02-01"), ("en", "02/01/2999")],
+)
+def test_dates_come_from_the_phones_picker_in_iso_and_typed_as_the_page_writes_them(
+    table_world, make_table_pulka, table_client, language, typed
 ):
-    """A Russian page reads and shows 01.02.2999, an English one 2999-02-01; a
-    browser's own date field would show mm/dd/yyyy on both."""
+    """The field is the phone's own date picker, its value in ISO; a browser without
+    one shows a text box, and the date typed there as the page's language writes it
+    is read too (stats/forms.py, ``PhoneDateInput``)."""
     finished(make_table_pulka)
     client = table_client("anna")
-    url = player_url(table_world, "Anna")
 
-    russian = client.get(url, {"since": "01.02.2999"}, headers={"accept-language": "ru"})
-    english = client.get(url, {"since": "2999-02-01"}, headers=EN)
+    response = client.get(
+        player_url(table_world, "Anna"), {"since": typed}, headers={"accept-language": language}
+    )
 
-    assert russian.context["page"].empty and english.context["page"].empty
-    page = russian.content.decode()
-    assert 'value="01.02.2999"' in page and 'placeholder="дд.мм.гггг"' in page
-    assert 'type="date"' not in page
-    assert 'value="2999-02-01"' in english.content.decode()
+    assert response.status_code == 200
+    assert response.context["page"].empty  # nothing finished after 1 February 2999
+    page = response.content.decode()
+    assert re.search(r'<input type="date" name="since" value="2999-02-01"', page)
+    assert f'<html lang="{language}"' in page
+
+
+@pytest.mark.parametrize(
+    "typed", ["31.02.2026", "2026-13-01", "99999-01-01", "0000-00-00", "١٢.٠٢.٢٠٢٦"]
+)
+def test_an_impossible_date_is_told_next_to_the_field_in_russian(
+    table_world, make_table_pulka, table_client, typed
+):
+    finished(make_table_pulka)
+
+    response = table_client("anna").get(
+        player_url(table_world, "Anna"), {"since": typed}, headers={"accept-language": "ru"}
+    )
+
+    assert response.status_code == 200
+    assert "since" in response.context["form"].errors
+    assert 'class="field-error"' in response.content.decode()
+    assert "Введите правильную дату" in response.content.decode()

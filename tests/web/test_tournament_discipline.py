@@ -114,7 +114,7 @@ def test_a_fine_is_written_as_manual_lines_on_the_players_sheet(tournament_world
     event = TournamentEvent.objects.get(action=Action.FINE)
     assert event.details["points"] == 10 and event.details["pulka"] == pulka.pk
     page = client.get(url("detail", playing)).content.decode()
-    assert "Phone at the table" in page and "оштрафован на 10 вистов" in page
+    assert "Phone at the table" in page and "штраф 10 вистов" in page
 
 
 def test_refusals_name_the_field_and_save_nothing(tournament_world, cup):

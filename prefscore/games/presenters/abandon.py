@@ -18,6 +18,7 @@ from prefscore.clubs.names import display_name
 
 from ..abandon import pending_with_answers
 from ..models import Abandonment, AuditEvent, Pulka, PulkaSeat
+from .bidi import isolate
 
 ABANDON_ACTIONS = frozenset(
     {
@@ -126,14 +127,16 @@ def _pending(
         agreed = by_player.get(row.player_id)
         state = "waiting" if agreed is None else ("agreed" if agreed else "refused")
         words = {"waiting": _("waiting"), "agreed": _("agrees"), "refused": _("refuses")}
-        answers.append(AbandonSeat(row.player.name, state, f"{row.player.name}: {words[state]}"))
+        answers.append(
+            AbandonSeat(row.player.name, state, f"{isolate(row.player.name)}: {words[state]}")
+        )
         answerable = row.seat in own or (bool(own) and row.player.user_id is None)
         if agreed is None and answerable:
             buttons.append(AbandonButtons(row.seat, _answer_label(row, row.seat in own)))
     proposer = display_name(found.proposed_by) if found.proposed_by else "—"
     return PendingAbandon(
         headline=_("Abandon this pulka? Proposed by %(user)s; it is archived once everyone agrees.")
-        % {"user": proposer},
+        % {"user": isolate(proposer)},
         reason=found.reason,
         answers=tuple(answers),
         buttons=tuple(buttons),
@@ -145,5 +148,5 @@ def _answer_label(row: PulkaSeat, own: bool) -> str:
     if own:
         return _("Your answer")
     return _("%(player)s (a guest): your answer on the guest's behalf") % {
-        "player": row.player.name
+        "player": isolate(row.player.name)
     }

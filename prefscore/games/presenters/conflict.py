@@ -15,6 +15,7 @@ from uuid import UUID
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from prefscore.clubs.names import display_name
 from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
 from scoring.engine.pulka import ScoredPulka, with_next_deal
@@ -67,7 +68,7 @@ def entry_conflict(
     typed = DealForm(before.state, data).typed()
     return EntryConflict(
         number=number,
-        recorder=user.get_username() if user is not None else _("someone"),
+        recorder=display_name(user) if user is not None else _("someone"),
         theirs=scored.records[number - 1].notation,
         yours=yours,
         next_number=len(deals) + 1,

@@ -193,8 +193,8 @@ def _tricks(
         maximum,
         note,
         extra,
-        _("One trick fewer for %(name)s") % {"name": name},
-        _("One trick more for %(name)s") % {"name": name},
+        _("One trick fewer for %(name)s") % {"name": isolate(name)},
+        _("One trick more for %(name)s") % {"name": isolate(name)},
     )
 
 
@@ -230,7 +230,7 @@ def _dealer_word(seat: int, name: str, values: dict[str, Any]) -> PlayerWord:
         )
         for value, label in (("", "—"), ("whist", _("whist")))
     )
-    label = _("%(name)s (dealer)") % {"name": name}
+    label = _("%(name)s (dealer)") % {"name": isolate(name)}
     return PlayerWord(seat, label, field_name, options)
 
 

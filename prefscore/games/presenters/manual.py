@@ -20,6 +20,7 @@ from scoring.engine.pulka import ScoredPulka
 
 from ..manual_forms import SECTION_LABELS, ManualEntryForm
 from ..models import Pulka
+from .bidi import isolate
 from .numbers import format_points
 
 
@@ -124,12 +125,18 @@ def _figure(player: str, section: str, points: int, on: str | None) -> str:
     shown = format_points(abs(points))
     if section == "whists":
         return _("%(player)s → %(on)s: %(points)s whists") % {
-            "player": player,
-            "on": on or "",
+            "player": isolate(player),
+            "on": isolate(on or ""),
             "points": shown,
         }
     if section == "pulya":
-        return _("%(player)s: %(points)s into the pulya") % {"player": player, "points": shown}
+        return _("%(player)s: %(points)s into the pulya") % {
+            "player": isolate(player),
+            "points": shown,
+        }
     if points < 0:
-        return _("%(player)s: %(points)s off the gora") % {"player": player, "points": shown}
-    return _("%(player)s: %(points)s into the gora") % {"player": player, "points": shown}
+        return _("%(player)s: %(points)s off the gora") % {
+            "player": isolate(player),
+            "points": shown,
+        }
+    return _("%(player)s: %(points)s into the gora") % {"player": isolate(player), "points": shown}

@@ -369,7 +369,7 @@ def _correction_events(
         )
     note = _("by %(user)s at %(time)s") % {"user": _who(row.asked_by), "time": _at(row.created_at)}
     if row.reason and row.kind == "arbiter":
-        note = _("%(who)s. Reason: %(reason)s") % {"who": note, "reason": row.reason}
+        note = _("%(who)s. Reason: %(reason)s") % {"who": note, "reason": isolate(row.reason)}
     found = [
         ProtocolEvent(
             "correction",
@@ -384,7 +384,8 @@ def _correction_events(
         found.append(
             ProtocolEvent(
                 "warning",
-                _("Warning, Кодекс 4.2.7: %(player)s (first correction)") % {"player": names[seat]},
+                _("Warning, Кодекс 4.2.7: %(player)s (first correction)")
+                % {"player": isolate(names[seat])},
                 step.number,
             )
         )
@@ -396,9 +397,9 @@ def _correction_events(
 def penalty_text(entry: Entry, names: Sequence[str]) -> str:
     """One penalty entry of Кодекс 4.2.7 as the protocol writes it."""
     values = {
-        "player": names[entry.player],
+        "player": isolate(names[entry.player]),
         "points": format_points(entry.points),
-        "on": names[entry.on] if entry.on is not None else "",
+        "on": isolate(names[entry.on]) if entry.on is not None else "",
     }
     if entry.section == WHISTS:
         return _("Penalty, Кодекс 4.2.7: %(player)s → %(on)s: %(points)s whists") % values

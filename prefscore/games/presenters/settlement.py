@@ -22,6 +22,7 @@ from scoring.engine.numbers import Points
 from scoring.engine.pulka import ScoredPulka, score_pulka
 
 from .. import io
+from .bidi import isolate
 from .entry import Option
 from .numbers import format_money, format_points, format_result, signed
 
@@ -188,9 +189,9 @@ def _adjustment(adjustment: engine_settlement.Adjustment, names: Sequence[str]) 
     Names stand alone, before a colon or beside an arrow, so that no language has to
     decline them ("висты: Демо → Анна", never "висты на Анна").
     """
-    others = ", ".join(n for s, n in enumerate(names) if s != adjustment.seat)
+    others = ", ".join(isolate(n) for s, n in enumerate(names) if s != adjustment.seat)
     values = {
-        "player": names[adjustment.seat],
+        "player": isolate(names[adjustment.seat]),
         "others": others,
         "q": adjustment.compensation,
     }

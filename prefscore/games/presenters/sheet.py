@@ -261,12 +261,17 @@ def draw_sheet(scored: ScoredPulka, paper: Paper | None = None) -> DrawnSheet:
     num = drawing.num
     for seat, area in enumerate(geometry.seats):
         own = paper.players[seat]
-        fields += _field("gora", _("%(name)s: gora") % {"name": names[seat]}, own.gora, area.gora)
         fields += _field(
-            "pulya", _("%(name)s: pulya") % {"name": names[seat]}, own.pulya, area.pulya
+            "gora", _("%(name)s: gora") % {"name": isolate(names[seat])}, own.gora, area.gora
+        )
+        fields += _field(
+            "pulya", _("%(name)s: pulya") % {"name": isolate(names[seat])}, own.pulya, area.pulya
         )
         for on, box in area.whists:
-            title = _("%(name)s → %(other)s: whists") % {"name": names[seat], "other": names[on]}
+            title = _("%(name)s → %(other)s: whists") % {
+                "name": isolate(names[seat]),
+                "other": isolate(names[on]),
+            }
             # The opponent's name sits in the field's bottom corner, below the figures.
             room = drawing.Box(box.x, box.y, box.w, max(0.0, box.h - LABEL_FONT * 1.15))
             fields += _field("whists", title, own.whists[on], room)
@@ -347,7 +352,9 @@ def _label(name: str, box: drawing.Box) -> FieldLabel:
     room = max(3, int(box.w / (0.6 * LABEL_FONT)) - 1)
     text = name if len(name) <= room else name[: room - 1] + drawing.ELLIPSIS
     return FieldLabel(
-        drawing.num(box.x + box.w), drawing.num(box.y + box.h - 3), _("→%(name)s") % {"name": text}
+        drawing.num(box.x + box.w),
+        drawing.num(box.y + box.h - 3),
+        _("→%(name)s") % {"name": isolate(text)},
     )
 
 
@@ -358,7 +365,7 @@ def _names(names: Sequence[str], geometry: drawing.Layout, state: SheetState) ->
         spot = area.name
         transform = f"rotate({spot.rotate} {num(spot.x)} {num(spot.y)})" if spot.rotate else ""
         deals = not state.closed and state.dealer == seat
-        title = _("%(name)s deals next") % {"name": names[seat]} if deals else names[seat]
+        title = _("%(name)s deals next") % {"name": isolate(names[seat])} if deals else names[seat]
         found.append(
             NameText(
                 num(spot.x),

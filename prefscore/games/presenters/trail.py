@@ -187,7 +187,7 @@ def _proposed_deal(
 
 
 def _seat_answer(name: str, answered: Mapping[str, bool]) -> SeatAnswer:
-    values = {"name": name}
+    values = {"name": isolate(name)}
     if name not in answered:
         return SeatAnswer(name, "waiting", _("%(name)s: waiting") % values)
     if answered[name]:
@@ -209,7 +209,7 @@ def _buttons(
     for seat in seating.guests():
         if names[seat] in answered:
             continue
-        values = {"name": names[seat]}
+        values = {"name": isolate(names[seat])}
         found.append(
             AnswerButtons(
                 seat,
@@ -226,7 +226,7 @@ def _outcome(proposal: ForgottenDeal, answered: Mapping[str, bool]) -> str:
     if proposal.status == ForgottenDeal.Status.ADDED:
         return _("Everyone agreed: the forgotten deal is now deal %(number)s.") % values
     if proposal.status == ForgottenDeal.Status.REFUSED:
-        refused = ", ".join(name for name, agreed in answered.items() if not agreed)
+        refused = ", ".join(isolate(name) for name, agreed in answered.items() if not agreed)
         values["names"] = refused
         return _("%(names)s refused: the forgotten deal is dropped (Кодекс 4.2.10).") % values
     if proposal.status == ForgottenDeal.Status.LAPSED:
@@ -394,9 +394,9 @@ def _penalty_sentence(number: int | None, details: Mapping[str, Any]) -> str:
         points = str(details.get("points"))
     values = {
         "number": number or "",
-        "player": details.get("player") or "",
+        "player": isolate(details.get("player") or ""),
         "points": points,
-        "on": details.get("on") or "",
+        "on": isolate(details.get("on") or ""),
     }
     if details.get("section") == "whists":
         return (

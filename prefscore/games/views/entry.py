@@ -227,6 +227,8 @@ def pencil(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         fresh = reread(pk)
         context = table_context(request, fresh, undone=holder.facts)
         return render_table(request, context)
+    if action == "undo" and not request.htmx:  # the sheet reads the undone deal back
+        return redirect_to(request, f"{reverse('games:sheet', args=[pk])}?undone={number}")
     return changed(request, pk)
 
 

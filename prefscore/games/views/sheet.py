@@ -34,6 +34,7 @@ from prefscore.web import (
 from .. import presenters, tickets
 from ..access import pulka_and_seats_for
 from ..models import Pulka
+from ..pencil import undone_facts
 from ..presenters.joining import join_panel, read_with_pulka
 from ..trail import Seating
 
@@ -115,17 +116,29 @@ def _change_param(request: HtmxHttpRequest) -> int | None:
     return request_int(request.GET.get("change", ""), max_digits=7)
 
 
+def _undone(request: HtmxHttpRequest, pulka: Pulka) -> dict[str, Any]:
+    """The facts of the deal this viewer undid, if ``?undone=`` names it (pencil.py)."""
+    number = request_int(request.GET.get("undone", ""), max_digits=7)
+    if number is None:
+        return {}  # no query on an ordinary visit
+    standing = pulka.deals.current().count()
+    return undone_facts(pulka, request.user, number, standing)
+
+
 @login_required
 @require_safe
 def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The table screen of one pulka; ``?change=N`` puts deal N back in the form,
-    ``?propose=1`` turns the form into a forgotten deal's proposal (Кодекс 4.2.10)."""
+    ``?propose=1`` turns the form into a forgotten deal's proposal (Кодекс 4.2.10),
+    ``?undone=N`` puts the deal N its viewer just undid back in his form (no JavaScript).
+    """
     pulka, seats = pulka_and_seats_for(request, pk)  # one query, the join panel's links too
     context = presenters.table_context(
         request,
         pulka,
         seating=Seating(seats),
         change=_change_param(request),
+        undone=_undone(request, pulka),
         propose=request.GET.get("propose") == "1",
         whole_protocol=request.GET.get("protocol") == "all",
     )
