@@ -35,32 +35,44 @@ class TournamentError(Exception):
 
 
 def tournament_pulkas(tournament: Tournament) -> list[Pulka]:
-    """Every table that counts with its seats, deals, corrections and closure: four queries."""
-    return list(
+    """Every table that counts with its seats, deals, corrections and closure: four queries.
+
+    The deals and corrections are read in one query each and handed to their pulkas
+    (``standing_deals``, ``all_corrections``) without the back-reference a prefetch sets
+    on each of 15,000 rows, a third of a large export's time (docs/benchmarks.md).
+    """
+    pulkas = list(
         live_pulkas(tournament)
         .select_related("closure", "closure__closed_by")
         .order_by("round_number", "pk")
-        .prefetch_related(
-            Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")),
-            Prefetch(
-                "deals",
-                queryset=Deal.objects.current().order_by("number"),
-                to_attr="standing_deals",
-            ),
-            Prefetch("corrections", queryset=Correction.objects.all(), to_attr="all_corrections"),
-        )
+        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
+    deals: dict[int, list[Deal]] = {pulka.pk: [] for pulka in pulkas}
+    corrections: dict[int, list[Correction]] = {pulka.pk: [] for pulka in pulkas}
+    tables = live_pulkas(tournament).values("pk")
+    standing = Deal.objects.current().filter(pulka__in=tables).order_by("pulka_id", "number")
+    for deal in standing.only("pulka_id", "number", "facts", "entered_at"):
+        deals[deal.pulka_id].append(deal)
+    for correction in Correction.objects.filter(pulka__in=tables).order_by("pk"):
+        corrections[correction.pulka_id].append(correction)
+    for pulka in pulkas:
+        pulka.standing_deals = deals[pulka.pk]  # type: ignore[attr-defined]
+        pulka.all_corrections = corrections[pulka.pk]  # type: ignore[attr-defined]
+    return pulkas
 
 
-def standing_pulkas(tournament: Tournament) -> list[Pulka]:
-    """Every table that counts with its seats and closure, without its deals: two queries.
+def stage_pulkas(tournament: Tournament, rounds: Sequence[Round]) -> list[Pulka]:
+    """The tables of the stages after a cut with their seats and players: two queries.
 
-    The standings read each table's stored result (``results.table_results``), not its
-    deals.
+    The bracket shows only these (docs/tournaments.md §4.10); the qualifying's 1,250
+    tables of a large field are not read (docs/benchmarks.md, "Tournaments at scale").
     """
+    numbers = [r.number for r in rounds if r.stage != Round.Stage.QUALIFYING]
+    if not numbers:
+        return []
     return list(
         live_pulkas(tournament)
-        .select_related("closure")
+        .filter(round_number__in=numbers)
         .order_by("round_number", "pk")
         .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
@@ -222,11 +234,6 @@ class Standings:
     @property
     def cut(self) -> bool:
         return len(self.stages) > 1
-
-    @property
-    def pulkas(self) -> tuple[Pulka, ...]:
-        """The tables with their seats and closures, read when a page asks (the bracket)."""
-        return tuple(standing_pulkas(self.tournament))
 
 
 STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
