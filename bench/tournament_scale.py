@@ -410,6 +410,48 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     line("bracket page after the cut", after, before_after)
 
 
+def _caches(options: argparse.Namespace, tournament: Any, user: Any) -> None:
+    """Two memories, each with and without in this run (docs/benchmarks.md):
+
+    - the standings' ``presenters._formatted`` cache of formatted figures: the standings
+      page and the projector, best of ``--repeat``, against the same with the plain
+      function (``__wrapped__``);
+    - the bulk import's naming of a table's own convention (``scoring.conventions.name_of``,
+      when a table plays a preset other than the tournament's): once for the file, as
+      the ``_ConventionNames`` memo did, against once per table, as the import does now.
+    """
+    from django.test import Client
+
+    from prefscore.tournaments import presenters
+    from scoring.conventions import name_of
+    from scoring.engine.conventions import PRESET_NAMES, preset
+
+    client = Client()
+    client.force_login(user)
+    base = f"/tournaments/{tournament.club.slug}/{tournament.slug}/"
+    print(f"\ncaches, each with and without, best of {options.repeat}")
+    print(f"  {'what':<40}{'with':>24}{'without':>24}{'CPU ratio':>10}")
+    plain = presenters._formatted.__wrapped__
+    for name, path in (
+        ("standings page", "standings/"),
+        ("projector", "projector/?show=standings"),
+    ):
+        get = lambda path=path: client.get(base + path, HTTP_HOST="127.0.0.1")  # noqa: E731
+        get()
+        cached = _best(get, options.repeat)
+        with _patched(presenters, _formatted=plain):
+            uncached = _best(get, options.repeat)
+        label = f"_formatted: {name}"
+        print(f"  {label:<40}{cached!s:>24}{uncached!s:>24}{cached.cpu / uncached.cpu:7.2f}")
+    own = next(preset(n) for n in PRESET_NAMES if preset(n) != tournament.convention)
+    tables = tournament.pulkas.count()
+    once = _best(lambda: name_of(own), options.repeat)
+    each = _best(lambda: [name_of(own) for _ in range(tables)], options.repeat)
+    label = f"naming {tables} tables' own convention"
+    print(f"  {label:<40}{once!s:>24}{each!s:>24}{once.cpu / max(each.cpu, 1e-9):7.3f}")
+    print("  (with: once for the file, as _ConventionNames did; without: for each table)")
+
+
 def scale_section(options: argparse.Namespace) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as directory:
@@ -424,6 +466,7 @@ def scale_section(options: argparse.Namespace) -> None:
         tournament = _import(options, club, user)
         if not options.only_requests:
             _pages(options, tournament, user)
+        _caches(options, tournament, user)
         _operations(options, tournament, user)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
