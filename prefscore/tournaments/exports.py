@@ -29,7 +29,7 @@ from prefscore.spreadsheet import text_cell
 from scoring.engine import protocol, ranking
 from scoring.engine.conventions import Convention
 
-from . import file_extras, services, titles
+from . import file_extras, results, services, titles
 from .models import Round, TableClosure, Tournament, TournamentEntry
 
 FORMAT = "prefscore-tournament"
@@ -154,7 +154,9 @@ def round_json(
 ) -> dict[str, Any]:
     """A round; a draft has no pulkas yet, so its ``draw`` (the tables by player name,
     with the first dealer's seat) is what the file keeps of it (§4.5). ``title``: as
-    the pages show it (titles.py), information only: the import does not read it."""
+    the pages show it (titles.py), information only: the import does not read it. A
+    sheet of three played on after a drop follows the table it continues (§4.9)."""
+    continued = results.continued([round_])
     return {
         "number": round_.number,
         "title": title,
@@ -168,7 +170,7 @@ def round_json(
         "drawn_at": round_.created_at.isoformat(),
         "starts_at": round_.starts_at.isoformat() if round_.starts_at else None,
         "tables": [
-            table_json(number, pulka, conventions)
+            table_json(number, pulka, conventions, continues=pulka.pk in continued)
             for number, pulka in services.numbered(round_, tables)
         ],
         "draw": draw_json(round_, names or {}),
@@ -208,7 +210,9 @@ class Conventions:
         return convention, self._read[-1][2]
 
 
-def table_json(number: int, pulka: Pulka, conventions: Conventions | None = None) -> dict[str, Any]:
+def table_json(
+    number: int, pulka: Pulka, conventions: Conventions | None = None, continues: bool = False
+) -> dict[str, Any]:
     """A table: its number, its status, and its pulka file with the engine's output."""
     deals: list[Deal] = pulka.standing_deals  # type: ignore[attr-defined]
     corrections: list[Correction] = pulka.all_corrections  # type: ignore[attr-defined]
@@ -225,6 +229,8 @@ def table_json(number: int, pulka: Pulka, conventions: Conventions | None = None
     file["deals"] = io.with_output(io.log_items(deals, corrections), output.pop("deals"))
     file.update(output)
     table: dict[str, Any] = {"number": number, "status": pulka.status, "pulka": file}
+    if continues:
+        table["continues"] = True
     closure = services.closure_of(pulka)
     if closure is not None:
         table["closure"] = closure_json(closure)

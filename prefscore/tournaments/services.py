@@ -95,7 +95,18 @@ def history(pulkas: Sequence[Pulka]) -> list[list[tuple[str, ...]]]:
     by_round: dict[int, list[tuple[str, ...]]] = defaultdict(list)
     for pulka in pulkas:
         by_round[pulka.round_number or 0].append(_keys(pulka))
-    return [by_round[number] for number in sorted(by_round)]
+    return [_met_once(by_round[number]) for number in sorted(by_round)]
+
+
+def _met_once(tables: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """A round's tables without a sheet of three that played on after a drop (§4.9):
+    its players met at the table it continues, and meet there once."""
+    seated = [frozenset(table) for table in tables]
+    return [
+        table
+        for table, players in zip(tables, seated, strict=True)
+        if not any(players < other for other in seated)
+    ]
 
 
 def live_pulkas(tournament: Tournament) -> QuerySet[Pulka]:
@@ -115,6 +126,9 @@ def table_numbers(round_: Round | None, pulkas: Sequence[Pulka]) -> dict[int, in
     for number, table in enumerate(round_.tables if round_ is not None else [], start=1):
         if isinstance(table, dict) and isinstance(table.get("pulka"), int):
             drawn[table["pulka"]] = number
+            # A table played on short after a drop: its first sheet keeps the number too.
+            if isinstance(table.get("continues"), int):
+                drawn[table["continues"]] = number
     numbers = {p.pk: drawn[p.pk] for p in pulkas if p.pk in drawn}
     used = set(numbers.values())
     free = (n for n in itertools.count(1) if n not in used)
@@ -265,9 +279,12 @@ def standings(tournament: Tournament) -> Standings:
     cap = tournament.forfeit_whists
     played = [s for s in STAGE_ORDER if s in stage_of.values() or s == Round.Stage.QUALIFYING]
     stages = []
+    continued = results.continued(rounds)
     for stage in played:
         at = [t for t in tables if stage_of.get(t.round_number) == stage]
-        ranked = [forfeited(results.ranked(stored[t.pk], t), forfeits, cap) for t in at]
+        by_table = {t.pk: results.ranked(stored[t.pk], t) for t in at}
+        joined = results.join_continued(by_table, continued)
+        ranked = [forfeited(result, forfeits, cap) for result in joined]
         stages.append((ranked, [key for t in at for key in t.keys]))
     ranked_players = {key: p for key, p in players.items() if state.get(key) != ABSENT}
     lines = ranking.stage_standings(

@@ -1,0 +1,198 @@
+"""A player leaves a qualifying table of 4 after deals (docs/tournaments.md §4.9).
+
+The regulations choose (``Tournament.after_drop``): the table is closed as it stands
+(the default), or the other three play on at a sheet of three for the same table,
+whose result adds to theirs. Either way the deals played stand, the table keeps its
+number, the round counts once, check_tournament finds it sound and the tournament file
+carries it back exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from django.test import TestCase
+
+from prefscore.clubs.models import Player
+from prefscore.games.models import Pulka
+from prefscore.games.services import record_deal
+from prefscore.tournaments import checks, exports, imports, results, services
+from prefscore.tournaments.models import TableClosure, Tournament
+from tests.web.fixtures_tournaments import (
+    client_as,
+    draw,
+    enter,
+    make_tournament,
+    table_deals,
+    url,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(pulka: Pulka, user: Any, first: int = 1) -> None:
+    for number, facts in enumerate(table_deals(pulka), start=first):
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            record_deal(pulka.pk, facts, user, number)
+
+
+def _whists(tournament: Tournament) -> dict[str, int]:
+    return {line.player: line.whists for line in services.standings(tournament).lines}
+
+
+def _sheet(pulka: Pulka) -> dict[str, int]:
+    row = results.recount([pulka])[0]
+    seats = pulka.seats.order_by("seat")
+    return {str(s.player_id): w for s, w in zip(seats, row.whists, strict=True)}
+
+
+def _short(cup: Tournament, four: Pulka) -> Pulka:
+    """The sheet of three the table of 4 went on with."""
+    at_four = {s.player_id for s in four.seats.all()}
+    running = Pulka.objects.filter(tournament=cup, status=Pulka.Status.RUNNING)
+    return next(p for p in running if {s.player_id for s in p.seats.all()} < at_four)
+
+
+def _ten(world: Any, after_drop: str) -> Tournament:
+    """Ten players: a table of 4 and two of 3, round 1 published, a deal at the 4."""
+    lev = Player.objects.create(club=world.club, name="Lev")
+    cup = make_tournament(world.club, "Ten", slug="ten", table_size=4, after_drop=after_drop)
+    enter(cup, [*world.players, lev])
+    draw(world, cup)
+    return cup
+
+
+def _leave_the_four(world: Any, cup: Tournament) -> tuple[Pulka, str, int]:
+    """A deal at the table of 4, then one of its players drops: (table, leaver, number)."""
+    four = next(p for p in Pulka.objects.filter(tournament=cup) if len(p.player_names) == 4)
+    _play(four, world.users["organiser"])
+    number = services.table_numbers(cup.rounds.get(number=1), list(services.live_pulkas(cup)))
+    leaver = four.seats.order_by("seat").first()
+    entry = cup.entries.get(player_id=leaver.player_id)
+    client_as(world, "organiser").post(url("entry_state", cup, entry=entry.pk), {"action": "drop"})
+    return four, str(leaver.player_id), number[four.pk]
+
+
+def test_by_default_the_table_of_4_is_closed_as_it_stands(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.CLOSE)
+
+    four, _leaver, _number = _leave_the_four(tournament_world, cup)
+
+    four.refresh_from_db()
+    assert four.status == Pulka.Status.FINISHED
+    assert TableClosure.objects.get(pulka=four).reason == TableClosure.Reason.DROP
+    assert not Pulka.objects.filter(tournament=cup, status=Pulka.Status.RUNNING).filter(
+        seats__player_id__in=[s.player_id for s in four.seats.all()]
+    )
+
+
+def test_the_three_play_on_at_a_sheet_of_three_with_the_same_number(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, leaver, number = _leave_the_four(tournament_world, cup)
+    rest = {str(s.player_id) for s in four.seats.all()} - {leaver}
+
+    four.refresh_from_db()
+    assert four.status == Pulka.Status.FINISHED
+    assert TableClosure.objects.get(pulka=four).reason == TableClosure.Reason.DROP
+    short = _short(cup, four)
+    assert {str(s.player_id) for s in short.seats.all()} == rest
+    numbers = services.table_numbers(cup.rounds.get(number=1), list(services.live_pulkas(cup)))
+    assert numbers[four.pk] == numbers[short.pk] == number
+    assert f"table {number}" in short.title
+    # The deal passes on: the 4-table's next dealer (after one deal) deals first here.
+    seats = [str(s.player_id) for s in four.seats.order_by("seat")]
+    next_dealer = seats[(four.first_dealer + 1) % 4]
+    if next_dealer == leaver:
+        next_dealer = seats[(four.first_dealer + 2) % 4]
+    assert (
+        short.player_names[short.first_dealer]
+        == cup.entries.get(player_id=int(next_dealer)).player.name
+    )
+    assert cup.entries.get(player_id=int(leaver)).forfeited_round == 1
+
+
+def test_both_sheets_count_as_one_table_of_the_round(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, leaver, _number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+    four.refresh_from_db()
+    short.refresh_from_db()
+    first, then = _sheet(four), _sheet(short)
+
+    whists = _whists(cup)
+    lines = {line.player: line for line in services.standings(cup).lines}
+
+    for key in then:
+        assert whists[key] == first[key] + then[key]
+        assert lines[key].rounds == 1
+    assert whists[leaver] == first[leaver]
+    assert checks.check(cup) == []
+
+
+def test_the_next_draw_counts_the_three_as_having_met_once(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, leaver, _number = _leave_the_four(tournament_world, cup)
+
+    past = services.history(list(services.live_pulkas(cup).prefetch_related("seats")))
+
+    assert len(past[0]) == 3  # the table of 4 and the two of 3: the sheet of three met there
+    assert checks.check(cup) == []
+
+
+def _without(data: dict[str, Any]) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    data.pop("exported_at")
+    data["tournament"].pop("slug")
+    for round_ in data["rounds"]:
+        round_.pop("drawn_at")
+    return data
+
+
+def test_the_tournament_file_carries_both_sheets_back_exactly(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, number = _leave_the_four(tournament_world, cup)
+    data = exports.export_data(cup)
+    tables = data["rounds"][0]["tables"]
+    assert [t["number"] for t in tables].count(number) == 2
+    assert [t.get("continues", False) for t in tables if t["number"] == number] == [False, True]
+    assert data["tournament"]["after_drop"] == "play_on"
+
+    copy_ = imports.import_tournament(
+        tournament_world.club, imports.read_file(exports.export_text(cup)), None
+    )
+
+    assert _without(exports.export_data(copy_)) == _without(data)
+    assert checks.check(copy_) == []
+
+
+def test_a_file_whose_sheet_of_three_continues_no_table_is_refused(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    _leave_the_four(tournament_world, cup)
+    data = exports.export_data(cup)
+    tables = data["rounds"][0]["tables"]
+    short = next(t for t in tables if t.get("continues"))
+    tables.remove(short)
+    tables.insert(0, short)
+    import json
+
+    with pytest.raises(imports.ImportRefused, match="continues no closed table of 4"):
+        imports.read_file(json.dumps(data, ensure_ascii=False))
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "choice"),
+    [
+        ("en", "When a player leaves a table of 4 in play", "the other three play on"),
+        ("ru", "Когда игрок покидает стол на четверых", "остальные трое играют дальше"),
+    ],
+)
+def test_the_regulations_offer_the_choice_in_both_languages(
+    tournament_world, cup, language, label, choice
+):
+    page = client_as(tournament_world, "organiser", language).get(url("regulations", cup))
+
+    body = page.content.decode()
+    assert 'name="after_drop"' in body
+    assert label in body and choice in body
