@@ -196,3 +196,35 @@ def test_the_regulations_offer_the_choice_in_both_languages(
     body = page.content.decode()
     assert 'name="after_drop"' in body
     assert label in body and choice in body
+
+
+@pytest.mark.parametrize("name", ["detail", "room", "projector", "standings", "bracket"])
+def test_the_screens_show_the_table_once_playing_under_its_number(tournament_world, name):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+
+    page = client_as(tournament_world, "organiser").get(url(name, cup))
+
+    assert page.status_code == 200
+    if name == "room":
+        tables = page.context["board"].current.tables
+        both = [t.number for t in tables if t.pulka_id in (four.pk, short.pk)]
+        assert both == [number, number]
+
+
+def test_the_organiser_sets_the_choice_and_a_stranger_value_is_refused(tournament_world, cup):
+    from tests.web.test_tournament_forfeit import _form
+
+    client = client_as(tournament_world, "organiser")
+    odd = client.post(url("regulations", cup), {**_form(cup), "after_drop": "vanish"})
+    cup.refresh_from_db()
+    assert odd.status_code in (200, 422) and "valid choice" in odd.content.decode()
+    assert cup.after_drop == Tournament.AfterDrop.CLOSE
+
+    client.post(url("regulations", cup), {**_form(cup), "after_drop": "play_on"})
+
+    cup.refresh_from_db()
+    assert cup.after_drop == Tournament.AfterDrop.PLAY_ON
+    summary = client.get(url("detail", cup)).content.decode()
+    assert "the other three play on at a sheet of three" in summary
