@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from prefscore.games import changes
 from prefscore.games.models import Pulka
 
-from . import stages
+from . import results, stages
 from .models import Round, TableClosure, Tournament, TournamentEntry
 from .rounds import repeats_in, start_table
 from .services import (
@@ -126,7 +126,9 @@ def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> st
     round_ = tournament.rounds.get(number=pulka.round_number or 0)
     keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
     rest = [k for k in keys if k != key]
-    played = pulka.deals.filter(withdrawn_at__isnull=True).exists()
+    # A sheet of three that played on after a drop continues a table already in play.
+    played = pulka.pk in results.continued([round_])
+    played = played or pulka.deals.filter(withdrawn_at__isnull=True).exists()
     if played:  # he leaves a table in play: a forfeit of this round (§4.9)
         entry.forfeited_round = pulka.round_number
         entry.save(update_fields=["forfeited_round"])

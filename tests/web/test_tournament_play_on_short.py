@@ -228,3 +228,22 @@ def test_the_organiser_sets_the_choice_and_a_stranger_value_is_refused(tournamen
     assert cup.after_drop == Tournament.AfterDrop.PLAY_ON
     summary = client.get(url("detail", cup)).content.decode()
     assert "the other three play on at a sheet of three" in summary
+
+
+def test_leaving_the_sheet_of_three_before_its_first_deal_is_a_forfeit_and_closes_it(
+    tournament_world,
+):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, _number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+    second = cup.entries.get(player_id=short.seats.order_by("seat").first().player_id)
+
+    client_as(tournament_world, "organiser").post(
+        url("entry_state", cup, entry=second.pk), {"action": "drop"}
+    )
+
+    short.refresh_from_db()
+    second.refresh_from_db()
+    assert short.status == Pulka.Status.FINISHED
+    assert second.forfeited_round == 1
+    assert checks.check(cup) == []
