@@ -246,13 +246,15 @@ def _play_on_short(
     _draw_of(tournament, round_)
     players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
     with transaction.atomic():
-        close_table(pulka.pk, tournament, TableClosure.Reason.DROP, user)
         table = {"players": rest, "first_dealer": rest.index(seats[dealer])}
         new = start_table(tournament, round_, number, table, players, user)
         tables = list(round_.tables)
         tables[number - 1] = {**tables[number - 1], "pulka": new.pk, "continues": pulka.pk}
         round_.tables = tables
         round_.save(update_fields=["tables"])
+        # Closed once the draw names its sheet of three: the round is not over for them
+        # yet, so no floor card is given on the first sheet alone (discipline.py).
+        close_table(pulka.pk, tournament, TableClosure.Reason.DROP, user)
     return new
 
 

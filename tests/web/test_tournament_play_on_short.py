@@ -18,8 +18,8 @@ from django.test import TestCase
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.tournaments import checks, exports, imports, results, services
-from prefscore.tournaments.models import TableClosure, Tournament
+from prefscore.tournaments import checks, exports, imports, results, services, tables
+from prefscore.tournaments.models import TableClosure, Tournament, TournamentEvent
 from tests.web.fixtures_tournaments import (
     client_as,
     draw,
@@ -247,3 +247,29 @@ def test_leaving_the_sheet_of_three_before_its_first_deal_is_a_forfeit_and_close
     assert short.status == Pulka.Status.FINISHED
     assert second.forfeited_round == 1
     assert checks.check(cup) == []
+
+
+def test_the_floor_card_waits_for_the_end_of_the_round_at_the_sheet_of_three(tournament_world):
+    """The regulations' floor (§4.9) is the round's whists: the three's first sheet alone
+    gives no card; their sheet, once over, counts with it."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four = next(p for p in Pulka.objects.filter(tournament=cup) if len(p.player_names) == 4)
+    _play(four, tournament_world.users["organiser"])
+    sheet = _sheet(four)
+    leaver = four.seats.order_by("seat").first()
+    lowest = min(v for k, v in sheet.items() if k != str(leaver.player_id))
+    Tournament.objects.filter(pk=cup.pk).update(round_floor=min(lowest + 1, 0))
+    if lowest + 1 > 0:
+        pytest.skip("nobody of the three is below zero after this deal")
+    entry = cup.entries.get(player_id=leaver.player_id)
+    organiser = tournament_world.users["organiser"]
+    client_as(tournament_world, "organiser").post(
+        url("entry_state", cup, entry=entry.pk), {"action": "drop"}
+    )
+    cards = TournamentEvent.objects.filter(tournament=cup, action="yellow_card")
+    assert not cards.exclude(entry=entry).exists()
+
+    tables.close_table(_short(cup, four).pk, cup, TableClosure.Reason.TIME, organiser)
+
+    below = {str(e.entry.player_id) for e in cards.exclude(entry=entry)}
+    assert below == {k for k, v in sheet.items() if k != str(leaver.player_id) and v < lowest + 1}
