@@ -112,3 +112,23 @@ def _convention(tournament: Tournament, convention: Convention) -> dict[str, Any
             "convention_source": tournament.convention_source,
         }
     return {"convention_name": name_of(convention)}
+
+
+def draw_with_continued(
+    round_: Round,
+    continues: Sequence[bool],
+    stored: Sequence[Pulka],
+    players: Mapping[str, Player],
+) -> None:
+    """A round with a sheet played on short after a drop keeps its draw, which names both
+    sheets of that table (``continues``): each keeps the table's number (docs/tournaments.md
+    §4.9, §4.11). ``continues``: for each stored table, whether it continues the one before."""
+    drawn: list[dict[str, Any]] = []
+    for goes_on, pulka in zip(continues, stored, strict=True):
+        if goes_on:
+            drawn[-1] = {**drawn[-1], "pulka": pulka.pk, "continues": drawn[-1]["pulka"]}
+            continue
+        keys = [str(players[name].pk) for name in pulka.player_names]
+        drawn.append({"players": keys, "first_dealer": pulka.first_dealer, "pulka": pulka.pk})
+    round_.tables = drawn
+    round_.save(update_fields=["tables"])

@@ -42,7 +42,7 @@ from .file_fields import refuse as _refuse
 from .file_fields import text as _text
 from .file_fields import whole as _int
 from .forms import _free_slug
-from .import_store import store_tables
+from .import_store import draw_with_continued, store_tables
 from .models import Round, TableClosure, Tournament, TournamentEntry
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -457,27 +457,9 @@ def _import_round(
         if table.closure is not None:
             _import_closure(tournament, pulka, table.closure)
     if any(table.continues for table in round_file.tables):
-        _draw_with_continued(round_, round_file.tables, stored, players)
+        continued = [table.continues for table in round_file.tables]
+        draw_with_continued(round_, continued, stored, players)
     return {(round_.number, t.number): p.pk for t, p in zip(round_file.tables, stored, strict=True)}
-
-
-def _draw_with_continued(
-    round_: Round,
-    tables: Sequence[TableFile],
-    stored: Sequence[Pulka],
-    players: Mapping[str, Player],
-) -> None:
-    """A round with a sheet played on short keeps its draw, which names both sheets of
-    that table (``continues``): each keeps the table's number (§4.9, §4.11)."""
-    drawn: list[dict[str, Any]] = []
-    for table, pulka in zip(tables, stored, strict=True):
-        if table.continues:
-            drawn[-1] = {**drawn[-1], "pulka": pulka.pk, "continues": drawn[-1]["pulka"]}
-            continue
-        keys = [str(players[name].pk) for name in pulka.player_names]
-        drawn.append({"players": keys, "first_dealer": pulka.first_dealer, "pulka": pulka.pk})
-    round_.tables = drawn
-    round_.save(update_fields=["tables"])
 
 
 def _import_closure(tournament: Tournament, pulka: Pulka, closure: ClosureFile) -> None:
