@@ -203,6 +203,255 @@ def _pages(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     print(f"  goal: standings and projector < {GOAL_PAGE_SECONDS:.0f} s")
 
 
+def _operation(client: Any, method: str, url: str, data: Any = None) -> tuple[Timing, Any]:
+    """One organiser request, timed; a refusal or an error stops the bench."""
+    send = client.post if method == "POST" else client.get
+    timing, response = _timed(lambda: send(url, data or {}, HTTP_HOST="127.0.0.1"))
+    assert response.status_code in (200, 302), (url, response.status_code)
+    return timing, response
+
+
+def _body(response: Any) -> int:
+    """The bytes of an answer, streamed or not (read outside the timing: see _download)."""
+    if getattr(response, "streaming", False):
+        return sum(len(part) for part in response.streaming_content)
+    return len(response.content)
+
+
+def _download(client: Any, url: str) -> tuple[Timing, int]:
+    """A download as a worker serves it: the request and every byte of its answer."""
+
+    def whole() -> int:
+        return _body(client.get(url, HTTP_HOST="127.0.0.1"))
+
+    timing, size = _timed(whole)
+    return timing, size
+
+
+def _close_running(tournament: Any) -> None:
+    """Every table still playing closed as it stands, so the next draw may go (not timed)."""
+    from prefscore.games.models import Pulka
+
+    Pulka.objects.filter(tournament=tournament, status=Pulka.Status.RUNNING).update(
+        status=Pulka.Status.FINISHED
+    )
+
+
+# The last commit before the export and the bracket were reworked: their baselines.
+BEFORE_REQUESTS = "e72b5cf"
+
+
+def _module_at(commit: str, path: str, package: str) -> Any:
+    """``path`` as it was at ``commit``, loaded beside today's (None if git cannot say)."""
+    import importlib.util
+    import subprocess
+
+    try:
+        source = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{commit}:{path}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    spec = importlib.util.spec_from_loader(f"{package}._before_{Path(path).stem}", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = package
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    exec(compile(source, f"{commit}:{path}", "exec"), module.__dict__)  # noqa: S102
+    return module
+
+
+def _prefetched(tournament: Any) -> list[Any]:
+    """The tables as the export read them before: deals and corrections by prefetch."""
+    from django.db.models import Prefetch
+
+    from prefscore.games.models import Correction, Deal, PulkaSeat
+    from prefscore.tournaments.services import live_pulkas
+
+    return list(
+        live_pulkas(tournament)
+        .select_related("closure", "closure__closed_by")
+        .order_by("round_number", "pk")
+        .prefetch_related(
+            Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")),
+            Prefetch(
+                "deals",
+                queryset=Deal.objects.current().order_by("number"),
+                to_attr="standing_deals",
+            ),
+            Prefetch("corrections", queryset=Correction.objects.all(), to_attr="all_corrections"),
+        )
+    )
+
+
+class _Unremembered:
+    """``exports.Conventions`` without its memory: each table reads its snapshot."""
+
+    def of(self, pulka: Any) -> tuple[Any, dict[str, Any]]:
+        convention = pulka.convention
+        return convention, convention.to_options()
+
+
+def _export_baselines(tournament: Any) -> dict[str, Timing]:
+    """The export before (as at ``BEFORE_REQUESTS``), and today's without the memo."""
+    from types import SimpleNamespace
+
+    from prefscore.tournaments import exports, services
+
+    runs: dict[str, Callable[[], Any]] = {"now": lambda: exports.export_text(tournament)}
+    old = _module_at(BEFORE_REQUESTS, "prefscore/tournaments/exports.py", "prefscore.tournaments")
+    if old is not None:
+        old.services = SimpleNamespace(
+            **{name: getattr(services, name) for name in dir(services) if not name.startswith("__")}
+        )
+        old.services.tournament_pulkas = _prefetched
+        runs["before"] = lambda: old.export_text(tournament)
+
+    def unremembered() -> Any:
+        with _patched(exports, Conventions=_Unremembered):
+            return exports.export_text(tournament)
+
+    runs["no memo"] = unremembered
+    # Best of three, taken in turn, so that a busy spell of the machine hits all alike.
+    timings: dict[str, list[Timing]] = {name: [] for name in runs}
+    for _ in range(3):
+        for name, run in runs.items():
+            timings[name].append(_timed(run)[0])
+    return {name: min(found, key=lambda t: t.cpu) for name, found in timings.items()}
+
+
+def _bracket_before() -> Any:
+    """The bracket presenter as at ``BEFORE_REQUESTS``: it read every table with its seats."""
+    from django.db.models import Prefetch
+
+    from prefscore.games.models import PulkaSeat
+    from prefscore.tournaments import services
+
+    seats = PulkaSeat.objects.select_related("player")
+
+    old = _module_at(
+        BEFORE_REQUESTS, "prefscore/tournaments/presenters_control.py", "prefscore.tournaments"
+    )
+    if old is None:
+        return None
+
+    class WithEveryTable:
+        def __init__(self, standings: Any) -> None:
+            self._standings = standings
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._standings, name)
+
+        @property
+        def pulkas(self) -> list[Any]:
+            return list(
+                services.live_pulkas(self._standings.tournament)
+                .select_related("closure")
+                .order_by("round_number", "pk")
+                .prefetch_related(Prefetch("seats", queryset=seats))
+            )
+
+    return lambda tournament, standings: old.bracket(tournament, WithEveryTable(standings))
+
+
+def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None:
+    """The organiser's requests at this size, each against the goal of 2 s of CPU, with
+    baselines of this run: the export and the bracket as they were at
+    ``BEFORE_REQUESTS`` (the export also without today's convention memo); the
+    standings page is the yardstick for the rest."""
+    from django.test import Client
+
+    from prefscore.tournaments import presenters_control
+
+    client = Client()
+    client.force_login(user)
+    base = f"/tournaments/{tournament.club.slug}/{tournament.slug}/"
+    yardstick = _best(lambda: client.get(base + "standings/", HTTP_HOST="127.0.0.1"), 3)
+    print(f"\norganiser's requests, each once (goal < {GOAL_REQUEST_SECONDS:.0f} s CPU)")
+    print(f"  standings page (yardstick): {yardstick}")
+    print(f"  {'request':<30}{'now':>24}{'baseline':>24}{'CPU ratio':>10}{'× standings':>12}")
+
+    def line(name: str, now: Timing, before: Timing | None = None) -> None:
+        ratio = f"{now.cpu / before.cpu:10.2f}" if before else f"{'':10}"
+        shown = f"{before!s:>24}" if before else f"{'':>24}"
+        print(f"  {name:<30}{now!s:>24}{shown}{ratio}{now.cpu / yardstick.cpu:12.1f}")
+
+    export, size = _download(client, base + "export.json")
+    line(f"JSON export ({size / 1e6:.1f} MB)", export)
+    built = _export_baselines(tournament)
+    line("  its file, built", built["now"], built.get("before"))
+    line("  its file, no convention memo", built["no memo"], built["now"])
+    old = _bracket_before()
+    bracket = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
+    before_bracket = None
+    if old is not None:
+        with _patched(presenters_control, bracket=old):
+            before_bracket = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
+    line("bracket page", bracket, before_bracket)
+    _close_running(tournament)
+    number = tournament.rounds.count() + 1
+    drawn, _r = _operation(client, "POST", base + "rounds/")
+    line(f"draw round {number}", drawn)
+    published, _r = _operation(client, "POST", base + f"rounds/{number}/publish/")
+    line(f"publish round {number}", published)
+    _close_running(tournament)
+    cut, _r = _operation(client, "POST", base + "cut/", {"size": 16, "stage": "final"})
+    line("cut to a final of 16", cut)
+    final, _r = _operation(client, "POST", base + f"rounds/{number + 1}/publish/")
+    line("publish the final", final)
+    after = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
+    before_after = None
+    if old is not None:
+        with _patched(presenters_control, bracket=old):
+            before_after = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
+    line("bracket page after the cut", after, before_after)
+
+
+def _caches(options: argparse.Namespace, tournament: Any, user: Any) -> None:
+    """Two memories, each with and without in this run (docs/benchmarks.md):
+
+    - the standings' ``presenters._formatted`` cache of formatted figures: the standings
+      page and the projector, best of ``--repeat``, against the same with the plain
+      function (``__wrapped__``);
+    - the bulk import's naming of a table's own convention (``scoring.conventions.name_of``,
+      when a table plays a preset other than the tournament's): once for the file, as
+      the ``_ConventionNames`` memo did, against once per table, as the import does now.
+    """
+    from django.test import Client
+
+    from prefscore.tournaments import presenters
+    from scoring.conventions import name_of
+    from scoring.engine.conventions import PRESET_NAMES, preset
+
+    client = Client()
+    client.force_login(user)
+    base = f"/tournaments/{tournament.club.slug}/{tournament.slug}/"
+    print(f"\ncaches, each with and without, best of {options.repeat}")
+    print(f"  {'what':<40}{'with':>24}{'without':>24}{'CPU ratio':>10}")
+    plain = presenters._formatted.__wrapped__
+    for name, path in (
+        ("standings page", "standings/"),
+        ("projector", "projector/?show=standings"),
+    ):
+        get = lambda path=path: client.get(base + path, HTTP_HOST="127.0.0.1")  # noqa: E731
+        get()
+        cached = _best(get, options.repeat)
+        with _patched(presenters, _formatted=plain):
+            uncached = _best(get, options.repeat)
+        label = f"_formatted: {name}"
+        print(f"  {label:<40}{cached!s:>24}{uncached!s:>24}{cached.cpu / uncached.cpu:7.2f}")
+    own = next(preset(n) for n in PRESET_NAMES if preset(n) != tournament.convention)
+    tables = tournament.pulkas.count()
+    once = _best(lambda: name_of(own), options.repeat)
+    each = _best(lambda: [name_of(own) for _ in range(tables)], options.repeat)
+    label = f"naming {tables} tables' own convention"
+    print(f"  {label:<40}{once!s:>24}{each!s:>24}{once.cpu / max(each.cpu, 1e-9):7.3f}")
+    print("  (with: once for the file, as _ConventionNames did; without: for each table)")
+
+
 def scale_section(options: argparse.Namespace) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as directory:
@@ -215,7 +464,10 @@ def scale_section(options: argparse.Namespace) -> None:
         club = Club.objects.create(name="Bench club", slug="bench")
         Membership.objects.create(club=club, user=user, role=Role.ORGANISER)
         tournament = _import(options, club, user)
-        _pages(options, tournament, user)
+        if not options.only_requests:
+            _pages(options, tournament, user)
+        _caches(options, tournament, user)
+        _operations(options, tournament, user)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
@@ -225,3 +477,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", type=int, default=12, help="scale: deals per table")
     parser.add_argument("--repeat", type=int, default=3, help="scale: reads of each page")
     parser.add_argument("--no-baseline", action="store_true", help="scale: skip the old import")
+    parser.add_argument(
+        "--only-requests", action="store_true", help="scale: skip the pages, time the requests"
+    )

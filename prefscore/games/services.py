@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.engine import pulka as engine_pulka
+from scoring.engine.conventions import Convention
 from scoring.engine.deals import Deal as EngineDeal
 from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
@@ -39,12 +40,16 @@ class Moved(Exception):
 
 
 def engine_pulka_of(
-    pulka: Pulka, deals: Iterable[Deal], corrections: Iterable[Correction] = ()
+    pulka: Pulka,
+    deals: Iterable[Deal],
+    corrections: Iterable[Correction] = (),
+    convention: Convention | None = None,
 ) -> engine_pulka.Pulka:
     """The engine's view of a pulka: snapshot convention, seat names, the log.
 
     Each correction stands in the log right after the deal that was the last one
-    when it was made (docs/protocol.md ``correct`` items).
+    when it was made (docs/protocol.md ``correct`` items). ``convention``: the pulka's
+    snapshot already read (an export of many tables reads each snapshot once).
     """
     deals = list(deals)
     pending = in_log_order(corrections)
@@ -56,7 +61,7 @@ def engine_pulka_of(
     log.extend(_engine_correction(c) for c in pending)
     return engine_pulka.Pulka(
         tuple(pulka.player_names),
-        pulka.convention,
+        convention or pulka.convention,
         pulka.target,
         pulka.first_dealer,
         pulka.stake_decimal,
@@ -114,13 +119,14 @@ def score(
     pulka: Pulka,
     deals: list[Deal] | None = None,
     corrections: list[Correction] | None = None,
+    convention: Convention | None = None,
 ) -> engine_pulka.ScoredPulka:
     """The sheet as the engine's fold over the standing deals and corrections (step 4)."""
     if deals is None:
         deals = standing_deals(pulka)
     if corrections is None:
         corrections = list(pulka.corrections.all())
-    return engine_pulka.score_pulka(engine_pulka_of(pulka, deals, corrections))
+    return engine_pulka.score_pulka(engine_pulka_of(pulka, deals, corrections, convention))
 
 
 @dataclass(frozen=True)

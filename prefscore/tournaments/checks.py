@@ -52,7 +52,9 @@ def check(tournament: Tournament) -> list[str]:
     problems += _played_on(tournament, pulkas)
     problems += _zero_sums(pulkas, read)
     if len(read) == len(pulkas):  # the standings read every table
-        problems += _standings(tournament, [read[p.pk] for p in pulkas], rounds)
+        by_table = {p.pk: read[p.pk] for p in pulkas}
+        joined = results.join_continued(by_table, results.continued(rounds))
+        problems += _standings(tournament, joined, rounds)
     problems += _repeats(pulkas, rounds)
     return problems
 
@@ -67,9 +69,18 @@ def _seating(tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round
     sizes = {3} if tournament.table_size == 3 else {3, 4}
     problems = []
     seated: dict[int, Counter[str]] = defaultdict(Counter)
+    # A sheet of three that played on after a drop seats its players again (§4.9).
+    continued = results.continued(rounds)
     for pulka in pulkas:
         number = pulka.round_number or 0
         keys = _keys(pulka)
+        if pulka.pk in continued:
+            first = next((p for p in pulkas if p.pk == continued[pulka.pk]), None)
+            if first is None or not set(keys) < set(_keys(first)):
+                problems.append(f"round {number}, table {pulka.pk}: continues no table of theirs")
+            if len(keys) not in sizes:
+                problems.append(f"round {number}, table {pulka.pk}: {len(keys)} players")
+            continue
         if number not in published:
             problems.append(f"table {pulka.pk} is in round {number}, which is not published")
         if len(keys) not in sizes:

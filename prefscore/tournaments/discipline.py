@@ -22,14 +22,14 @@ from django.utils.translation import gettext as _
 
 from prefscore.games import manual_entries
 from prefscore.games import services as games
-from prefscore.games.models import Pulka
+from prefscore.games.models import Pulka, PulkaSeat
 from scoring.engine import ranking
 from scoring.engine.errors import DealError
 from scoring.engine.manual import MAX_REASON
 
-from . import entries
+from . import entries, results
 from .decisions import REASON_LENGTH
-from .models import Tournament, TournamentEntry, TournamentEvent
+from .models import Round, Tournament, TournamentEntry, TournamentEvent
 from .services import TournamentError, closure_of, live_pulkas
 
 Action = TournamentEvent.Action
@@ -191,7 +191,7 @@ def check_floor(pulka_id: int) -> int:
     if floor is None or tournament.finished or pulka.status == Pulka.Status.ARCHIVED:
         return 0
     given = 0
-    for player_id, whists in round_whists(pulka).items():
+    for player_id, whists in _whole_round(pulka).items():
         if whists >= floor:
             continue
         entry = tournament.entries.filter(player_id=player_id).first()
@@ -205,6 +205,28 @@ def check_floor(pulka_id: int) -> int:
         give_card(tournament, entry.pk, Action.YELLOW_CARD, reason, None, floor_pulka=pulka.pk)
         given += 1
     return given
+
+
+def _whole_round(pulka: Pulka) -> dict[int, int]:
+    """The round's whists at this table by player id. A table of 4 a player left is
+    played on at a sheet of three (docs/tournaments.md §4.9): its first sheet ends the
+    round for the leaver only, and the three's sheet adds to it."""
+    number = pulka.round_number or 0
+    round_ = Round.objects.filter(tournament=pulka.tournament, number=number).first()
+    continued = results.continued([round_] if round_ is not None else [])
+    whists = round_whists(pulka)
+    later = next((new for new, first in continued.items() if first == pulka.pk), None)
+    if later is not None:
+        playing_on = set(
+            PulkaSeat.objects.filter(pulka_id=later).values_list("player_id", flat=True)
+        )
+        return {key: value for key, value in whists.items() if key not in playing_on}
+    first = Pulka.objects.filter(pk=continued.get(pulka.pk, 0)).first()
+    if first is not None:
+        for player_id, earlier in round_whists(first).items():
+            if player_id in whists:
+                whists[player_id] += earlier
+    return whists
 
 
 def _floor_card_given(entry: TournamentEntry, pulka_id: int) -> bool:

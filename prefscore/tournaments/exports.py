@@ -27,8 +27,9 @@ from prefscore.games.models import Correction, Deal, Pulka
 from prefscore.games.services import score
 from prefscore.spreadsheet import text_cell
 from scoring.engine import protocol, ranking
+from scoring.engine.conventions import Convention
 
-from . import file_extras, services, titles
+from . import file_extras, results, services, titles
 from .models import Round, TableClosure, Tournament, TournamentEntry
 
 FORMAT = "prefscore-tournament"
@@ -149,10 +150,13 @@ def round_json(
     tables: Sequence[Pulka],
     names: Mapping[str, str] | None = None,
     title: str = "",
+    conventions: Conventions | None = None,
 ) -> dict[str, Any]:
     """A round; a draft has no pulkas yet, so its ``draw`` (the tables by player name,
     with the first dealer's seat) is what the file keeps of it (§4.5). ``title``: as
-    the pages show it (titles.py), information only: the import does not read it."""
+    the pages show it (titles.py), information only: the import does not read it. A
+    sheet of three played on after a drop follows the table it continues (§4.9)."""
+    continued = results.continued([round_])
     return {
         "number": round_.number,
         "title": title,
@@ -166,7 +170,8 @@ def round_json(
         "drawn_at": round_.created_at.isoformat(),
         "starts_at": round_.starts_at.isoformat() if round_.starts_at else None,
         "tables": [
-            table_json(number, pulka) for number, pulka in services.numbered(round_, tables)
+            table_json(number, pulka, conventions, continues=pulka.pk in continued)
+            for number, pulka in services.numbered(round_, tables)
         ],
         "draw": draw_json(round_, names or {}),
     }
@@ -185,22 +190,47 @@ def draw_json(round_: Round, names: Mapping[str, str]) -> list[dict[str, Any]]:
     ]
 
 
-def table_json(number: int, pulka: Pulka) -> dict[str, Any]:
+class Conventions:
+    """Each distinct convention snapshot of one export, read once (docs/benchmarks.md,
+    "Tournaments at scale"): the 1,250 tables of a tournament share one, and reading a
+    snapshot into the engine's convention and back to its options is most of a small
+    table's export."""
+
+    def __init__(self) -> None:
+        self._read: list[tuple[Any, Convention, dict[str, Any]]] = []
+
+    def of(self, pulka: Pulka) -> tuple[Convention, dict[str, Any]]:
+        """The pulka's convention and its options as the file writes them."""
+        snapshot = pulka.convention_options
+        for seen, convention, options in self._read:
+            if seen == snapshot:
+                return convention, options
+        convention = pulka.convention
+        self._read.append((snapshot, convention, convention.to_options()))
+        return convention, self._read[-1][2]
+
+
+def table_json(
+    number: int, pulka: Pulka, conventions: Conventions | None = None, continues: bool = False
+) -> dict[str, Any]:
     """A table: its number, its status, and its pulka file with the engine's output."""
     deals: list[Deal] = pulka.standing_deals  # type: ignore[attr-defined]
     corrections: list[Correction] = pulka.all_corrections  # type: ignore[attr-defined]
     names = list(pulka.player_names)
+    convention, options = (conventions or Conventions()).of(pulka)
     file: dict[str, Any] = {
-        "convention": pulka.convention.to_options(),
+        "convention": options,
         "players": names,
         "target": pulka.target,
         "first_dealer": names[pulka.first_dealer],
     }
-    output = protocol.scored_json(score(pulka, deals, corrections))
+    output = protocol.scored_json(score(pulka, deals, corrections, convention))
     output.pop("players")
     file["deals"] = io.with_output(io.log_items(deals, corrections), output.pop("deals"))
     file.update(output)
     table: dict[str, Any] = {"number": number, "status": pulka.status, "pulka": file}
+    if continues:
+        table["continues"] = True
     closure = services.closure_of(pulka)
     if closure is not None:
         table["closure"] = closure_json(closure)
@@ -242,6 +272,7 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
     rounds = list(tournament.rounds.all())
     named = titles.titles_of(((r.number, r.stage) for r in rounds), tournament.stage_rounds)
     ids = {entry.player_id: entry.player.name for entry in entries}
+    conventions = Conventions()
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -252,7 +283,7 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
         },
         "players": [entry_json(entry) for entry in entries],
         "rounds": [
-            round_json(r, by_round.get(r.number, []), names, named.get(r.number, ""))
+            round_json(r, by_round.get(r.number, []), names, named.get(r.number, ""), conventions)
             for r in rounds
         ],
         # Players who tie on every criterion share a place: listed by name within it, so

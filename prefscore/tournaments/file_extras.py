@@ -46,6 +46,7 @@ def regulations_json(tournament: Tournament) -> dict[str, Any]:
         "round_floor": tournament.round_floor,
         "at_time": tournament.at_time,
         "forfeit_whists": tournament.forfeit_whists,
+        "after_drop": tournament.after_drop,
     }
 
 
@@ -115,7 +116,13 @@ class Extras:
 
 def read_regulations(data: Mapping[str, Any], place: str) -> dict[str, Any]:
     """The options; a file from before them gives the defaults (two cards, −1000, flag)."""
-    given = {"yellow_cards_limit": 2, "round_floor": -1000, "at_time": "flag", **data}
+    given = {
+        "yellow_cards_limit": 2,
+        "round_floor": -1000,
+        "at_time": "flag",
+        "after_drop": "close",
+        **data,
+    }
     return {
         "yellow_cards_limit": None
         if given["yellow_cards_limit"] is None
@@ -124,6 +131,7 @@ def read_regulations(data: Mapping[str, Any], place: str) -> dict[str, Any]:
         if given["round_floor"] is None
         else whole(given, "round_floor", place, -MAX_FIGURE, 0),
         "at_time": choice(given, "at_time", place, Tournament.AtTime.values),
+        "after_drop": choice(given, "after_drop", place, Tournament.AfterDrop.values),
         "forfeit_whists": None
         if given.get("forfeit_whists") is None
         else whole(given, "forfeit_whists", place, -MAX_FIGURE, 0),

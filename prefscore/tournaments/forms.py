@@ -154,6 +154,12 @@ class TournamentForm(forms.Form):
         initial=Tournament.AtTime.FLAG,
         required=False,
     )
+    after_drop = forms.ChoiceField(
+        label=_("When a player leaves a table of 4 in play"),
+        choices=Tournament.AfterDrop.choices,
+        initial=Tournament.AfterDrop.CLOSE,
+        required=False,
+    )
     public = forms.BooleanField(label=_("Standings are public"), required=False)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -181,8 +187,9 @@ class TournamentForm(forms.Form):
             for name in ("yellow_cards_limit", "round_floor", "forfeit_whists")
             if name in self.data
         }
-        if self.cleaned_data.get("at_time"):
-            values["at_time"] = self.cleaned_data["at_time"]
+        for name in ("at_time", "after_drop"):
+            if self.cleaned_data.get(name):
+                values[name] = self.cleaned_data[name]
         return values
 
     def tie_break_fields(self) -> list[forms.BoundField]:

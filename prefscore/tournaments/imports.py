@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
 from prefscore.games import io
-from prefscore.games.models import Pulka
+from prefscore.games.models import Deal, Pulka
 from scoring.engine import protocol, ranking
 from scoring.engine.conventions import from_options
 from scoring.engine.errors import ConventionError, ScoringError
@@ -42,7 +42,7 @@ from .file_fields import refuse as _refuse
 from .file_fields import text as _text
 from .file_fields import whole as _int
 from .forms import _free_slug
-from .import_store import store_tables
+from .import_store import draw_with_continued, store_tables
 from .models import Round, TableClosure, Tournament, TournamentEntry
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -83,6 +83,8 @@ class TableFile:
     closure: ClosureFile | None = None
     # The engine's fold of the sheet, made while validating: storing it folds nothing again.
     scored: ScoredPulka | None = None
+    # The sheet of three the table above played on with after a drop (§4.9): same number.
+    continues: bool = False
 
 
 @dataclass(frozen=True)
@@ -255,23 +257,49 @@ def _read_round(item: Any, place: str, names: set[str]) -> RoundFile:
         "repeats_forced": _flag(item, "repeats_forced", place),
         "starts_at": _moment(item, "starts_at", place),
     }
-    tables = []
+    tables: list[TableFile] = []
     seated: set[str] = set()
     for index, table in enumerate(_list(item.get("tables"), f"{place} → tables", 1000), start=1):
         here = f"{place} → tables → {index}"
         status, file, at_table, scored = _read_table(table, here, names)
         closure = _read_closure(table.get("closure"), here, len(at_table))
-        twice = seated.intersection(at_table)
-        if twice:
-            raise _refuse(place, _("%(name)s sits at two tables.") % {"name": sorted(twice)[0]})
+        continues = _flag({"continues": False, **table}, "continues", here)
+        if continues:
+            _check_continues(tables, at_table, here)
+        else:
+            twice = seated.intersection(at_table)
+            if twice:
+                name = sorted(twice)[0]
+                raise _refuse(place, _("%(name)s sits at two tables.") % {"name": name})
         seated.update(at_table)
-        tables.append(TableFile(index, status, file, closure, scored))
+        number = tables[-1].number if continues else len(tables) + 1 - _continuing(tables)
+        tables.append(TableFile(number, status, file, closure, scored, continues))
     draw = _read_draw(item.get("draw", []), place, names)
     if fields["status"] == "draft" and tables:
         raise _refuse(f"{place} → tables", _("a draft round has no tables in play yet."))
     if fields["status"] != "draft" and draw:
         raise _refuse(f"{place} → draw", _("only a draft round has a draw."))
     return RoundFile(fields, tuple(tables), draw)
+
+
+def _continuing(tables: Sequence[TableFile]) -> int:
+    return sum(1 for table in tables if table.continues)
+
+
+def _check_continues(tables: Sequence[TableFile], players: tuple[str, ...], place: str) -> None:
+    """A sheet played on short after a drop (§4.9) follows the table of 4 it continues,
+    closed, and seats three of its players."""
+    before = tables[-1] if tables else None
+    if (
+        before is None
+        or before.continues
+        or before.closure is None
+        or len(players) != 3
+        or not set(players) < set(before.file.parsed.names)  # type: ignore[union-attr]
+    ):
+        raise _refuse(
+            place, _("continues no closed table of 4 above it with three of its players.")
+        )
 
 
 def _read_draw(value: Any, place: str, names: set[str]) -> tuple[DrawTable, ...]:
@@ -428,6 +456,9 @@ def _import_round(
     for table, pulka in zip(round_file.tables, stored, strict=True):
         if table.closure is not None:
             _import_closure(tournament, pulka, table.closure)
+    if any(table.continues for table in round_file.tables):
+        continued = [table.continues for table in round_file.tables]
+        draw_with_continued(round_, continued, stored, players)
     return {(round_.number, t.number): p.pk for t, p in zip(round_file.tables, stored, strict=True)}
 
 
@@ -444,6 +475,11 @@ def _import_closure(tournament: Tournament, pulka: Pulka, closure: ClosureFile) 
     )
     if closure.closed_at is not None:  # auto_now_add set it to now: the file's moment instead
         TableClosure.objects.filter(pk=row.pk).update(closed_at=closure.closed_at)
+        # The file's deals were all played before the closing: recorded here now, they are
+        # dated no later than it, or check_tournament would see the table play on.
+        Deal.objects.filter(pulka=pulka, entered_at__gt=closure.closed_at).update(
+            entered_at=closure.closed_at
+        )
 
 
 def _scored(table: TableFile) -> ScoredPulka:

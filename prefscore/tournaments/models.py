@@ -119,6 +119,20 @@ class Tournament(ConventionSnapshot):
     at_time = models.CharField(
         _("when the time is up"), max_length=8, choices=AtTime.choices, default=AtTime.FLAG
     )
+
+    class AfterDrop(models.TextChoices):
+        CLOSE = "close", _("the table is closed as it stands")
+        PLAY_ON = "play_on", _("the other three play on at a sheet of three; both sheets count")
+
+    # A player leaves a qualifying table of 4 after its first deal (docs/tournaments.md
+    # §4.9): the Кодекс stops a pulka early only in an emergency (4.2.15) and leaves the
+    # case to the arbiters (4.2.16), so the regulations say which, before round 1.
+    after_drop = models.CharField(
+        _("when a player leaves a table of 4 in play"),
+        max_length=8,
+        choices=AfterDrop.choices,
+        default=AfterDrop.CLOSE,
+    )
     # Seating constraints (docs/tournaments.md §4.3): pairs of club player ids that never
     # sit at one table, a hard rule of every qualifying draw.
     forbidden_pairs = models.JSONField(_("players kept apart"), default=list, blank=True)

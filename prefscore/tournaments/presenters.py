@@ -229,6 +229,7 @@ def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
         (_("Yellow cards that disqualify"), _limit(tournament.yellow_cards_limit)),
         (_("Floor of a round, in whists"), _limit(tournament.round_floor)),
         (_("A forfeit counts at most, in whists"), _forfeit(tournament.forfeit_whists)),
+        (_("When a player leaves a table of 4 in play"), str(tournament.get_after_drop_display())),
     ]
 
 

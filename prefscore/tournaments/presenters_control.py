@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from prefscore.games.models import Pulka
 
 from .entries import MOVES
 from .models import RegulationChange, Round, Tournament, TournamentEntry
-from .services import Standings
+from .services import Standings, stage_pulkas
 
 MOVE_LABELS = {
     "check_in": gettext_lazy("Check in"),
@@ -197,20 +197,20 @@ def bracket(tournament: Tournament, standings: Standings) -> tuple[BracketStage,
     Qualifying lists who advanced to the next stage in standing order; each stage after
     a cut shows its tables with those who went on marked.
     """
-    pulkas = [p for p in standings.pulkas if p.status != Pulka.Status.ARCHIVED]
     stage_of = {r.number: r.stage for r in standings.rounds}
     by_stage: dict[str, list[Pulka]] = defaultdict(list)
-    for pulka in pulkas:
-        by_stage[stage_of.get(pulka.round_number or 0, Round.Stage.QUALIFYING)].append(pulka)
+    for pulka in stage_pulkas(tournament, standings.rounds):
+        by_stage[stage_of[pulka.round_number or 0]].append(pulka)
     seated_in = {
         stage: {str(seat.player_id) for p in at for seat in p.seats.all()}
         for stage, at in by_stage.items()
     }
+    rounds_of = Counter(stage_of.values())
     order = [s for s in standings.stages]
     stages = []
     for index, stage in enumerate(order):
         following = seated_in.get(order[index + 1], set()) if index + 1 < len(order) else set()
-        rounds = len({p.round_number for p in by_stage[stage]})
+        rounds = rounds_of[stage]
         tables: tuple[BracketTable, ...] = ()
         if stage != Round.Stage.QUALIFYING:
             tables = tuple(

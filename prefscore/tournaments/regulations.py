@@ -24,7 +24,13 @@ from .services import TournamentError
 AFTER_FREEZE = ("normalisation", "tie_breaks", "carry")
 # And what changes no result already written: the clock's length and the discipline's
 # threshold, which applies from the next card (logged like the others).
-AFTER_FREEZE_CLOCK = ("round_minutes", "at_time", "yellow_cards_limit", "round_floor")
+AFTER_FREEZE_CLOCK = (
+    "round_minutes",
+    "at_time",
+    "yellow_cards_limit",
+    "round_floor",
+    "after_drop",
+)
 # The forfeit score changes results already written: an admin's, logged (as AFTER_FREEZE).
 BEFORE_FREEZE = (
     "name",
@@ -43,6 +49,7 @@ BEFORE_FREEZE = (
     "round_floor",
     "at_time",
     "forfeit_whists",
+    "after_drop",
 )
 
 
@@ -72,6 +79,7 @@ class RegulationsForm(TournamentForm):
             "round_floor": tournament.round_floor,
             "forfeit_whists": tournament.forfeit_whists,
             "at_time": tournament.at_time,
+            "after_drop": tournament.after_drop,
             "public": tournament.public,
         }
         for slot, name in enumerate(tournament.tie_breaks, start=1):

@@ -204,3 +204,53 @@ def differences(tournament: Tournament) -> list[tuple[Pulka, str]]:
         ):
             found.append((by_id[fresh.pulka_id], "differs"))
     return found
+
+
+def continued(rounds: Iterable[Any]) -> dict[int, int]:
+    """Each sheet of three that played on after a drop, by pulka id: the pulka of the
+    table of 4 it continues (``Round.tables``' ``continues``, docs/tournaments.md §4.9)."""
+    return {
+        table["pulka"]: table["continues"]
+        for round_ in rounds
+        for table in round_.tables or ()
+        if isinstance(table, dict)
+        and isinstance(table.get("pulka"), int)
+        and isinstance(table.get("continues"), int)
+    }
+
+
+def join_continued(
+    by_table: dict[int, ranking.TableResult], continued: dict[int, int]
+) -> list[ranking.TableResult]:
+    """The tables' results with each sheet played on short added to the table it
+    continues (§4.9): one result per table and round, so a round counts once for its
+    players and place points rank the table as a whole. Order kept."""
+    joined = dict(by_table)
+    for later, first in continued.items():
+        if later in joined and first in joined:
+            joined[first] = join(joined[first], joined.pop(later))
+    return list(joined.values())
+
+
+def join(first: ranking.TableResult, then: ranking.TableResult) -> ranking.TableResult:
+    """A table's first sheet and the sheet its players went on with: each seat's whists
+    and Кодекс 4.1.3 counts added (a player of the first only keeps his)."""
+    at = {player: index for index, player in enumerate(then.players)}
+    whists = tuple(
+        whist + (then.whists[at[player]] if player in at else 0)
+        for player, whist in zip(first.players, first.whists, strict=True)
+    )
+    stats = first.stats
+    if first.stats and then.stats:
+        stats = tuple(
+            ranking.PlayerStats(
+                *(
+                    a + b
+                    for a, b in zip(astuple(mine), astuple(then.stats[at[player]]), strict=True)
+                )
+            )
+            if player in at
+            else mine
+            for player, mine in zip(first.players, first.stats, strict=True)
+        )
+    return ranking.TableResult(first.round_number, first.players, whists, stats)

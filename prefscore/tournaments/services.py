@@ -35,32 +35,44 @@ class TournamentError(Exception):
 
 
 def tournament_pulkas(tournament: Tournament) -> list[Pulka]:
-    """Every table that counts with its seats, deals, corrections and closure: four queries."""
-    return list(
+    """Every table that counts with its seats, deals, corrections and closure: four queries.
+
+    The deals and corrections are read in one query each and handed to their pulkas
+    (``standing_deals``, ``all_corrections``) without the back-reference a prefetch sets
+    on each of 15,000 rows, a third of a large export's time (docs/benchmarks.md).
+    """
+    pulkas = list(
         live_pulkas(tournament)
         .select_related("closure", "closure__closed_by")
         .order_by("round_number", "pk")
-        .prefetch_related(
-            Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")),
-            Prefetch(
-                "deals",
-                queryset=Deal.objects.current().order_by("number"),
-                to_attr="standing_deals",
-            ),
-            Prefetch("corrections", queryset=Correction.objects.all(), to_attr="all_corrections"),
-        )
+        .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
+    deals: dict[int, list[Deal]] = {pulka.pk: [] for pulka in pulkas}
+    corrections: dict[int, list[Correction]] = {pulka.pk: [] for pulka in pulkas}
+    tables = live_pulkas(tournament).values("pk")
+    standing = Deal.objects.current().filter(pulka__in=tables).order_by("pulka_id", "number")
+    for deal in standing.only("pulka_id", "number", "facts", "entered_at"):
+        deals[deal.pulka_id].append(deal)
+    for correction in Correction.objects.filter(pulka__in=tables).order_by("pk"):
+        corrections[correction.pulka_id].append(correction)
+    for pulka in pulkas:
+        pulka.standing_deals = deals[pulka.pk]  # type: ignore[attr-defined]
+        pulka.all_corrections = corrections[pulka.pk]  # type: ignore[attr-defined]
+    return pulkas
 
 
-def standing_pulkas(tournament: Tournament) -> list[Pulka]:
-    """Every table that counts with its seats and closure, without its deals: two queries.
+def stage_pulkas(tournament: Tournament, rounds: Sequence[Round]) -> list[Pulka]:
+    """The tables of the stages after a cut with their seats and players: two queries.
 
-    The standings read each table's stored result (``results.table_results``), not its
-    deals.
+    The bracket shows only these (docs/tournaments.md §4.10); the qualifying's 1,250
+    tables of a large field are not read (docs/benchmarks.md, "Tournaments at scale").
     """
+    numbers = [r.number for r in rounds if r.stage != Round.Stage.QUALIFYING]
+    if not numbers:
+        return []
     return list(
         live_pulkas(tournament)
-        .select_related("closure")
+        .filter(round_number__in=numbers)
         .order_by("round_number", "pk")
         .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
@@ -83,7 +95,18 @@ def history(pulkas: Sequence[Pulka]) -> list[list[tuple[str, ...]]]:
     by_round: dict[int, list[tuple[str, ...]]] = defaultdict(list)
     for pulka in pulkas:
         by_round[pulka.round_number or 0].append(_keys(pulka))
-    return [by_round[number] for number in sorted(by_round)]
+    return [_met_once(by_round[number]) for number in sorted(by_round)]
+
+
+def _met_once(tables: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """A round's tables without a sheet of three that played on after a drop (§4.9):
+    its players met at the table it continues, and meet there once."""
+    seated = [frozenset(table) for table in tables]
+    return [
+        table
+        for table, players in zip(tables, seated, strict=True)
+        if not any(players < other for other in seated)
+    ]
 
 
 def live_pulkas(tournament: Tournament) -> QuerySet[Pulka]:
@@ -103,6 +126,9 @@ def table_numbers(round_: Round | None, pulkas: Sequence[Pulka]) -> dict[int, in
     for number, table in enumerate(round_.tables if round_ is not None else [], start=1):
         if isinstance(table, dict) and isinstance(table.get("pulka"), int):
             drawn[table["pulka"]] = number
+            # A table played on short after a drop: its first sheet keeps the number too.
+            if isinstance(table.get("continues"), int):
+                drawn[table["continues"]] = number
     numbers = {p.pk: drawn[p.pk] for p in pulkas if p.pk in drawn}
     used = set(numbers.values())
     free = (n for n in itertools.count(1) if n not in used)
@@ -223,11 +249,6 @@ class Standings:
     def cut(self) -> bool:
         return len(self.stages) > 1
 
-    @property
-    def pulkas(self) -> tuple[Pulka, ...]:
-        """The tables with their seats and closures, read when a page asks (the bracket)."""
-        return tuple(standing_pulkas(self.tournament))
-
 
 STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 
@@ -258,9 +279,12 @@ def standings(tournament: Tournament) -> Standings:
     cap = tournament.forfeit_whists
     played = [s for s in STAGE_ORDER if s in stage_of.values() or s == Round.Stage.QUALIFYING]
     stages = []
+    continued = results.continued(rounds)
     for stage in played:
         at = [t for t in tables if stage_of.get(t.round_number) == stage]
-        ranked = [forfeited(results.ranked(stored[t.pk], t), forfeits, cap) for t in at]
+        by_table = {t.pk: results.ranked(stored[t.pk], t) for t in at}
+        joined = results.join_continued(by_table, continued)
+        ranked = [forfeited(result, forfeits, cap) for result in joined]
         stages.append((ranked, [key for t in at for key in t.keys]))
     ranked_players = {key: p for key, p in players.items() if state.get(key) != ABSENT}
     lines = ranking.stage_standings(

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from prefscore.games import changes
 from prefscore.games.models import Pulka
 
-from . import stages
+from . import results, stages
 from .models import Round, TableClosure, Tournament, TournamentEntry
 from .rounds import repeats_in, start_table
 from .services import (
@@ -106,7 +106,9 @@ def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> st
     running table of a published round with no deal recorded only that table is
     re-seated: after a cut with the next in the standings in his seat, else without him,
     playing short (a 4-table plays as 3). A qualifying table with deals, or one that
-    would fall below 3, is closed as it stands: the deals played stand. A table after a
+    would fall below 3, is closed as it stands: the deals played stand; at a table of 4,
+    if the regulations say so (``Tournament.after_drop``), the other three then play on
+    at a sheet of three for the same table (:func:`_play_on_short`). A table after a
     cut with deals plays on: the organiser closes it as any other, and a drop never ends
     the final. Returns what happened, to show.
     """
@@ -124,7 +126,9 @@ def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> st
     round_ = tournament.rounds.get(number=pulka.round_number or 0)
     keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
     rest = [k for k in keys if k != key]
-    played = pulka.deals.filter(withdrawn_at__isnull=True).exists()
+    # A sheet of three that played on after a drop continues a table already in play.
+    played = pulka.pk in results.continued([round_])
+    played = played or pulka.deals.filter(withdrawn_at__isnull=True).exists()
     if played:  # he leaves a table in play: a forfeit of this round (§4.9)
         entry.forfeited_round = pulka.round_number
         entry.save(update_fields=["forfeited_round"])
@@ -138,6 +142,9 @@ def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> st
             return _("%(name)s, next in the standings, takes the seat") % {
                 "name": _name(tournament, substitute)
             }
+    if played and len(rest) == 3 and tournament.after_drop == Tournament.AfterDrop.PLAY_ON:
+        _play_on_short(tournament, round_, pulka, rest, user)
+        return _("the table was closed as it stands; the other three play on at a new sheet")
     if played or len(rest) < 3:
         close_table(pulka.pk, tournament, TableClosure.Reason.DROP, user)
         return _("the table was closed as it stands")
@@ -205,16 +212,7 @@ def _reseat(
     """Archive the table's pulka and start it again with ``keys``; it keeps its number."""
     players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
     number = _table_number(tournament, round_, pulka)
-    if not round_.tables:  # an imported round keeps no draw: its tables as they are now
-        live = live_pulkas(tournament).filter(round_number=round_.number).prefetch_related("seats")
-        round_.tables = [
-            {
-                "players": [str(s.player_id) for s in p.seats.all()],
-                "first_dealer": p.first_dealer,
-                "pulka": p.pk,
-            }
-            for _n, p in numbered(round_, list(live))
-        ]
+    _draw_of(tournament, round_)
     with transaction.atomic():
         TableClosure.objects.create(
             pulka=pulka, reason=TableClosure.Reason.DROP, closed_by=_user(user)
@@ -225,6 +223,54 @@ def _reseat(
         # After a cut the stage's next round seats the players of its first (stages.py).
         _renumber(round_, number, new, keys if round_.stage != Round.Stage.QUALIFYING else None)
     return new
+
+
+def _play_on_short(
+    tournament: Tournament, round_: Round, pulka: Pulka, rest: list[str], user: Any
+) -> Pulka:
+    """The table of 4 a player left after deals plays on as a table of three (§4.9).
+
+    A pulka cannot change its players, so its sheet is closed as it stands (the deals
+    played stand, the leaver's forfeit counted as the regulations say) and the three
+    start a sheet of three at the same table, which keeps its number; the deal passes
+    on as it would have. The draw's table names both (``continues``), and the
+    standings count the two sheets as that table's one result for the round
+    (``results.join_continued``).
+    """
+    number = _table_number(tournament, round_, pulka)
+    played = pulka.deals.filter(withdrawn_at__isnull=True).count()
+    seats = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
+    dealer = (pulka.first_dealer + played) % len(seats)
+    while seats[dealer] not in rest:  # the leaver would have dealt: the next one deals
+        dealer = (dealer + 1) % len(seats)
+    _draw_of(tournament, round_)
+    players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
+    with transaction.atomic():
+        table = {"players": rest, "first_dealer": rest.index(seats[dealer])}
+        new = start_table(tournament, round_, number, table, players, user)
+        tables = list(round_.tables)
+        tables[number - 1] = {**tables[number - 1], "pulka": new.pk, "continues": pulka.pk}
+        round_.tables = tables
+        round_.save(update_fields=["tables"])
+        # Closed once the draw names its sheet of three: the round is not over for them
+        # yet, so no floor card is given on the first sheet alone (discipline.py).
+        close_table(pulka.pk, tournament, TableClosure.Reason.DROP, user)
+    return new
+
+
+def _draw_of(tournament: Tournament, round_: Round) -> None:
+    """An imported round keeps no draw: its tables as they are now become it (unsaved)."""
+    if round_.tables:
+        return
+    live = live_pulkas(tournament).filter(round_number=round_.number).prefetch_related("seats")
+    round_.tables = [
+        {
+            "players": [str(s.player_id) for s in p.seats.all()],
+            "first_dealer": p.first_dealer,
+            "pulka": p.pk,
+        }
+        for _n, p in numbered(round_, list(live))
+    ]
 
 
 def _table_number(tournament: Tournament, round_: Round, pulka: Pulka) -> int:

@@ -131,7 +131,10 @@ def _imported(world: TournamentWorld, players: int, rounds_: int, deals: int) ->
     return imports.import_tournament(world.club, file, world.users["organiser"])
 
 
-@pytest.mark.parametrize("name", ["standings", "projector", "detail", "room", "print_standings"])
+PAGES = ["standings", "projector", "detail", "room", "print_standings", "bracket", "export_json"]
+
+
+@pytest.mark.parametrize("name", PAGES)
 def test_the_pages_queries_do_not_grow_with_players_tables_or_deals(
     tournament_world: TournamentWorld, django_assert_num_queries: Any, name: str
 ) -> None:
@@ -152,6 +155,39 @@ def test_the_pages_queries_do_not_grow_with_players_tables_or_deals(
     assert counts[0] == counts[1]
     with django_assert_num_queries(counts[0]):
         client.get(url(name, large), headers=HTMX)
+
+
+def _with_a_final(world: TournamentWorld, tournament: Tournament) -> Tournament:
+    """Every table over, the field cut to a final of 8, and the final published."""
+    Pulka.objects.filter(tournament=tournament, status=Pulka.Status.RUNNING).update(
+        status=Pulka.Status.FINISHED
+    )
+    final = rounds.draw_stage(tournament.pk, 8)
+    rounds.publish_round(tournament.pk, final.number, world.users["organiser"])
+    return tournament
+
+
+def test_the_bracket_after_a_cut_reads_as_many_queries_for_a_larger_field(
+    tournament_world: TournamentWorld,
+) -> None:
+    """The bracket reads the final's tables, never the qualifying's (docs/tournaments.md
+    §4.10): its queries and the tables it shows do not grow with the field."""
+    small = _with_a_final(tournament_world, _imported(tournament_world, 12, 2, 4))
+    large = _with_a_final(tournament_world, _imported(tournament_world, 40, 4, 10))
+    client = client_as(tournament_world, "organiser")
+    counts = []
+    for tournament in (small, large):
+        client.get(url("bracket", tournament))
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url("bracket", tournament), headers=HTMX)
+        assert response.status_code == 200
+        stages = response.context["stages"]
+        assert [len(stage.tables) for stage in stages] == [0, 2]
+        finalists = {name for table in stages[1].tables for name, _on in table.seats}
+        assert set(stages[0].advanced) == finalists and len(finalists) == 8
+        assert stages[0].rounds == tournament.rounds.filter(stage="qualifying").count()
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1]
 
 
 def test_the_bulk_import_writes_what_a_pulka_import_writes(

@@ -1,0 +1,275 @@
+"""A player leaves a qualifying table of 4 after deals (docs/tournaments.md §4.9).
+
+The regulations choose (``Tournament.after_drop``): the table is closed as it stands
+(the default), or the other three play on at a sheet of three for the same table,
+whose result adds to theirs. Either way the deals played stand, the table keeps its
+number, the round counts once, check_tournament finds it sound and the tournament file
+carries it back exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from django.test import TestCase
+
+from prefscore.clubs.models import Player
+from prefscore.games.models import Pulka
+from prefscore.games.services import record_deal
+from prefscore.tournaments import checks, exports, imports, results, services, tables
+from prefscore.tournaments.models import TableClosure, Tournament, TournamentEvent
+from tests.web.fixtures_tournaments import (
+    client_as,
+    draw,
+    enter,
+    make_tournament,
+    table_deals,
+    url,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(pulka: Pulka, user: Any, first: int = 1) -> None:
+    for number, facts in enumerate(table_deals(pulka), start=first):
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            record_deal(pulka.pk, facts, user, number)
+
+
+def _whists(tournament: Tournament) -> dict[str, int]:
+    return {line.player: line.whists for line in services.standings(tournament).lines}
+
+
+def _sheet(pulka: Pulka) -> dict[str, int]:
+    row = results.recount([pulka])[0]
+    seats = pulka.seats.order_by("seat")
+    return {str(s.player_id): w for s, w in zip(seats, row.whists, strict=True)}
+
+
+def _short(cup: Tournament, four: Pulka) -> Pulka:
+    """The sheet of three the table of 4 went on with."""
+    at_four = {s.player_id for s in four.seats.all()}
+    running = Pulka.objects.filter(tournament=cup, status=Pulka.Status.RUNNING)
+    return next(p for p in running if {s.player_id for s in p.seats.all()} < at_four)
+
+
+def _ten(world: Any, after_drop: str) -> Tournament:
+    """Ten players: a table of 4 and two of 3, round 1 published, a deal at the 4."""
+    lev = Player.objects.create(club=world.club, name="Lev")
+    cup = make_tournament(world.club, "Ten", slug="ten", table_size=4, after_drop=after_drop)
+    enter(cup, [*world.players, lev])
+    draw(world, cup)
+    return cup
+
+
+def _leave_the_four(world: Any, cup: Tournament) -> tuple[Pulka, str, int]:
+    """A deal at the table of 4, then one of its players drops: (table, leaver, number)."""
+    four = next(p for p in Pulka.objects.filter(tournament=cup) if len(p.player_names) == 4)
+    _play(four, world.users["organiser"])
+    number = services.table_numbers(cup.rounds.get(number=1), list(services.live_pulkas(cup)))
+    leaver = four.seats.order_by("seat").first()
+    entry = cup.entries.get(player_id=leaver.player_id)
+    client_as(world, "organiser").post(url("entry_state", cup, entry=entry.pk), {"action": "drop"})
+    return four, str(leaver.player_id), number[four.pk]
+
+
+def test_by_default_the_table_of_4_is_closed_as_it_stands(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.CLOSE)
+
+    four, _leaver, _number = _leave_the_four(tournament_world, cup)
+
+    four.refresh_from_db()
+    assert four.status == Pulka.Status.FINISHED
+    assert TableClosure.objects.get(pulka=four).reason == TableClosure.Reason.DROP
+    assert not Pulka.objects.filter(tournament=cup, status=Pulka.Status.RUNNING).filter(
+        seats__player_id__in=[s.player_id for s in four.seats.all()]
+    )
+
+
+def test_the_three_play_on_at_a_sheet_of_three_with_the_same_number(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, leaver, number = _leave_the_four(tournament_world, cup)
+    rest = {str(s.player_id) for s in four.seats.all()} - {leaver}
+
+    four.refresh_from_db()
+    assert four.status == Pulka.Status.FINISHED
+    assert TableClosure.objects.get(pulka=four).reason == TableClosure.Reason.DROP
+    short = _short(cup, four)
+    assert {str(s.player_id) for s in short.seats.all()} == rest
+    numbers = services.table_numbers(cup.rounds.get(number=1), list(services.live_pulkas(cup)))
+    assert numbers[four.pk] == numbers[short.pk] == number
+    assert f"table {number}" in short.title
+    # The deal passes on: the 4-table's next dealer (after one deal) deals first here.
+    seats = [str(s.player_id) for s in four.seats.order_by("seat")]
+    next_dealer = seats[(four.first_dealer + 1) % 4]
+    if next_dealer == leaver:
+        next_dealer = seats[(four.first_dealer + 2) % 4]
+    assert (
+        short.player_names[short.first_dealer]
+        == cup.entries.get(player_id=int(next_dealer)).player.name
+    )
+    assert cup.entries.get(player_id=int(leaver)).forfeited_round == 1
+
+
+def test_both_sheets_count_as_one_table_of_the_round(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, leaver, _number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+    four.refresh_from_db()
+    short.refresh_from_db()
+    first, then = _sheet(four), _sheet(short)
+
+    whists = _whists(cup)
+    lines = {line.player: line for line in services.standings(cup).lines}
+
+    for key in then:
+        assert whists[key] == first[key] + then[key]
+        assert lines[key].rounds == 1
+    assert whists[leaver] == first[leaver]
+    assert checks.check(cup) == []
+
+
+def test_the_next_draw_counts_the_three_as_having_met_once(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, leaver, _number = _leave_the_four(tournament_world, cup)
+
+    past = services.history(list(services.live_pulkas(cup).prefetch_related("seats")))
+
+    assert len(past[0]) == 3  # the table of 4 and the two of 3: the sheet of three met there
+    assert checks.check(cup) == []
+
+
+def _without(data: dict[str, Any]) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    data.pop("exported_at")
+    data["tournament"].pop("slug")
+    for round_ in data["rounds"]:
+        round_.pop("drawn_at")
+    return data
+
+
+def test_the_tournament_file_carries_both_sheets_back_exactly(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, number = _leave_the_four(tournament_world, cup)
+    data = exports.export_data(cup)
+    tables = data["rounds"][0]["tables"]
+    assert [t["number"] for t in tables].count(number) == 2
+    assert [t.get("continues", False) for t in tables if t["number"] == number] == [False, True]
+    assert data["tournament"]["after_drop"] == "play_on"
+
+    copy_ = imports.import_tournament(
+        tournament_world.club, imports.read_file(exports.export_text(cup)), None
+    )
+
+    assert _without(exports.export_data(copy_)) == _without(data)
+    assert checks.check(copy_) == []
+
+
+def test_a_file_whose_sheet_of_three_continues_no_table_is_refused(tournament_world):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    _leave_the_four(tournament_world, cup)
+    data = exports.export_data(cup)
+    tables = data["rounds"][0]["tables"]
+    short = next(t for t in tables if t.get("continues"))
+    tables.remove(short)
+    tables.insert(0, short)
+    import json
+
+    with pytest.raises(imports.ImportRefused, match="continues no closed table of 4"):
+        imports.read_file(json.dumps(data, ensure_ascii=False))
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "choice"),
+    [
+        ("en", "When a player leaves a table of 4 in play", "the other three play on"),
+        ("ru", "Когда игрок покидает стол на четверых", "остальные трое играют дальше"),
+    ],
+)
+def test_the_regulations_offer_the_choice_in_both_languages(
+    tournament_world, cup, language, label, choice
+):
+    page = client_as(tournament_world, "organiser", language).get(url("regulations", cup))
+
+    body = page.content.decode()
+    assert 'name="after_drop"' in body
+    assert label in body and choice in body
+
+
+@pytest.mark.parametrize("name", ["detail", "room", "projector", "standings", "bracket"])
+def test_the_screens_show_the_table_once_playing_under_its_number(tournament_world, name):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+
+    page = client_as(tournament_world, "organiser").get(url(name, cup))
+
+    assert page.status_code == 200
+    if name == "room":
+        tables = page.context["board"].current.tables
+        both = [t.number for t in tables if t.pulka_id in (four.pk, short.pk)]
+        assert both == [number, number]
+
+
+def test_the_organiser_sets_the_choice_and_a_stranger_value_is_refused(tournament_world, cup):
+    from tests.web.test_tournament_forfeit import _form
+
+    client = client_as(tournament_world, "organiser")
+    odd = client.post(url("regulations", cup), {**_form(cup), "after_drop": "vanish"})
+    cup.refresh_from_db()
+    assert odd.status_code in (200, 422) and "valid choice" in odd.content.decode()
+    assert cup.after_drop == Tournament.AfterDrop.CLOSE
+
+    client.post(url("regulations", cup), {**_form(cup), "after_drop": "play_on"})
+
+    cup.refresh_from_db()
+    assert cup.after_drop == Tournament.AfterDrop.PLAY_ON
+    summary = client.get(url("detail", cup)).content.decode()
+    assert "the other three play on at a sheet of three" in summary
+
+
+def test_leaving_the_sheet_of_three_before_its_first_deal_is_a_forfeit_and_closes_it(
+    tournament_world,
+):
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, _number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+    second = cup.entries.get(player_id=short.seats.order_by("seat").first().player_id)
+
+    client_as(tournament_world, "organiser").post(
+        url("entry_state", cup, entry=second.pk), {"action": "drop"}
+    )
+
+    short.refresh_from_db()
+    second.refresh_from_db()
+    assert short.status == Pulka.Status.FINISHED
+    assert second.forfeited_round == 1
+    assert checks.check(cup) == []
+
+
+def test_the_floor_card_waits_for_the_end_of_the_round_at_the_sheet_of_three(tournament_world):
+    """The regulations' floor (§4.9) is the round's whists: the three's first sheet alone
+    gives no card; their sheet, once over, counts with it."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four = next(p for p in Pulka.objects.filter(tournament=cup) if len(p.player_names) == 4)
+    _play(four, tournament_world.users["organiser"])
+    sheet = _sheet(four)
+    leaver = four.seats.order_by("seat").first()
+    lowest = min(v for k, v in sheet.items() if k != str(leaver.player_id))
+    Tournament.objects.filter(pk=cup.pk).update(round_floor=min(lowest + 1, 0))
+    if lowest + 1 > 0:
+        pytest.skip("nobody of the three is below zero after this deal")
+    entry = cup.entries.get(player_id=leaver.player_id)
+    organiser = tournament_world.users["organiser"]
+    client_as(tournament_world, "organiser").post(
+        url("entry_state", cup, entry=entry.pk), {"action": "drop"}
+    )
+    cards = TournamentEvent.objects.filter(tournament=cup, action="yellow_card")
+    assert not cards.exclude(entry=entry).exists()
+
+    tables.close_table(_short(cup, four).pk, cup, TableClosure.Reason.TIME, organiser)
+
+    below = {str(e.entry.player_id) for e in cards.exclude(entry=entry)}
+    assert below == {k for k, v in sheet.items() if k != str(leaver.player_id) and v < lowest + 1}
