@@ -197,7 +197,7 @@ def test_the_engine_contract_forbids_every_runtime_dependency():
     ("importer", "imported"),
     [
         ("prefscore.games.recording", "prefscore.games.presenters.abandon"),
-        ("prefscore.games.trail", "prefscore.games.presenters"),
+        ("prefscore.games.access", "prefscore.games.presenters"),
         ("prefscore.games.presenters.table", "prefscore.games.views.sheet"),
         ("prefscore.games.presenters.joining", "prefscore.games.templatetags.joining"),
         ("prefscore.games.models", "prefscore.games.services"),

@@ -180,7 +180,7 @@ class DealQuerySet(models.QuerySet["Deal"]):
 
 
 class SentEntry(models.Model):
-    """An action the outbox sent and the server carried out (views/replays.py)."""
+    """An action the outbox sent and the server carried out (views/sheet.py, ``once_per_entry``)."""
 
     pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="+")
     client_id = models.UUIDField(_("client id"))

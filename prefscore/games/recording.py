@@ -26,13 +26,14 @@ from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.db import connections, router
+from django.db.models import Prefetch
 
 from scoring.engine.deals import parse_deal
 from scoring.engine.pulka import ScoredPulka, with_next_deal
 
-from . import render_cache, services, trail
+from . import render_cache, services
 from .abandon import pending_with_answers
-from .models import Abandonment, Correction, Deal, ForgottenDeal, Pulka
+from .models import Abandonment, Consent, Correction, Deal, ForgottenDeal, Pulka
 
 # What a cached deal row holds: what the screens read of it (services.load_deals).
 DEAL_FIELDS = ("id", "pulka_id", "number", "facts", "entered_by_id", "entered_at")
@@ -197,9 +198,21 @@ def _pending(pulka: Pulka) -> tuple[ForgottenDeal | None, bool]:
     4.2.10, ``abandon``). Each is read once per version, in the entries the table screen
     reads them from; a new proposal or answer moves the version, which the write's guard
     then sees."""
-    proposal = render_cache.versioned(pulka, "proposal", lambda: trail.latest_proposal(pulka))
+    proposal = render_cache.versioned(pulka, "proposal", lambda: latest_proposal(pulka))
     abandoning = render_cache.versioned(pulka, "abandonment", lambda: pending_with_answers(pulka))
     return proposal, abandoning is not None and abandoning.status == Abandonment.Status.PENDING
+
+
+def latest_proposal(pulka: Pulka) -> ForgottenDeal | None:
+    """The pulka's latest forgotten deal with its answers: two queries at most."""
+    answers = Consent.objects.select_related("player")
+    return (
+        pulka.forgotten_deals.select_related("proposed_by")
+        .defer(*(f"proposed_by__{name}" for name in render_cache.PRIVATE_USER_FIELDS))
+        .prefetch_related(Prefetch("consents", queryset=answers))
+        .order_by("-created_at", "-pk")
+        .first()
+    )
 
 
 def _slim(row: Deal, user: Any) -> Deal:
@@ -233,4 +246,4 @@ def _prime(
     render_cache.keep(pulka, entries)
 
 
-__all__ = ["DEAL_FIELDS", "Done", "Log", "log_of", "read_log", "record"]
+__all__ = ["DEAL_FIELDS", "Done", "Log", "latest_proposal", "log_of", "read_log", "record"]

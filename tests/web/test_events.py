@@ -18,7 +18,7 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from prefscore.clubs.models import Membership
-from prefscore.games import changes, joining, tickets
+from prefscore.games import access, changes, joining
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.games.views import events
@@ -94,7 +94,7 @@ def test_the_stream_with_the_pages_ticket_needs_its_session(make_table_pulka, ta
         client = await signed_in(table_world.users["anna"])
         session_key = client.cookies["sessionid"].value
         user = table_world.users["anna"]
-        ticket = tickets.issue(pulka, user.pk, session_key, user.password)
+        ticket = access.issue(pulka, user.pk, session_key, user.password)
         good = await client.get(events_url(pulka), {"t": ticket})
         stranger = AsyncClient()  # the same ticket without the session cookie
         bad = await stranger.get(events_url(pulka), {"t": ticket})

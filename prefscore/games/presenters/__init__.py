@@ -28,8 +28,15 @@ from .entry import (
     entry_form,
     values_from_facts,
 )
-from .notation import no_trumps, reader_notation
-from .numbers import MINUS, format_money, format_points, format_result, signed
+from .numbers import (
+    MINUS,
+    format_money,
+    format_points,
+    format_result,
+    no_trumps,
+    reader_notation,
+    signed,
+)
 from .protocol import (
     LineActions,
     ProtocolEvent,

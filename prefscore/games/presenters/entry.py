@@ -18,7 +18,7 @@ from scoring.engine.seats import seating
 from scoring.engine.sheet import SheetState
 
 from .bidi import isolate
-from .notation import NO_TRUMPS
+from .numbers import NO_TRUMPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +89,7 @@ class EntryForm:
 
 CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
 MISERE_RANK = 8.5  # a misère outbids 8NT and yields to a 9 (docs/rules.md §2)
-# No-trumps is БК on a Russian page and NT on an English one (notation.py).
+# No-trumps is БК on a Russian page and NT on an English one (numbers.py).
 SUITS = (("", "—"), ("S", "♠"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("NT", NO_TRUMPS))
 
 

@@ -27,8 +27,7 @@ from ..models import Correction, Deal
 from ..replay import CorrectionStep
 from .bidi import isolate
 from .manual import reason_lines
-from .notation import reader_notation
-from .numbers import format_points
+from .numbers import format_points, reader_notation
 from .sheet import Paper, paper_of
 
 # Entry.reason codes (scoring.engine.deals.Entry) in words, by section.

@@ -26,15 +26,13 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 from scoring.engine.stats import balance_after_each_deal
 
-from .. import pencil as pencil_rule
-from .. import recording, render_cache, services, tickets, trail
+from .. import access, recording, render_cache, services
 from ..abandon import pending_with_answers
 from ..corrections import may_arbitrate, tournament_finished
 from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..replay import score_before_last
-from ..viewer import role_in_club
 from .abandon import abandon_panel
 from .charts import BalanceChart, balance_chart
 from .conflict import EntryConflict
@@ -71,9 +69,9 @@ def line_actions(
     """
     if pulka.status == Pulka.Status.ARCHIVED or not deals:
         return LineActions()
-    held = pencil_rule.pencil_holder(pulka, deals)
+    held = access.pencil_holder(pulka, deals)
     numbers = range(1, len(deals) + 1) if not pulka.is_frozen else [len(deals)]
-    if pencil_rule.result_locked(pulka):  # a closed tournament table: the arbiter's alone
+    if access.result_locked(pulka):  # a closed tournament table: the arbiter's alone
         numbers = []
     correctable = frozenset(n for n in numbers if held is None or n != held.number)
     held_text = ""
@@ -83,7 +81,7 @@ def line_actions(
             "changes it (Кодекс 4.2.8)."
         ) % {
             "user": display_name(held.entered_by) if held.entered_by else "—",
-            "time": time_format(timezone.localtime(pencil_rule.pencil_until(pulka, held)), "H:i"),
+            "time": time_format(timezone.localtime(access.pencil_until(pulka, held)), "H:i"),
         }
     return LineActions(
         correctable=correctable if seats else frozenset(),
@@ -239,7 +237,7 @@ def _protocol(
         pulka, "protocol-head", lambda: split_newest(made.lines(newest))[0], newest
     )
     last = len(deals)
-    until = pencil_rule.pencil_until(pulka, pencil) if pencil is not None else None
+    until = access.pencil_until(pulka, pencil) if pencil is not None else None
 
     def head_values() -> dict[str, Any]:
         return {"protocol_head": for_viewer(head, actions, held, pulka.pk), "pencil_until": until}
@@ -308,7 +306,7 @@ def table_context(
     conflict: EntryConflict | None = None,
     notice: str = "",
     whole_protocol: bool = False,
-    seating: trail.Seating | None = None,
+    seating: access.Seating | None = None,
     undone: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the table screen shows, from the pulka and its standing deals.
@@ -334,13 +332,13 @@ def table_context(
     made = _Shared(pulka, standing, corrections, scored)
     # Asked only by the parts that read the state: a body shared from the cache needs none.
     state = made.state
-    seating = seating if seating is not None else trail.Seating.of(pulka)
+    seating = seating if seating is not None else access.Seating.of(pulka)
     seats = seating.of_user(request.user)
     # Proposals and their answers move the version (corrections.py, abandon.py).
-    proposal = render_cache.versioned(pulka, "proposal", lambda: trail.latest_proposal(pulka))
+    proposal = render_cache.versioned(pulka, "proposal", lambda: recording.latest_proposal(pulka))
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
-    pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
+    pencil = access.pencil_deal(pulka, request.user, standing)
     # A manual line under the pencil is undone, never changed in the deal form (§3.11).
     changing = pencil is not None and change == pencil.number and not is_manual_row(pencil)
     entry_region = None  # only the empty form of the next deal is the same for everyone
@@ -370,8 +368,8 @@ def table_context(
     if proposal is not None:
         last = standing[-1] if standing else None
         banner = forgotten_banner(pulka, proposal, seating, request.user, state(), last)
-    pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
-    role = role_in_club(request, pulka.club)
+    pencil_until = access.pencil_until(pulka, pencil) if pencil else None
+    role = access.role_in_club(request, pulka.club)
     over = entry is None and entry_region is None and conflict is None
     return {
         "pulka": pulka,
@@ -406,7 +404,7 @@ def table_context(
         # Another device's deal and the one sent for it, in the form's place (409).
         "conflict": conflict,
         "notice": notice,
-        "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
+        "poll_url": access.poll_url(pulka, access.ticket_for(request, pulka)),
         # An admin at the table sees who waits to join (one count, read only for him;
         # a plain number, so that it keys the shared page: presenters/viewer_class.py).
         "waiting_requests": _waiting(pulka, role),

@@ -26,12 +26,11 @@ from scoring.engine.deals import parse_deal
 from scoring.engine.errors import ScoringError
 from scoring.engine.sheet import SheetState, apply
 
+from ..access import Seating
 from ..models import AuditEvent, Deal, ForgottenDeal, Pulka
-from ..trail import Seating
 from .abandon import ABANDON_ACTIONS, abandon_sentence
 from .bidi import isolate
-from .notation import reader_notation
-from .numbers import format_points
+from .numbers import format_points, reader_notation
 from .protocol import explain
 
 # --- facts in words -------------------------------------------------------------------

@@ -30,16 +30,13 @@ from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, request_
 from scoring.engine.errors import DealError
 
 from .. import recording, services
-from ..access import pulka_and_seats_for, pulka_for
+from ..access import Seating, pencil_deal, pulka_and_seats_for, pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
-from ..pencil import pencil_deal
 from ..presenters import entry_form, table_context
 from ..presenters.conflict import entry_conflict
 from ..replay import score_before_last
-from ..trail import Seating
-from .replays import client_id, once_per_entry
-from .sheet import changed, refuse, render_table, reread
+from .sheet import changed, client_id, once_per_entry, refuse, render_table, reread
 
 
 @login_required

@@ -31,7 +31,7 @@ from ..models import Deal, Pulka
 from ..presenters.manual import ManualNote, manual_notes, manual_page
 from ..services import load_corrections, load_deals
 from .corrections import later_deal_error
-from .replays import once_per_entry
+from .sheet import once_per_entry
 
 TEMPLATE = "games/manual.html"
 

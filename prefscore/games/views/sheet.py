@@ -5,12 +5,24 @@ whether anything changed (docs/design.md, "How a deal flows", step 6). The regio
 screen swaps are partials of ``games/sheet.html``; the entry and correction views
 answer through ``render_table``, ``refuse`` and ``changed`` below, with the same regions.
 What the screen shows is ``presenters.table_context``'s.
+
+An action the page's outbox sends again is carried out once (docs/design.md, "Never
+lose a deal"): ``once_per_entry`` below. Each entry the outbox sends
+(static/js/outbox.js) carries a client id. A deal keeps it on its row
+(``views/entry.py`` tells a replay from another device's deal by it); every other action
+of the table (an undo or a change under the pencil, a correction, a forgotten deal
+proposed or consented to, a proposal to abandon and its answers, a manual entry) is
+remembered by it once carried out (``SentEntry``), so that the same entry sent again
+after a lost answer is answered as its success, never judged again: a second undo would
+be refused, a second proposal would be a second one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import wraps
 from typing import Any
+from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
@@ -31,11 +43,10 @@ from prefscore.web import (
     swaps_region,
 )
 
-from .. import presenters, tickets
-from ..access import pulka_and_seats_for
-from ..models import Pulka
+from .. import access, presenters
+from ..access import Seating, pulka_and_seats_for, pulka_for
+from ..models import Pulka, SentEntry
 from ..presenters.joining import join_panel, read_with_pulka
-from ..trail import Seating
 
 # Every region of the screen, in page order; the poll element carries the version.
 REGIONS = ("status", "forgotten", "sheet", "entry", "protocol", "poll")
@@ -138,12 +149,12 @@ def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
     """The version, if the device's ticket is valid, sealed to its live session and its
     account's current password, and the account still belongs to the club: one query."""
-    claim = tickets.claim(request.GET.get("t", ""), pk)
+    claim = access.claim(request.GET.get("t", ""), pk)
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     if claim is None or not session_key:
         return None
     found = Pulka.objects.version_for_session(pk, claim.user_id, session_key)
-    if found is None or not tickets.holds(claim, session_key, found[1]):
+    if found is None or not access.holds(claim, session_key, found[1]):
         return None
     return found[0]
 
@@ -182,3 +193,35 @@ def poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             response = redirect_to(request, reverse("games:sheet", args=[pk]))
     add_never_cache_headers(response)
     return response
+
+
+# --- once per entry -----------------------------------------------------------------
+
+View = Callable[..., HttpResponse]
+
+
+def client_id(request: HtmxHttpRequest) -> UUID | None:
+    """The id the page's outbox gave this entry (static/js/outbox.js), if it is one."""
+    try:
+        return UUID(request.POST.get("client_id", ""))
+    except ValueError:
+        return None
+
+
+def once_per_entry(view: View) -> View:
+    """``view`` for a POST with a client id: carried out once, its replays answered
+    with the table as it stands (its success). Who may not see the pulka is refused
+    as the view would refuse him (403/404), replay or not."""
+
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        sent = client_id(request) if request.method == "POST" else None
+        if sent is not None and SentEntry.objects.filter(pulka_id=pk, client_id=sent).exists():
+            pulka_for(request, pk)
+            return changed(request, pk)
+        response = view(request, pk, *args, **kwargs)
+        if sent is not None and response.status_code < 400:
+            SentEntry.objects.get_or_create(pulka_id=pk, client_id=sent)
+        return response
+
+    return wrapper
