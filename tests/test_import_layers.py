@@ -196,7 +196,7 @@ def test_the_engine_contract_forbids_every_runtime_dependency():
 @pytest.mark.parametrize(
     ("importer", "imported"),
     [
-        ("prefscore.games.recording", "prefscore.games.presenters.abandon"),
+        ("prefscore.games.recording", "prefscore.games.presenters.entry"),
         ("prefscore.games.access", "prefscore.games.presenters"),
         ("prefscore.games.presenters.table", "prefscore.games.views.sheet"),
         ("prefscore.games.presenters.joining", "prefscore.games.templatetags.joining"),

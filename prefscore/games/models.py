@@ -222,7 +222,7 @@ class Deal(models.Model):
         related_name="+",
         verbose_name=_("withdrawn by"),
     )
-    # The outbox's id of the entry (views/entry.py): a replay, or another device's deal.
+    # The outbox's id of the entry (views/sheet.py, ``record``): a replay, or another device's deal.
     client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     objects = DealQuerySet.as_manager()

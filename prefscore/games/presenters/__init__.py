@@ -16,7 +16,7 @@ The names below are the package's public ones: ``presenters.X`` finds each.
 
 from __future__ import annotations
 
-from ..replay import CorrectionStep
+from ..recording import CorrectionStep
 from .entry import (
     CONTRACT_LEVELS,
     MISERE_RANK,

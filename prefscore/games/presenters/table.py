@@ -32,18 +32,17 @@ from ..corrections import may_arbitrate, tournament_finished
 from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
 from ..models import Correction, Deal, ForgottenDeal, Pulka
-from ..replay import score_before_last
-from .abandon import abandon_panel
+from ..recording import score_before_last
 from .charts import BalanceChart, balance_chart
 from .conflict import EntryConflict
-from .entry import EntryForm, entry_form, values_from_facts
-from .manual import manual_notes
+from .entry import EntryForm, abandon_panel, entry_form, values_from_facts
 from .numbers import signed_remembered
 from .protocol import (
     LineActions,
     ProtocolEvent,
     ProtocolLine,
     for_viewer,
+    manual_notes,
     protocol_lines,
     split_newest,
 )

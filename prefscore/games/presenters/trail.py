@@ -28,8 +28,8 @@ from scoring.engine.sheet import SheetState, apply
 
 from ..access import Seating
 from ..models import AuditEvent, Deal, ForgottenDeal, Pulka
-from .abandon import ABANDON_ACTIONS, abandon_sentence
 from .bidi import isolate
+from .entry import ABANDON_ACTIONS, abandon_sentence
 from .numbers import format_points, reader_notation
 from .protocol import explain
 

@@ -38,7 +38,7 @@ from ..forms import ArbiterForm, DealForm
 from ..models import ForgottenDeal, Pulka
 from ..presenters import table_context
 from ..presenters import trail as trail_words
-from ..replay import effective_facts, state_before
+from ..recording import effective_facts, state_before
 from ..services import load_corrections, load_deals
 from .sheet import changed, once_per_entry, refuse, render_table
 
