@@ -1,5 +1,5 @@
 """HTML and JSON answers are gzipped; the event stream and a 304 are not (README,
-"Compression"; prefscore/compression.py)."""
+"Compression"; prefscore/web.py)."""
 
 from __future__ import annotations
 
