@@ -31,7 +31,7 @@ from scoring.engine.penalties import CorrectionOutcome, favours
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState, apply
 
-from . import changes
+from . import events
 from .access import locked_message, may_arbitrate, pencil_holder, result_locked
 from .models import AuditEvent, Consent, Correction, Deal, ForgottenDeal, Pulka, PulkaSeat
 from .services import NotAllowed, _after_change, audit, score, standing_deals
@@ -397,7 +397,7 @@ def _seen_by_the_table(proposal: ForgottenDeal, pulka: Pulka) -> None:
     if proposal.status != ForgottenDeal.Status.ADDED:
         pulka.version += 1
         pulka.save(update_fields=["version"])
-        changes.announce(pulka.pk)
+        events.announce(pulka.pk)
 
 
 def _answer(proposal: ForgottenDeal, pulka: Pulka, user: Any, seat: int, agreed: bool) -> None:

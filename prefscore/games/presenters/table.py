@@ -33,10 +33,9 @@ from ..forms import DealForm
 from ..manual_entries import is_manual_row, may_write_as
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..recording import score_before_last
-from .charts import BalanceChart, balance_chart
 from .conflict import EntryConflict
 from .entry import EntryForm, abandon_panel, entry_form, values_from_facts
-from .numbers import signed_remembered
+from .numbers import BalanceChart, balance_chart, signed_remembered
 from .protocol import (
     LineActions,
     ProtocolEvent,
