@@ -54,7 +54,7 @@ def pulka_and_seats_for(
 ) -> tuple[Pulka, tuple[PulkaSeat, ...]]:
     """:func:`pulka_for`'s pulka and checks (``change`` too), with its links and its
     seats: one query for the sheet's every request and for a record, which answers
-    with the screen (``viewer.read_sheet``)."""
+    with the screen (``read_sheet``)."""
     if not request.user.is_authenticated:
         pulka = pulka_for(request, pk, change=change)
         return pulka, tuple(PulkaSeat.objects.filter(pulka=pulka).select_related("player"))

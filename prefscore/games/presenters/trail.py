@@ -2,7 +2,7 @@
 
 This only formats what the models and the engine hold; the rules are
 ``corrections.py``'s (Кодекс 4.2.7–4.2.10, 4.2.16), who sits where and the latest
-proposal ``games/trail.py``'s, and the figures the engine's.
+proposal ``access.Seating``'s and ``recording.latest_proposal``'s, and the figures the engine's.
 """
 
 from __future__ import annotations
