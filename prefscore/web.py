@@ -16,6 +16,7 @@ This module sits below every app: it imports Django and django-htmx only.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from django import forms
@@ -23,13 +24,16 @@ from django.conf import settings
 from django.contrib.sessions.backends import db
 from django.core.exceptions import ValidationError
 from django.db import connections, router
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
-from django.template.context import make_context
+from django.template.context import Context, make_context
 from django.template.loader import get_template
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -165,6 +169,92 @@ def request_int(value: object, *, max_digits: int = 9) -> int | None:
     if not isinstance(value, str) or not 0 < len(value) <= max_digits:
         return None
     return int(value) if value.isascii() and value.isdigit() else None
+
+
+def fixed_words(template_name: str) -> SafeString:
+    """A template of the site's fixed words (the outbox's and the network's, read by
+    static/js), in the active language: it is rendered from an empty context, so no value
+    of a request or a viewer is in reach, and once per process and language, since
+    nothing else it shows can change while the process runs. Under DEBUG, on every call,
+    so that an edit shows on the next request."""
+    if settings.DEBUG:
+        return _fixed_words(template_name)
+    return _kept_words(template_name, get_language())
+
+
+@lru_cache(maxsize=32)
+def _kept_words(template_name: str, _language: str) -> SafeString:
+    return _fixed_words(template_name)
+
+
+class NotFixed(RuntimeError):
+    """A template of fixed words asked for a value it was not given: it is no such template."""
+
+
+class _Empty(Context):
+    """A context that holds only what the template sets itself (a ``count``'s counter),
+    and refuses loudly what it does not hold, rather than rendering it empty."""
+
+    def __getitem__(self, name: Any) -> Any:
+        try:
+            return super().__getitem__(name)
+        except KeyError:
+            raise NotFixed(f"a template of fixed words asked for {name!r}") from None
+
+
+def _fixed_words(template_name: str) -> SafeString:
+    made: Any = get_template(template_name)  # the Django backend's: .template is the engine's
+    return mark_safe(str(made.template.render(_Empty(autoescape=True))))
+
+
+# --- one row by its key, in one plain statement ------------------------------------------
+#
+# What every signed-in request reads (the user, for ``request.user``) costs, through the
+# ORM, more CPU building the query than the database takes to answer it (bench/cpu.py,
+# docs/benchmarks.md), as the session's read did: so it is one statement, made once per
+# model and database from the model's own fields, its row turned into an instance with the
+# ORM's own converters (``Model.from_db``), as a queryset would.
+
+_ROWS: dict[tuple[type[Model], str], tuple[str, list[str], tuple[Any, ...]]] = {}
+
+
+def row_by_pk(model: type[Model], pk: Any) -> Any:
+    """``model``'s row ``pk`` as ``model._default_manager.get(pk=pk)`` gives it, or None."""
+    alias = router.db_for_read(model)
+    connection = connections[alias]
+    made = _ROWS.get((model, alias))
+    if made is None:
+        made = _ROWS[(model, alias)] = _statement(model, connection)
+    sql, names, converters = made
+    key = model._meta.pk.get_db_prep_value(pk, connection)  # type: ignore[union-attr]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for position, found, col in converters:
+        for convert in found:
+            values[position] = convert(values[position], col, connection)
+    return model.from_db(alias, names, values)
+
+
+def _statement(model: type[Model], connection: Any) -> tuple[str, list[str], tuple[Any, ...]]:
+    meta = model._meta
+    fields = meta.concrete_fields
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    sql = (
+        f"SELECT {columns} FROM {quote(meta.db_table)}"
+        f" WHERE {quote(meta.pk.column)} = %s"  # type: ignore[union-attr]
+    )
+    converters = []
+    for position, field in enumerate(fields):
+        col = field.get_col(meta.db_table)
+        found = (*connection.ops.get_db_converters(col), *col.get_db_converters(connection))
+        if found:
+            converters.append((position, found, col))
+    return sql, [field.attname for field in fields], tuple(converters)
 
 
 # --- compressed HTML and JSON answers (README, "Compression") ---------------------------
