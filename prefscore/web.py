@@ -21,6 +21,8 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.sessions.backends import db
 from django.core.exceptions import ValidationError
 from django.db import connections, router
@@ -255,6 +257,15 @@ def _statement(model: type[Model], connection: Any) -> tuple[str, list[str], tup
         if found:
             converters.append((position, found, col))
     return sql, [field.attname for field in fields], tuple(converters)
+
+
+class PlainUserRead(ModelBackend):
+    """``ModelBackend`` with the user read by :func:`row_by_pk`: every signed-in request
+    reads him (``get_user``); an inactive account is refused as ``ModelBackend`` refuses it."""
+
+    def get_user(self, user_id: Any) -> Any:
+        user = row_by_pk(get_user_model(), user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None
 
 
 # --- compressed HTML and JSON answers (README, "Compression") ---------------------------

@@ -1,4 +1,4 @@
-"""The signed-in user read in one plain statement (``RateLimitedModelBackend.get_user``,
+"""The signed-in user read in one plain statement (``web.PlainUserRead.get_user``,
 ``prefscore.web.row_by_pk``): the same user as the ORM reads, and the same refusals."""
 
 from __future__ import annotations
