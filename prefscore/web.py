@@ -228,7 +228,7 @@ def row_by_pk(model: type[Model], pk: Any) -> Any:
     if made is None:
         made = _ROWS[(model, alias)] = _statement(model, connection)
     sql, names, converters = made
-    key = model._meta.pk.get_db_prep_value(pk, connection)  # type: ignore[union-attr]
+    key = model._meta.pk.get_db_prep_value(pk, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, [key])
         row = cursor.fetchone()
@@ -246,10 +246,7 @@ def _statement(model: type[Model], connection: Any) -> tuple[str, list[str], tup
     fields = meta.concrete_fields
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in fields)
-    sql = (
-        f"SELECT {columns} FROM {quote(meta.db_table)}"
-        f" WHERE {quote(meta.pk.column)} = %s"  # type: ignore[union-attr]
-    )
+    sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"
     converters = []
     for position, field in enumerate(fields):
         col = field.get_col(meta.db_table)

@@ -28,9 +28,9 @@ from scoring.engine.stats import balance_after_each_deal
 
 from .. import access, recording, render_cache, services
 from ..abandon import pending_with_answers
-from ..corrections import may_arbitrate, tournament_finished
+from ..corrections import tournament_finished
 from ..forms import DealForm
-from ..manual_entries import is_manual_row, may_write_as
+from ..manual_entries import is_manual_row
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..recording import score_before_last
 from .conflict import EntryConflict
@@ -83,7 +83,7 @@ def line_actions(
         }
     return LineActions(
         correctable=correctable if seats else frozenset(),
-        arbiter=may_arbitrate(pulka, request.user) and not tournament_finished(pulka),
+        arbiter=access.may_arbitrate(pulka, request.user) and not tournament_finished(pulka),
         held=held.number if held is not None and seats else None,
         held_text=held_text,
     )
@@ -395,7 +395,7 @@ def table_context(
             lambda p: render_cache.versioned(p, "abandonment", lambda: pending_with_answers(p)),
         ),
         # The manual entry form's link (docs/rules.md §3.11): admins, a tournament's organisers.
-        "may_manual": not pulka.is_frozen and may_write_as(pulka, role),
+        "may_manual": not pulka.is_frozen and access.may_write_as(pulka, role),
         "seating": seating,  # the join panel's (templatetags/joining.py)
         "entry": entry,
         "entry_region": entry_region,
