@@ -1,5 +1,5 @@
-"""The entry region: the form, only what the next deal, or a deal again, may be; and the
-panel to abandon the pulka, in words.
+"""The entry region: the form, only what the next deal, or a deal again, may be; what
+the region says once the pulka takes no more; and the panel to abandon it, in words.
 
 The state the deal is dealt in (``scoring.engine.sheet.SheetState``) decides the
 dealer, who sits out, the lowest contract allowed and which words the players have.
@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -295,6 +297,48 @@ def values_from_facts(facts: dict[str, Any], names: Sequence[str]) -> dict[str, 
         if facts.get(name) is True:
             values[name] = "on"
     return values
+
+
+# --- when the pulka takes no more deals ----------------------------------------------
+
+
+def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) -> str:
+    """What a pulka that takes no more deals says of itself: one thing, said plainly.
+
+    Why it is over comes first, by the convention's ``end`` (docs/rules.md §3.5): a pulka
+    ended by the deal limit, or closed by a tournament's organiser, does not say that
+    every pulya is closed. A finished pulka takes no new deal, but
+    its last deal can still be put right: by its recorder under the pencil rule
+    (Кодекс 4.2.8), by the players at the table as a correction (4.2.7). Only an
+    abandoned (archived) pulka is frozen for good.
+    """
+    if pulka.status == Pulka.Status.ARCHIVED:
+        return _("This pulka was abandoned: it is archived and its sheet is frozen for good.")
+    if pulka.status != Pulka.Status.FINISHED:
+        return _("This pulka is no longer played: the sheet takes no more deals.")
+    text = end_message(state)
+    if pencil_until is not None:
+        until = time_format(timezone.localtime(pencil_until), "H:i")
+        text += " " + _(
+            "Until %(time)s you may still change or undo the last deal (Кодекс 4.2.8)."
+        ) % {"time": until}
+    elif seated:
+        text += " " + _(
+            "Its last deal can still be corrected by a player at the table (Кодекс 4.2.7)."
+        )
+    return text
+
+
+def end_message(state: SheetState) -> str:
+    """Why a finished pulka is over, by its convention's ``end`` (docs/rules.md §3.5)."""
+    if not state.closed:
+        return _("The organiser closed this table: it takes no more deals.")
+    end = state.convention.end
+    if end == "deals":
+        return _("The deal limit is reached: the pulka is over and takes no more deals.")
+    if end == "sum_reached":
+        return _("The pulyas add up to the total: the pulka is over and takes no more deals.")
+    return _("Every pulya is closed: the pulka is over and takes no more deals.")
 
 
 # --- abandoning the pulka, in words ---------------------------------------------------

@@ -34,7 +34,7 @@ from ..manual_entries import is_manual_row
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..recording import score_before_last
 from .conflict import EntryConflict
-from .entry import EntryForm, abandon_panel, entry_form, values_from_facts
+from .entry import EntryForm, abandon_panel, entry_form, over_text, values_from_facts
 from .numbers import BalanceChart, balance_chart, signed_remembered
 from .protocol import (
     LineActions,
@@ -456,45 +456,6 @@ def balance_of(scored: ScoredPulka) -> BalanceChart | None:
     """The chart of each player's balance, settled as if the pulka stopped after each deal."""
     balances = balance_after_each_deal(scored)
     return balance_chart(scored.pulka.names, balances, signed_remembered(), _("deals"))
-
-
-def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) -> str:
-    """What a pulka that takes no more deals says of itself: one thing, said plainly.
-
-    Why it is over comes first, by the convention's ``end`` (docs/rules.md §3.5): a pulka
-    ended by the deal limit, or closed by a tournament's organiser, does not say that
-    every pulya is closed. A finished pulka takes no new deal, but
-    its last deal can still be put right: by its recorder under the pencil rule
-    (Кодекс 4.2.8), by the players at the table as a correction (4.2.7). Only an
-    abandoned (archived) pulka is frozen for good.
-    """
-    if pulka.status == Pulka.Status.ARCHIVED:
-        return _("This pulka was abandoned: it is archived and its sheet is frozen for good.")
-    if pulka.status != Pulka.Status.FINISHED:
-        return _("This pulka is no longer played: the sheet takes no more deals.")
-    text = end_message(state)
-    if pencil_until is not None:
-        until = time_format(timezone.localtime(pencil_until), "H:i")
-        text += " " + _(
-            "Until %(time)s you may still change or undo the last deal (Кодекс 4.2.8)."
-        ) % {"time": until}
-    elif seated:
-        text += " " + _(
-            "Its last deal can still be corrected by a player at the table (Кодекс 4.2.7)."
-        )
-    return text
-
-
-def end_message(state: SheetState) -> str:
-    """Why a finished pulka is over, by its convention's ``end`` (docs/rules.md §3.5)."""
-    if not state.closed:
-        return _("The organiser closed this table: it takes no more deals.")
-    end = state.convention.end
-    if end == "deals":
-        return _("The deal limit is reached: the pulka is over and takes no more deals.")
-    if end == "sum_reached":
-        return _("The pulyas add up to the total: the pulka is over and takes no more deals.")
-    return _("Every pulya is closed: the pulka is over and takes no more deals.")
 
 
 def _change_form(
