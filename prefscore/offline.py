@@ -7,7 +7,7 @@ lose a deal"): the outbox's fresh token, the service worker, the manifest, the f
 - ``service_worker``: ``/sw.js`` from the site root, so that it may serve every page;
   its bytes name the release (a digest of the static files and of itself), so a deploy
   installs the new one and the page offers to reload.
-- ``AccountMiddleware``: every HTML page says whose it is (``X-Prefscore-Account``);
+- ``web.AccountMiddleware``: every HTML page says whose it is (``X-Prefscore-Account``);
   the service worker keeps pages only of the account signed in, and drops them all when
   it sees another one or none (signed out).
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,6 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-ACCOUNT_HEADER = "X-Prefscore-Account"
 THEME_COLOUR = "#0b5d3b"  # --felt in static/css/prefscore.css
 # The files every page needs, kept by the service worker from its install on.
 PRECACHED = (
@@ -128,28 +126,7 @@ def release() -> str:
     return digest.hexdigest()
 
 
-class AccountMiddleware:
-    """Marks each HTML page with its account (``ACCOUNT_HEADER``; empty when signed out)."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        # Whole pages only: the worker keeps no htmx answer (a poll, a region), and a
-        # spectator's poll reads no session for it.
-        if "HX-Request" not in request.headers and response.get("Content-Type", "").startswith(
-            "text/html"
-        ):
-            user = getattr(request, "user", None)
-            pk = user.pk if user is not None and user.is_authenticated else None
-            response[ACCOUNT_HEADER] = "" if pk is None else str(pk)
-        return response
-
-
 __all__ = [
-    "ACCOUNT_HEADER",
-    "AccountMiddleware",
     "favicon",
     "manifest",
     "outbox_session",

@@ -115,9 +115,9 @@ def test_a_layer_may_import_those_below_it(with_import, importer, imported):
 
 
 def test_an_indirect_import_through_the_site_is_caught_too(with_import):
-    with_import("prefscore.clubs.models", "prefscore.security")
+    with_import("prefscore.clubs.models", "prefscore.lan")
 
-    assert not _kept("layers", with_import("prefscore.security", "prefscore.games.models"))
+    assert not _kept("layers", with_import("prefscore.lan", "prefscore.games.models"))
 
 
 @pytest.mark.parametrize(
@@ -196,8 +196,8 @@ def test_the_engine_contract_forbids_every_runtime_dependency():
 @pytest.mark.parametrize(
     ("importer", "imported"),
     [
-        ("prefscore.games.recording", "prefscore.games.presenters.abandon"),
-        ("prefscore.games.trail", "prefscore.games.presenters"),
+        ("prefscore.games.recording", "prefscore.games.presenters.entry"),
+        ("prefscore.games.access", "prefscore.games.presenters"),
         ("prefscore.games.presenters.table", "prefscore.games.views.sheet"),
         ("prefscore.games.presenters.joining", "prefscore.games.templatetags.joining"),
         ("prefscore.games.models", "prefscore.games.services"),

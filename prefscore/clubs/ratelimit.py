@@ -38,11 +38,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+
+from prefscore.web import PlainUserRead
 
 from .models import SignInCounter
 
@@ -207,12 +208,13 @@ def trust(username: str | None, address: str | None) -> None:
         row.save()
 
 
-class RateLimitedModelBackend(ModelBackend):
+class RateLimitedModelBackend(PlainUserRead):
     """Django's username and password check; while a limit holds, a challenge.
 
     A challenged attempt's password is still checked, for the code to go to the right
     owner only; the user (or None) is left on the request as ``signin_challenge`` for
-    the sign-in form, and authenticate() answers None, whichever it was.
+    the sign-in form, and authenticate() answers None, whichever it was. The signed-in
+    user of every request is read in one plain statement (``web.PlainUserRead``).
     """
 
     def authenticate(

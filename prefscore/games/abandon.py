@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from prefscore.clubs.models import Role
 from prefscore.clubs.names import normalise_text
 
-from . import changes, events, render_cache
+from . import events, render_cache
 from .corrections import Refusal, answerable_seat, seats_of
 from .models import AbandonConsent, Abandonment, AuditEvent, ForgottenDeal, Pulka, PulkaSeat
 from .services import NotAllowed, audit
@@ -109,7 +109,7 @@ def _settle(found: Abandonment, pulka: Pulka, user: Any) -> None:
         return
     pulka.version += 1
     pulka.save(update_fields=["version"])
-    changes.announce(pulka.pk)
+    events.announce(pulka.pk)
 
 
 def _abandon_at_once(pulka: Pulka, user: Any, reason: str) -> Abandonment:
@@ -135,7 +135,7 @@ def _archive(pulka: Pulka, user: Any, reason: str, *, by_admin: bool = False) ->
     pulka.status = Pulka.Status.ARCHIVED
     pulka.version += 1
     pulka.save(update_fields=["status", "version"])
-    changes.announce(pulka.pk)
+    events.announce(pulka.pk)
     details = {"reason": reason, "by": "admin" if by_admin else "table"}
     audit(pulka, AuditEvent.Action.ABANDONED, user, None, details)
     events.settled(pulka.pk)  # an abandoned pulka leaves the statistics

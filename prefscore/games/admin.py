@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import changes
+from . import events
 from .models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
 
 
@@ -92,7 +92,7 @@ class PulkaAdmin(admin.ModelAdmin):
                 status=Pulka.Status.ARCHIVED, version=F("version") + 1
             )
             for pulka_id in ids:
-                changes.announce(pulka_id)
+                events.announce(pulka_id)
         self.message_user(
             request,
             ngettext("%(count)d pulka archived.", "%(count)d pulkas archived.", count)

@@ -23,7 +23,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from prefscore.clubs.models import Role
 from prefscore.clubs.names import display_name
 from scoring.engine.deals import Deal as EngineDeal
 from scoring.engine.deals import parse_deal
@@ -32,9 +31,9 @@ from scoring.engine.penalties import CorrectionOutcome, favours
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState, apply
 
-from . import changes
+from . import events
+from .access import locked_message, may_arbitrate, pencil_holder, result_locked
 from .models import AuditEvent, Consent, Correction, Deal, ForgottenDeal, Pulka, PulkaSeat
-from .pencil import locked_message, pencil_holder, result_locked
 from .services import NotAllowed, _after_change, audit, score, standing_deals
 
 
@@ -44,14 +43,6 @@ def seats_of(pulka: Pulka, user: Any) -> list[int]:
         return []
     return list(
         PulkaSeat.objects.filter(pulka=pulka, player__user=user).values_list("seat", flat=True)
-    )
-
-
-def may_arbitrate(pulka: Pulka, user: Any) -> bool:
-    """In tournament pulkas organisers and admins apply arbiters' decisions (4.2.16)."""
-    return pulka.tournament_id is not None and pulka.club.role_of(user) in (
-        Role.ORGANISER,
-        Role.ADMIN,
     )
 
 
@@ -406,7 +397,7 @@ def _seen_by_the_table(proposal: ForgottenDeal, pulka: Pulka) -> None:
     if proposal.status != ForgottenDeal.Status.ADDED:
         pulka.version += 1
         pulka.save(update_fields=["version"])
-        changes.announce(pulka.pk)
+        events.announce(pulka.pk)
 
 
 def _answer(proposal: ForgottenDeal, pulka: Pulka, user: Any, seat: int, agreed: bool) -> None:

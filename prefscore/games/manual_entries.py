@@ -19,23 +19,16 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from prefscore.clubs.models import Role
 from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
 from scoring.engine.manual import describe
 from scoring.engine.pulka import ScoredPulka
 
+from .access import may_write_as
 from .corrections import Refusal, finished_message, tournament_finished
 from .models import AuditEvent, Correction, Deal, Pulka
 from .services import NotAllowed, Recorded, _after_change, audit, record_deal, score
 from .services import standing_deals as _standing
-
-
-def may_write_as(pulka: Pulka, role: str | None) -> bool:
-    """Whether a member of ``role`` may write manual entries in this pulka (§3.11.8)."""
-    if role == Role.ADMIN:
-        return True
-    return pulka.tournament_id is not None and role == Role.ORGANISER
 
 
 def manual_refusal(pulka: Pulka, user: Any) -> Refusal | None:

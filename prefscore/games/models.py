@@ -182,7 +182,7 @@ class DealQuerySet(models.QuerySet["Deal"]):
 
 
 class SentEntry(models.Model):
-    """An action the outbox sent and the server carried out (views/replays.py)."""
+    """An action the outbox sent and the server carried out (views/sheet.py, ``once_per_entry``)."""
 
     pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="+")
     client_id = models.UUIDField(_("client id"))
@@ -224,7 +224,7 @@ class Deal(models.Model):
         related_name="+",
         verbose_name=_("withdrawn by"),
     )
-    # The outbox's id of the entry (views/entry.py): a replay, or another device's deal.
+    # The outbox's id of the entry (views/sheet.py, ``record``): a replay, or another device's deal.
     client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     objects = DealQuerySet.as_manager()

@@ -22,9 +22,9 @@ from scoring.engine.deals import parse_deal
 from scoring.engine.errors import DealError
 from scoring.engine.sheet import apply
 
-from . import changes, events
+from . import events
+from .access import locked_message, pencil_deal, pencil_holder, pencil_until, result_locked
 from .models import Abandonment, AuditEvent, Correction, Deal, ForgottenDeal, Pulka
-from .pencil import locked_message, pencil_deal, pencil_holder, pencil_until, result_locked
 
 
 class Conflict(Exception):
@@ -214,7 +214,7 @@ def record_next(
             )
             if not rows.update(version=pulka.version + 1, status=status):
                 raise Moved
-            changes.announce(pulka.pk)
+            events.announce(pulka.pk)
             deal = Deal.objects.create(
                 pulka=pulka, number=number, facts=dict(facts), entered_by=user, client_id=client_id
             )
@@ -280,7 +280,7 @@ def _after_change(pulka: Pulka, scored: engine_pulka.ScoredPulka, user: Any = No
     closed = scored.state.closed or locked
     pulka.status = Pulka.Status.FINISHED if closed else Pulka.Status.RUNNING
     pulka.save(update_fields=["version", "status"])
-    changes.announce(pulka.pk)
+    events.announce(pulka.pk)
     if pulka.status == Pulka.Status.FINISHED and not was_finished:
         audit(pulka, AuditEvent.Action.FINISHED, user)
     if was_finished or pulka.status == Pulka.Status.FINISHED:

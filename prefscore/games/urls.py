@@ -4,7 +4,6 @@ from .views import (
     abandon,
     calculator,
     corrections,
-    entry,
     events,
     io,
     join,
@@ -22,8 +21,8 @@ urlpatterns = [
     path("pulkas/<id:pk>/poll/", sheet.poll, name="poll"),
     # The change signal (views/events.py): under ASGI only; its path mirrors the poll's.
     path("pulkas/<id:pk>/events/", events.sheet_events, name="events"),
-    path("pulkas/<id:pk>/deals/", entry.record, name="record"),
-    path("pulkas/<id:pk>/deals/<id:number>/pencil/", entry.pencil, name="pencil"),
+    path("pulkas/<id:pk>/deals/", sheet.record, name="record"),
+    path("pulkas/<id:pk>/deals/<id:number>/pencil/", sheet.pencil, name="pencil"),
     path("pulkas/<id:pk>/deals/<id:number>/correct/", corrections.correct, name="correct"),
     path("pulkas/<id:pk>/deals/<id:number>/arbiter/", corrections.arbiter, name="arbiter"),
     path("pulkas/<id:pk>/forgotten/", corrections.propose, name="propose"),

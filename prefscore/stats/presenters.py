@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.models import Player
 from prefscore.games.presenters import format_result, signed
-from prefscore.games.presenters.charts import BarChart, LineChart, bar_chart, line_chart
+from prefscore.games.presenters.numbers import BarChart, LineChart, bar_chart, line_chart
 from scoring.conventions import convention_label
 from scoring.engine.rating import Rating, leaderboard
 from scoring.engine.stats import (

@@ -8,7 +8,7 @@ ordinary poll for its region, so who may see what stays in the ordinary views.
 The version changes when any table of the tournament changes its own (a deal, a
 correction, a closing), when a round is drawn, published, rescheduled or discarded, when
 a table is closed, and when the tournament's status moves on (a cut, the finish). A
-stream watches, through ``games.changes``' fan-out, the tournament's own key
+stream watches, through ``games.events``' fan-out, the tournament's own key
 (``"tournament:<id>"``: announced on PostgreSQL by :func:`connect`'s signals, read by the
 SQLite watcher through :func:`round_states`) and each of its tables still being played.
 
@@ -34,7 +34,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
-from prefscore.games import changes
+from prefscore.games import events as pulka_events
 from prefscore.games.models import Pulka
 from prefscore.games.views import events
 from prefscore.web import HtmxHttpRequest
@@ -82,13 +82,13 @@ def _announce(sender: type, instance: Any, **kwargs: Any) -> None:
             .first()
         )
     if tournament_id is not None:
-        changes.announce(key(tournament_id))
+        pulka_events.announce(key(tournament_id))
 
 
 def connect() -> None:
     """Announce the tournament's key wherever its round state is written (PostgreSQL's
     ``NOTIFY``, delivered at the commit), and let the SQLite watcher read it."""
-    changes.register(KIND, round_states)
+    pulka_events.register(KIND, round_states)
     for model in (Tournament, Round, TableClosure):
         uid = f"tournaments.room_events.{model.__name__}"
         post_save.connect(_announce, sender=model, dispatch_uid=f"{uid}.save")
@@ -137,11 +137,11 @@ async def room_changes(
     tournament_id: int, check: Callable[[], RoomState | None]
 ) -> AsyncIterator[bytes]:
     """The stream's body: the version now, then each new one; a heartbeat when idle."""
-    checked = functools.partial(changes.in_check_thread, check)
+    checked = functools.partial(pulka_events.in_check_thread, check)
     ends = time.monotonic() + events.STREAM_SECONDS
-    hub = changes.hub()
+    hub = pulka_events.hub()
     woken = asyncio.Event()
-    watched: set[changes.Key] = {key(tournament_id)}
+    watched: set[pulka_events.Key] = {key(tournament_id)}
     hub.add(key(tournament_id), woken)  # before the first read: no change falls between
     try:
         shown = None
@@ -150,7 +150,7 @@ async def room_changes(
             if state is None:
                 yield events.message("gone", "")
                 return
-            wanted: set[changes.Key] = {key(tournament_id), *state.live}
+            wanted: set[pulka_events.Key] = {key(tournament_id), *state.live}
             for added in wanted - watched:
                 hub.add(added, woken)
                 woken.set()  # a change before it was watched: read once more

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from prefscore.games import changes
+from prefscore.games import events
 from prefscore.games.models import Pulka
 
 from . import results, stages
@@ -38,7 +38,7 @@ MAX_WHISTS = 1_000_000
 def _finish(pulka: Pulka, status: str = Pulka.Status.FINISHED) -> None:
     # The version moves on so that the table's open sheets see the change at their poll.
     Pulka.objects.filter(pk=pulka.pk).update(status=status, version=F("version") + 1)
-    changes.announce(pulka.pk)
+    events.announce(pulka.pk)
 
 
 def close_table(

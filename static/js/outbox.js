@@ -4,7 +4,7 @@
    - Each entry (record, change, undo, correction, consent, proposal…) is written to
      localStorage before it is sent, with a client id the server keeps with the deal: a
      replay of it is answered as its success, another device's deal of the same number
-     is a 409 that shows both (games/views/entry.py).
+     is a 409 that shows both (games/views/sheet.py).
    - Entries are sent in order, one at a time, on load, on `online`, when the page is
      shown again and on a backoff timer, each with a CSRF token fetched just before
      (the token rotates at sign-in and its cookie is HttpOnly). An expired session

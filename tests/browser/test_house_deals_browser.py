@@ -70,7 +70,7 @@ def test_a_concession_with_a_shown_talon_is_recorded_on_a_phone(live_server, new
     form.locator("button[type=submit]").click()
 
     expect(page.locator("#entry-form input[name=number]")).to_have_value("2")
-    conceded = {"ru": "7♠/уход", "en": "7♠/conceded"}[language]  # presenters/notation.py
+    conceded = {"ru": "7♠/уход", "en": "7♠/conceded"}[language]  # presenters/numbers.py
     expect(page.locator("#protocol")).to_contain_text(conceded)
     deal = pulka.deals.get()
     assert deal.facts == {

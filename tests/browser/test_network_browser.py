@@ -1,4 +1,4 @@
-"""A phone on a bad network (static/js/network.js, games/views/entry.py): a deal sent
+"""A phone on a bad network (static/js/network.js, games/views/sheet.py): a deal sent
 while the connection drops arrives once, a race lost shows both entries side by side
 and records the player's as the next deal at his word, a poll does not wipe a half-filled entry, a server error says "not saved" and the
 retry records it, and a refusal keeps the page under DEBUG too. Phone size, both

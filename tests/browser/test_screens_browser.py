@@ -158,7 +158,7 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 # Russian words that English pages keep on purpose: the rule book's title and the names
 # conventions go by. The contract notation is not among them: an English page writes
-# 7NT and 7♠/pass (games/presenters/notation.py).
+# 7NT and 7♠/pass (games/presenters/numbers.py).
 RUSSIAN_IN_ENGLISH = re.compile(
     r"Кодекс\w*|преферанс\w*|сочинк\w*|ленинградк\w*|питерк\w*|ростовк\w*|«?Ленинградская»?"
     r"|ФСПР|пуля|гора|висты|Русский"

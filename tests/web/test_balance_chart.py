@@ -8,8 +8,7 @@ import pytest
 from django.urls import reverse
 
 from prefscore.games import services
-from prefscore.games.presenters.charts import sampled
-from prefscore.games.presenters.numbers import signed
+from prefscore.games.presenters.numbers import sampled, signed
 from scoring.engine.settlement import exact_result
 from tests.web.fixtures_table import EN, HTMX, legal_deals
 

@@ -1,5 +1,5 @@
 """HTML and JSON answers are gzipped; the event stream and a 304 are not (README,
-"Compression"; prefscore/compression.py)."""
+"Compression"; prefscore/web.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 from django.urls import reverse
 
-from prefscore.games import changes
+from prefscore.games import events as pulka_events
 from tests.web.fixtures_table import HTMX, legal_deals
 
 NAMES = ("Anna", "Boris", "Vera")
@@ -65,13 +65,13 @@ def test_the_event_stream_is_not_gzipped(make_table_pulka, table_world):
         await client.aforce_login(table_world.users["anna"])
         response = await client.get(reverse("games:events", args=[pulka.pk]), headers=GZIP)
         first = await anext(aiter(response.streaming_content))
-        await changes.hub().stop()
+        await pulka_events.hub().stop()
         return response.has_header("Content-Encoding"), first
 
     try:
         encoded, first = async_to_sync(scenario)()
     finally:
-        changes.release_connections()
+        pulka_events.release_connections()
 
     assert not encoded
     assert first.startswith(b"retry: ")

@@ -78,7 +78,7 @@ def test_a_concession_with_a_shown_talon_is_recorded(make_table_pulka, table_cli
         "talon_shown": True,
     }
     html = table_client().get(sheet_url(pulka), headers=EN).content.decode()
-    assert "7♠/conceded" in html and "7♠/уход" not in html  # presenters/notation.py
+    assert "7♠/conceded" in html and "7♠/уход" not in html  # presenters/numbers.py
     assert "Anna: 24 into the gora for conceding without three" in html
     assert "Anna → Gleb: 16 whists, the talon was shown" in html
 

@@ -336,7 +336,7 @@ def test_a_client_id_that_is_no_uuid_is_ignored(make_table_pulka, table_client):
     assert deal.client_id is None
 
 
-# --- the other actions: carried out once per entry (views/replays.py) -----------------------
+# --- the other actions: carried out once per entry (views/sheet.py, once_per_entry) -----------------------
 
 
 @pytest.mark.parametrize("headers", [HTMX, EN], ids=["htmx", "page"])

@@ -1,7 +1,7 @@
 """The change signal (games:events, games:watch_events): Server-Sent Events under ASGI.
 
 Driven through Django's AsyncClient, whose requests are ASGI requests as uvicorn's are;
-the SQLite watcher (``games.changes``) runs in the test's event loop. Transactional: the
+the SQLite watcher (``games.events``) runs in the test's event loop. Transactional: the
 stream reads the database from other threads.
 """
 
@@ -18,7 +18,8 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from prefscore.clubs.models import Membership
-from prefscore.games import changes, joining, tickets
+from prefscore.games import access, joining
+from prefscore.games import events as pulka_events
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.games.views import events
@@ -56,12 +57,12 @@ def run(coroutine_function: Any) -> Any:
         try:
             return await coroutine_function()
         finally:
-            await changes.hub().stop()
+            await pulka_events.hub().stop()
 
     try:
         return async_to_sync(scenario)()
     finally:
-        changes.release_connections()
+        pulka_events.release_connections()
 
 
 def test_the_stream_says_the_version_now_and_then_each_new_one(make_table_pulka, table_world):
@@ -94,7 +95,7 @@ def test_the_stream_with_the_pages_ticket_needs_its_session(make_table_pulka, ta
         client = await signed_in(table_world.users["anna"])
         session_key = client.cookies["sessionid"].value
         user = table_world.users["anna"]
-        ticket = tickets.issue(pulka, user.pk, session_key, user.password)
+        ticket = access.issue(pulka, user.pk, session_key, user.password)
         good = await client.get(events_url(pulka), {"t": ticket})
         stranger = AsyncClient()  # the same ticket without the session cookie
         bad = await stranger.get(events_url(pulka), {"t": ticket})
@@ -194,14 +195,14 @@ def test_the_watcher_wakes_the_streams_of_a_changed_pulka_only():
     versions = {1: 5, 2: 7}
 
     async def scenario() -> tuple[bool, bool, int]:
-        hub = changes.ChangeHub()
+        hub = pulka_events.ChangeHub()
         hub.feed = asyncio.get_running_loop().create_task(asyncio.sleep(0))  # no real feed
         with hub.watching(1) as one, hub.watching(2) as two:
-            task = asyncio.create_task(changes.watch(hub, lambda ids: dict(versions)))
-            await asyncio.sleep(changes.WATCH_SECONDS / 2)
+            task = asyncio.create_task(pulka_events.watch(hub, lambda ids: dict(versions)))
+            await asyncio.sleep(pulka_events.WATCH_SECONDS / 2)
             one.clear(), two.clear()  # the first read wakes both: they may have changed
             versions[1] = 6
-            await asyncio.sleep(changes.WATCH_SECONDS * 2)
+            await asyncio.sleep(pulka_events.WATCH_SECONDS * 2)
             woken = one.is_set(), two.is_set()
             streams = hub.streams()
         await asyncio.wait_for(task, WAIT)  # ends with no stream left
@@ -217,7 +218,7 @@ def test_announcing_a_change_notifies_on_postgresql_only(
     postgresql = connection.vendor == "postgresql"
 
     with django_assert_num_queries(1 if postgresql else 0) as seen:
-        changes.announce(pulka.pk)
+        pulka_events.announce(pulka.pk)
 
     if postgresql:
         assert "pg_notify" in seen.captured_queries[0]["sql"]
@@ -272,7 +273,7 @@ def test_a_page_that_goes_away_leaves_no_stream_behind(make_table_pulka, table_w
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
             if message.get("body", b"").startswith(b"retry:"):
-                streams.append(changes.hub().streams())
+                streams.append(pulka_events.hub().streams())
                 gone.set()
 
         streams: list[int] = []
@@ -284,7 +285,7 @@ def test_a_page_that_goes_away_leaves_no_stream_behind(make_table_pulka, table_w
             "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
         }  # fmt: skip
         await asyncio.wait_for(application(scope, receive, send), WAIT)
-        return sent[0]["status"], streams[0], changes.hub().streams()
+        return sent[0]["status"], streams[0], pulka_events.hub().streams()
 
     status, while_open, after = run(scenario)
 

@@ -12,7 +12,8 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from prefscore.offline import ACCOUNT_HEADER, release
+from prefscore.offline import release
+from prefscore.web import ACCOUNT_HEADER
 from tests.web.fixtures_table import EN, HTMX
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ and the ``aria-label``, ``placeholder`` and ``title`` attributes; scripts, style
 form values and elements marked with another ``lang`` (the language switch) are left
 out, and so is what people typed (names of players, clubs and accounts). The contract
 notation is included: on an English page ``7NT`` and ``7♠/pass``, never ``БК`` or
-``пас`` (presenters/notation.py).
+``пас`` (presenters/numbers.py).
 """
 
 from __future__ import annotations

@@ -216,7 +216,7 @@ def test_a_record_holds_the_row_for_the_bump_and_the_inserts_at_a_constant_count
 
     assert response.status_code == 200
     # On PostgreSQL the change signal's NOTIFY goes out with the version's bump, in the
-    # same transaction (games/changes.py): the other phones hear it once it commits.
+    # same transaction (games/events.py): the other phones hear it once it commits.
     notify = [f"SELECT pg_notify('prefscore_pulka', '{pulka.pk}')"]
     signal = notify if connection.vendor == "postgresql" else []
     assert _written_in_the_transaction(captured.captured_queries) == [

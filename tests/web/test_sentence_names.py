@@ -17,7 +17,7 @@ from django.utils import translation
 
 from prefscore.clubs.names import FSI, PDI, isolate
 from prefscore.clubs.templatetags.people import isolate as isolate_filter
-from prefscore.games.presenters import abandon, manual, settlement, sheet, trail
+from prefscore.games.presenters import entry, protocol, settlement, sheet, trail
 from scoring.engine import settlement as engine_settlement
 
 ARABIC = "أحمد"
@@ -106,13 +106,13 @@ def test_sentences_made_in_python_isolate_the_names() -> None:
     adjustment = engine_settlement.Adjustment(seat=0, change=-1, compensation=1)
     with translation.override("en"):
         assert settlement._adjustment(adjustment, names).startswith(f"{ISOLATED}: gora −1")
-        assert manual._figure(ARABIC, "pulya", 2, None) == f"{ISOLATED}: 2 into the pulya"
-        assert manual._figure("Boris", "whists", 4, ARABIC).endswith(f"→ {ISOLATED}: 4 whists")
+        assert protocol._figure(ARABIC, "pulya", 2, None) == f"{ISOLATED}: 2 into the pulya"
+        assert protocol._figure("Boris", "whists", 4, ARABIC).endswith(f"→ {ISOLATED}: 4 whists")
         assert trail._seat_answer(ARABIC, {}).text == f"{ISOLATED}: waiting"
         assert sheet._label(ARABIC, sheet.drawing.Box(0, 0, 200, 40)).text == f"→{ISOLATED}"
     with translation.override("ru"):
         row = SimpleNamespace(player=SimpleNamespace(name=ARABIC))
-        assert abandon._answer_label(row, own=False).startswith(f"{ISOLATED} ")
+        assert entry._answer_label(row, own=False).startswith(f"{ISOLATED} ")
 
 
 def test_isolate_is_the_one_the_presenters_use() -> None:

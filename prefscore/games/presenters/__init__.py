@@ -16,7 +16,7 @@ The names below are the package's public ones: ``presenters.X`` finds each.
 
 from __future__ import annotations
 
-from ..replay import CorrectionStep
+from ..recording import CorrectionStep
 from .entry import (
     CONTRACT_LEVELS,
     MISERE_RANK,
@@ -28,8 +28,15 @@ from .entry import (
     entry_form,
     values_from_facts,
 )
-from .notation import no_trumps, reader_notation
-from .numbers import MINUS, format_money, format_points, format_result, signed
+from .numbers import (
+    MINUS,
+    format_money,
+    format_points,
+    format_result,
+    no_trumps,
+    reader_notation,
+    signed,
+)
 from .protocol import (
     LineActions,
     ProtocolEvent,

@@ -18,9 +18,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from .. import joining, render_cache
+from ..access import Seating, role_in_club
 from ..models import Pulka, TableLinks
-from ..trail import Seating
-from ..viewer import role_in_club
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Manual entries on the screens (docs/rules.md §3.11): the form page, the protocol's
-reason line and the notes beneath the drawn sheet.
+"""Manual entries on the screens (docs/rules.md §3.11): the form page (the protocol's
+reason line and the notes beneath the drawn sheet are ``protocol``'s).
 
 The figures are the engine's entries, explained as every deal's are; a manual line
 adds the reason its writer gave.
@@ -11,17 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.urls import reverse
-from django.utils.translation import gettext as _
-
-from scoring.engine.deals import Deal as EngineDeal
-from scoring.engine.manual import MAX_POINTS, describe
-from scoring.engine.pulka import ScoredPulka
+from scoring.engine.manual import MAX_POINTS
 
 from ..manual_forms import SECTION_LABELS, ManualEntryForm
 from ..models import Pulka
-from .bidi import isolate
-from .numbers import format_points
+from .protocol import ManualNote
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,61 +76,3 @@ def manual_page(
         min_points=-MAX_POINTS,
         max_points=MAX_POINTS,
     )
-
-
-def reason_lines(deal: EngineDeal) -> tuple[str, ...]:
-    """The protocol's extra line for a manual entry: the reason given; () for a deal."""
-    line = describe(deal)
-    if line is None:
-        return ()
-    return (_("Written by hand: %(reason)s") % {"reason": line.reason},)
-
-
-@dataclass(frozen=True, slots=True)
-class ManualNote:
-    """A manual line of the sheet: its number, its figure and its reason (§3.11)."""
-
-    number: int
-    figure: str
-    reason: str
-    correct_url: str = ""
-
-
-def manual_notes(scored: ScoredPulka, pulka_pk: int | None = None) -> tuple[ManualNote, ...]:
-    """Every manual line of the sheet as it stands (corrections applied), oldest first.
-
-    With ``pulka_pk`` each carries its correction link: for the manual entry page, which
-    only those who may correct reach. The drawn sheet, shared by every viewer, has none.
-    """
-    notes = []
-    for record in scored.records:
-        line = describe(record.deal)
-        if line is None:
-            continue
-        figure = _figure(line.player, line.section, line.points, line.on)
-        url = ""
-        if pulka_pk is not None:
-            url = reverse("games:manual_correct", args=[pulka_pk, record.number])
-        notes.append(ManualNote(record.number, figure, line.reason, url))
-    return tuple(notes)
-
-
-def _figure(player: str, section: str, points: int, on: str | None) -> str:
-    shown = format_points(abs(points))
-    if section == "whists":
-        return _("%(player)s → %(on)s: %(points)s whists") % {
-            "player": isolate(player),
-            "on": isolate(on or ""),
-            "points": shown,
-        }
-    if section == "pulya":
-        return _("%(player)s: %(points)s into the pulya") % {
-            "player": isolate(player),
-            "points": shown,
-        }
-    if points < 0:
-        return _("%(player)s: %(points)s off the gora") % {
-            "player": isolate(player),
-            "points": shown,
-        }
-    return _("%(player)s: %(points)s into the gora") % {"player": isolate(player), "points": shown}

@@ -20,15 +20,14 @@ from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.names import display_name
 from scoring.engine.deals import GORA, PULYA, WHISTS, Entry
-from scoring.engine.manual import is_manual
+from scoring.engine.deals import Deal as EngineDeal
+from scoring.engine.manual import describe, is_manual
 from scoring.engine.pulka import ScoredPulka
 
 from ..models import Correction, Deal
-from ..replay import CorrectionStep
+from ..recording import CorrectionStep
 from .bidi import isolate
-from .manual import reason_lines
-from .notation import reader_notation
-from .numbers import format_points
+from .numbers import format_points, reader_notation
 from .sheet import Paper, paper_of
 
 # Entry.reason codes (scoring.engine.deals.Entry) in words, by section.
@@ -404,3 +403,59 @@ def penalty_text(entry: Entry, names: Sequence[str]) -> str:
     if entry.section == WHISTS:
         return _("Penalty, Кодекс 4.2.7: %(player)s → %(on)s: %(points)s whists") % values
     return _("Penalty, Кодекс 4.2.7: %(player)s: %(points)s into the gora") % values
+
+
+# --- manual entries on the sheet and in the protocol (docs/rules.md §3.11) -------------
+
+
+def reason_lines(deal: EngineDeal) -> tuple[str, ...]:
+    """The protocol's extra line for a manual entry: the reason given; () for a deal."""
+    line = describe(deal)
+    if line is None:
+        return ()
+    return (_("Written by hand: %(reason)s") % {"reason": line.reason},)
+
+
+@dataclass(frozen=True, slots=True)
+class ManualNote:
+    """A manual line of the sheet: its number, its figure and its reason (§3.11)."""
+
+    number: int
+    figure: str
+    reason: str
+    correct_url: str = ""
+
+
+def manual_notes(scored: ScoredPulka, pulka_pk: int | None = None) -> tuple[ManualNote, ...]:
+    """Every manual line of the sheet as it stands (corrections applied), oldest first.
+
+    With ``pulka_pk`` each carries its correction link: for the manual entry page, which
+    only those who may correct reach. The drawn sheet, shared by every viewer, has none.
+    """
+    notes = []
+    for record in scored.records:
+        line = describe(record.deal)
+        if line is None:
+            continue
+        figure = _figure(line.player, line.section, line.points, line.on)
+        url = ""
+        if pulka_pk is not None:
+            url = reverse("games:manual_correct", args=[pulka_pk, record.number])
+        notes.append(ManualNote(record.number, figure, line.reason, url))
+    return tuple(notes)
+
+
+def _figure(player: str, section: str, points: int, on: str | None) -> str:
+    shown = format_points(abs(points))
+    named = isolate(player)
+    if section == "whists":
+        return _("%(player)s → %(on)s: %(points)s whists") % {
+            "player": named,
+            "on": isolate(on or ""),
+            "points": shown,
+        }
+    if section == "pulya":
+        return _("%(player)s: %(points)s into the pulya") % {"player": named, "points": shown}
+    if points < 0:
+        return _("%(player)s: %(points)s off the gora") % {"player": named, "points": shown}
+    return _("%(player)s: %(points)s into the gora") % {"player": named, "points": shown}

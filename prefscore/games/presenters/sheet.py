@@ -2,7 +2,7 @@
 
 The figures are the engine's running totals; a correction (Кодекс 4.2.7) strikes the
 figures it makes wrong and writes the right ones after them, as on paper. Where each
-correction was made comes from the replayed log (``prefscore.games.replay``).
+correction was made comes from the replayed log (``prefscore.games.recording.replay``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import RunningTotals, SheetState, running_totals
 
 from .. import drawing
-from ..replay import CorrectionStep, Field, field_of, replay
+from ..recording import CorrectionStep, Field, field_of, replay
 from .bidi import isolate
 from .numbers import format_points
 

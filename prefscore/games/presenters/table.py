@@ -26,26 +26,22 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 from scoring.engine.stats import balance_after_each_deal
 
-from .. import pencil as pencil_rule
-from .. import recording, render_cache, services, tickets, trail
+from .. import access, recording, render_cache, services
 from ..abandon import pending_with_answers
-from ..corrections import may_arbitrate, tournament_finished
+from ..corrections import tournament_finished
 from ..forms import DealForm
-from ..manual_entries import is_manual_row, may_write_as
+from ..manual_entries import is_manual_row
 from ..models import Correction, Deal, ForgottenDeal, Pulka
-from ..replay import score_before_last
-from ..viewer import role_in_club
-from .abandon import abandon_panel
-from .charts import BalanceChart, balance_chart
+from ..recording import score_before_last
 from .conflict import EntryConflict
-from .entry import EntryForm, entry_form, values_from_facts
-from .manual import manual_notes
-from .numbers import signed_remembered
+from .entry import EntryForm, abandon_panel, entry_form, over_text, values_from_facts
+from .numbers import BalanceChart, balance_chart, signed_remembered
 from .protocol import (
     LineActions,
     ProtocolEvent,
     ProtocolLine,
     for_viewer,
+    manual_notes,
     protocol_lines,
     split_newest,
 )
@@ -71,9 +67,9 @@ def line_actions(
     """
     if pulka.status == Pulka.Status.ARCHIVED or not deals:
         return LineActions()
-    held = pencil_rule.pencil_holder(pulka, deals)
+    held = access.pencil_holder(pulka, deals)
     numbers = range(1, len(deals) + 1) if not pulka.is_frozen else [len(deals)]
-    if pencil_rule.result_locked(pulka):  # a closed tournament table: the arbiter's alone
+    if access.result_locked(pulka):  # a closed tournament table: the arbiter's alone
         numbers = []
     correctable = frozenset(n for n in numbers if held is None or n != held.number)
     held_text = ""
@@ -83,11 +79,11 @@ def line_actions(
             "changes it (Кодекс 4.2.8)."
         ) % {
             "user": display_name(held.entered_by) if held.entered_by else "—",
-            "time": time_format(timezone.localtime(pencil_rule.pencil_until(pulka, held)), "H:i"),
+            "time": time_format(timezone.localtime(access.pencil_until(pulka, held)), "H:i"),
         }
     return LineActions(
         correctable=correctable if seats else frozenset(),
-        arbiter=may_arbitrate(pulka, request.user) and not tournament_finished(pulka),
+        arbiter=access.may_arbitrate(pulka, request.user) and not tournament_finished(pulka),
         held=held.number if held is not None and seats else None,
         held_text=held_text,
     )
@@ -239,7 +235,7 @@ def _protocol(
         pulka, "protocol-head", lambda: split_newest(made.lines(newest))[0], newest
     )
     last = len(deals)
-    until = pencil_rule.pencil_until(pulka, pencil) if pencil is not None else None
+    until = access.pencil_until(pulka, pencil) if pencil is not None else None
 
     def head_values() -> dict[str, Any]:
         return {"protocol_head": for_viewer(head, actions, held, pulka.pk), "pencil_until": until}
@@ -308,7 +304,7 @@ def table_context(
     conflict: EntryConflict | None = None,
     notice: str = "",
     whole_protocol: bool = False,
-    seating: trail.Seating | None = None,
+    seating: access.Seating | None = None,
     undone: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the table screen shows, from the pulka and its standing deals.
@@ -334,13 +330,13 @@ def table_context(
     made = _Shared(pulka, standing, corrections, scored)
     # Asked only by the parts that read the state: a body shared from the cache needs none.
     state = made.state
-    seating = seating if seating is not None else trail.Seating.of(pulka)
+    seating = seating if seating is not None else access.Seating.of(pulka)
     seats = seating.of_user(request.user)
     # Proposals and their answers move the version (corrections.py, abandon.py).
-    proposal = render_cache.versioned(pulka, "proposal", lambda: trail.latest_proposal(pulka))
+    proposal = render_cache.versioned(pulka, "proposal", lambda: recording.latest_proposal(pulka))
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
-    pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
+    pencil = access.pencil_deal(pulka, request.user, standing)
     # A manual line under the pencil is undone, never changed in the deal form (§3.11).
     changing = pencil is not None and change == pencil.number and not is_manual_row(pencil)
     entry_region = None  # only the empty form of the next deal is the same for everyone
@@ -370,8 +366,8 @@ def table_context(
     if proposal is not None:
         last = standing[-1] if standing else None
         banner = forgotten_banner(pulka, proposal, seating, request.user, state(), last)
-    pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
-    role = role_in_club(request, pulka.club)
+    pencil_until = access.pencil_until(pulka, pencil) if pencil else None
+    role = access.role_in_club(request, pulka.club)
     over = entry is None and entry_region is None and conflict is None
     return {
         "pulka": pulka,
@@ -399,14 +395,14 @@ def table_context(
             lambda p: render_cache.versioned(p, "abandonment", lambda: pending_with_answers(p)),
         ),
         # The manual entry form's link (docs/rules.md §3.11): admins, a tournament's organisers.
-        "may_manual": not pulka.is_frozen and may_write_as(pulka, role),
+        "may_manual": not pulka.is_frozen and access.may_write_as(pulka, role),
         "seating": seating,  # the join panel's (templatetags/joining.py)
         "entry": entry,
         "entry_region": entry_region,
         # Another device's deal and the one sent for it, in the form's place (409).
         "conflict": conflict,
         "notice": notice,
-        "poll_url": tickets.poll_url(pulka, tickets.ticket_for(request, pulka)),
+        "poll_url": access.poll_url(pulka, access.ticket_for(request, pulka)),
         # An admin at the table sees who waits to join (one count, read only for him;
         # a plain number, so that it keys the shared page: presenters/viewer_class.py).
         "waiting_requests": _waiting(pulka, role),
@@ -460,45 +456,6 @@ def balance_of(scored: ScoredPulka) -> BalanceChart | None:
     """The chart of each player's balance, settled as if the pulka stopped after each deal."""
     balances = balance_after_each_deal(scored)
     return balance_chart(scored.pulka.names, balances, signed_remembered(), _("deals"))
-
-
-def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) -> str:
-    """What a pulka that takes no more deals says of itself: one thing, said plainly.
-
-    Why it is over comes first, by the convention's ``end`` (docs/rules.md §3.5): a pulka
-    ended by the deal limit, or closed by a tournament's organiser, does not say that
-    every pulya is closed. A finished pulka takes no new deal, but
-    its last deal can still be put right: by its recorder under the pencil rule
-    (Кодекс 4.2.8), by the players at the table as a correction (4.2.7). Only an
-    abandoned (archived) pulka is frozen for good.
-    """
-    if pulka.status == Pulka.Status.ARCHIVED:
-        return _("This pulka was abandoned: it is archived and its sheet is frozen for good.")
-    if pulka.status != Pulka.Status.FINISHED:
-        return _("This pulka is no longer played: the sheet takes no more deals.")
-    text = end_message(state)
-    if pencil_until is not None:
-        until = time_format(timezone.localtime(pencil_until), "H:i")
-        text += " " + _(
-            "Until %(time)s you may still change or undo the last deal (Кодекс 4.2.8)."
-        ) % {"time": until}
-    elif seated:
-        text += " " + _(
-            "Its last deal can still be corrected by a player at the table (Кодекс 4.2.7)."
-        )
-    return text
-
-
-def end_message(state: SheetState) -> str:
-    """Why a finished pulka is over, by its convention's ``end`` (docs/rules.md §3.5)."""
-    if not state.closed:
-        return _("The organiser closed this table: it takes no more deals.")
-    end = state.convention.end
-    if end == "deals":
-        return _("The deal limit is reached: the pulka is over and takes no more deals.")
-    if end == "sum_reached":
-        return _("The pulyas add up to the total: the pulka is over and takes no more deals.")
-    return _("Every pulya is closed: the pulka is over and takes no more deals.")
 
 
 def _change_form(

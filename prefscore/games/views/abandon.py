@@ -21,8 +21,7 @@ from ..access import pulka_for
 from ..corrections import seats_of
 from ..models import Abandonment
 from ..services import NotAllowed
-from .replays import once_per_entry
-from .sheet import changed, refuse
+from .sheet import changed, once_per_entry, refuse
 
 
 @login_required

@@ -31,17 +31,16 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 from scoring.messages import message_for
 
-from .. import corrections, presenters, services, trail
-from ..access import pulka_for
+from .. import corrections, presenters, services
+from ..access import Seating, pulka_for
 from ..corrections import Refusal, answer_forgotten, correct_deal, propose_forgotten
 from ..forms import ArbiterForm, DealForm
 from ..models import ForgottenDeal, Pulka
 from ..presenters import table_context
 from ..presenters import trail as trail_words
-from ..replay import effective_facts, state_before
+from ..recording import effective_facts, state_before
 from ..services import load_corrections, load_deals
-from .replays import once_per_entry
-from .sheet import changed, refuse, render_table
+from .sheet import changed, once_per_entry, refuse, render_table
 
 
 def _refuse(request: HtmxHttpRequest, pulka: Pulka, refusal: Refusal, **known: Any) -> HttpResponse:
@@ -291,7 +290,7 @@ def audit_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     events = list(pulka.audit_events.select_related("user").order_by("at", "pk"))
     context = {
         "pulka": pulka,
-        "lines": trail_words.audit_lines(events, trail.Seating.of(pulka), pulka.player_names),
+        "lines": trail_words.audit_lines(events, Seating.of(pulka), pulka.player_names),
         "withdrawn": trail_words.withdrawn_rows(pulka),
     }
     return render_page(request, "games/audit.html", context, "trail")

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_safe
 
 from prefscore.web import HtmxHttpRequest
 
-from .. import changes, joining
+from .. import events, joining
 from ..models import Pulka
 from .sheet import version_for_ticket
 
@@ -72,9 +72,9 @@ def message(event: str, data: object) -> bytes:
 
 async def changes_of(pulka_id: int, check: Check) -> AsyncIterator[bytes]:
     """The stream's body: the version now, then each new one; a heartbeat when idle."""
-    checked = functools.partial(changes.in_check_thread, check)
+    checked = functools.partial(events.in_check_thread, check)
     ends = time.monotonic() + STREAM_SECONDS
-    with changes.hub().watching(pulka_id) as woken:
+    with events.hub().watching(pulka_id) as woken:
         shown = await checked()  # again, now that changes wake this stream
         if shown is None:
             yield message("gone", "")
@@ -102,7 +102,7 @@ def in_thread(request: HttpRequest, function: Callable[..., T]) -> Callable[...,
     a connection per open stream); under WSGI in the request's thread, and its transaction.
     """
     if isinstance(request, ASGIRequest):
-        return functools.partial(changes.in_check_thread, function)
+        return functools.partial(events.in_check_thread, function)
     return sync_to_async(function)
 
 

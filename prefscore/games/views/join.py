@@ -26,9 +26,8 @@ from prefscore.clubs.models import MembershipRequest
 from prefscore.web import HtmxHttpRequest, redirect_to, render_page
 
 from .. import joining
-from ..access import pulka_for
+from ..access import Seating, pulka_for
 from ..models import Pulka
-from ..trail import Seating
 
 
 def _gone(request: HtmxHttpRequest) -> HttpResponse:

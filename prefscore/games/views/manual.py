@@ -28,10 +28,11 @@ from ..access import pulka_for
 from ..corrections import Refusal
 from ..manual_forms import ManualEntryForm, values_of
 from ..models import Deal, Pulka
-from ..presenters.manual import ManualNote, manual_notes, manual_page
+from ..presenters.manual import manual_page
+from ..presenters.protocol import ManualNote, manual_notes
 from ..services import load_corrections, load_deals
 from .corrections import later_deal_error
-from .replays import once_per_entry
+from .sheet import once_per_entry
 
 TEMPLATE = "games/manual.html"
 
