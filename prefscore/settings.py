@@ -360,7 +360,7 @@ LOGGING = {
     "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
 
-# --- Accounts and security (issue 7; README "Security") ---
+# --- Accounts and security (README.md, "Accounts, roles and security") ---
 
 # Django's username and password check, refused while the sign-in limit holds.
 AUTHENTICATION_BACKENDS = ["prefscore.clubs.ratelimit.RateLimitedModelBackend"]
@@ -390,7 +390,7 @@ CSRF_COOKIE_HTTPONLY = True
 # A styled, translated page instead of Django's English one (prefscore/errors.py).
 CSRF_FAILURE_VIEW = "prefscore.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
-# Database sessions, read in one plain statement (issue 16; why not cached: prefscore/web.py, SessionStore).
+# Database sessions, read in one plain statement (why not cached: prefscore/web.py, SessionStore).
 SESSION_ENGINE = "prefscore.web"
 
 # While the database does not answer, pages are a 503 asking to retry after this long.

@@ -381,7 +381,7 @@ class AccountMiddleware:
 
 # --- sessions in the database, read with one plain statement -----------------------------
 #
-# Sessions in the database, read with one plain statement (issue 16).
+# Sessions in the database, read with one plain statement.
 #
 # Django's own database sessions, but for the read that every signed-in request makes:
 # through the ORM, building that one-row query costs about a millisecond of CPU, more than

@@ -106,7 +106,7 @@ class HelpWriteoff(models.TextChoices):
     PULYA_RATE = "pulya_rate", _("at the pulya-to-gora rate")
 
 
-# docs/rules.md §3.10 (issue 17: deals with facts of their own).
+# docs/rules.md §3.10: deals with facts of their own.
 class DealerWhist(models.TextChoices):
     NONE = "none", _("never")
     UNLIABLE = "unliable", _("yes, without paying for missing tricks (FSPR)")

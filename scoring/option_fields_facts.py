@@ -1,7 +1,7 @@
 """The options of docs/rules.md §3.10 (deals with facts of their own) as model fields.
 
 An abstract model that ``scoring.option_fields.ConventionOptions`` inherits: the six
-options of issue 17's rare deals, kept apart so that the options module stays short.
+options of those rare deals, kept apart so that the options module stays short.
 """
 
 from __future__ import annotations

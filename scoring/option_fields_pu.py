@@ -1,4 +1,4 @@
-"""PU's three house rules that issue 17 does not name, as model fields.
+"""PU's three house rules, as model fields.
 
 An abstract model that ``scoring.option_fields.ConventionOptions`` inherits, as it does
 ``FactOptions``: ``help_order`` (docs/rules.md §3.4), ``checked_ten_trick_whists``

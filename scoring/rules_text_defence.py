@@ -1,4 +1,4 @@
-"""The rules in words for the house rules of the defence and of help (issue 17).
+"""The rules in words for the house rules of the defence and of help.
 
 One translated sentence per value, as ``rules_text`` has for the other options
 (docs/rules.md §3.1, §3.4); ``None`` where the option changes nothing under the others.

@@ -1,4 +1,4 @@
-"""The rules in words for PU's three house rules that issue 17 does not name.
+"""The rules in words for PU's three house rules (docs/rules.md §3.9, second table).
 
 One translated sentence per value, as ``scoring.rules_text`` gives for the others, which
 registers these beside its own: ``help_order`` (docs/rules.md §3.4),

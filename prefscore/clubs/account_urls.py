@@ -18,7 +18,8 @@ member_patterns = [
     path("clubs/<slug:slug>/players/merge/", player_views.merge, name="player_merge"),
     path("clubs/<slug:slug>/players/<id:pk>/link/", player_views.link, name="player_link"),
     path("clubs/<slug:slug>/players/<id:pk>/unlink/", player_views.unlink, name="player_unlink"),
-    # Issue 12: requests to join from a table's link, and the club's spectator switch.
+    # Requests to join from a table's link, and the club's spectator switch
+    # (docs/design.md, "Joining a table, and watching it").
     path("clubs/<slug:slug>/requests/<id:pk>/approve/", request_views.approve, name="approve"),
     path("clubs/<slug:slug>/requests/<id:pk>/decline/", request_views.decline, name="decline"),
     path("clubs/<slug:slug>/spectators/", request_views.spectators, name="spectators"),

@@ -1,9 +1,9 @@
-"""Asking to join a club, and an admin's answer (issue 12, "Join code").
+"""Asking to join a club, and an admin's answer.
 
 Someone who opens a table's join link without being a member of its club may ask for
 membership; a club admin approves (he becomes a member, as an invitation makes one) or
-declines. The requests are the record of it: never deleted, each with who decided and
-when.
+declines (docs/design.md, "Joining a table, and watching it"). The requests are the
+record of it: never deleted, each with who decided and when.
 
 Asking is idempotent: the database keeps one pending request per user and club (a
 second ask returns the first). It is limited so that nobody can flood a club or the

@@ -38,7 +38,8 @@ class Club(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
-    # Issue 12, "Spectator link": off, every spectator link of the club's tables stops.
+    # Off, every spectator link of the club's tables stops
+    # (docs/design.md, "Joining a table, and watching it").
     allow_spectators = models.BooleanField(
         _("spectator links"),
         default=True,
@@ -319,7 +320,7 @@ class MembershipRequestQuerySet(models.QuerySet["MembershipRequest"]):
 
 
 class MembershipRequest(models.Model):
-    """Someone outside a club asking to join it, from a table's join link (issue 12).
+    """Someone outside a club asking to join it, from a table's join link.
 
     A club admin approves (the requester becomes a member) or declines. The rows are
     never deleted: with who decided and when, they are the record of who asked to join.

@@ -38,10 +38,11 @@ def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
     """The pulka if the signed-in user belongs to its club, else 404/403.
 
     ``change`` asks for the right to record: any member may record in his club's
-    pulkas (issue 7: member "records and views the club's pulkas").
+    pulkas (README.md, "Accounts, roles and security": a member "records and views the
+    club's pulkas").
     """
     rows = Pulka.objects.select_related("club")
-    if request.user.is_authenticated:  # the role in the same query (issue 16)
+    if request.user.is_authenticated:  # the role in the same query
         rows = rows.annotate(viewer_role=viewer_role_of(request.user))
     pulka = get_object_or_404(rows, pk=pk)
     if request.user.is_authenticated:
@@ -111,8 +112,8 @@ def remember_role(request: HttpRequest, club: Club, role: str | None) -> None:
 #
 # The sheet page and the poll's 200 read the pulka, its club, its links, the viewer's
 # role and the seats with their players on every request. Through the ORM that is three
-# queries, and building them costs far more CPU than the database's answer (issue 16:
-# about 8 ms of a 12 ms page). So they are one SQL statement, made once per process from
+# queries, and building them costs far more CPU than the database's answer (about
+# 8 ms of a 12 ms page). So they are one SQL statement, made once per process from
 # the models' own fields, its rows turned into model instances with the ORM's own
 # converters (``Model.from_db``), as a queryset would: the same objects, without
 # compiling a query each time.

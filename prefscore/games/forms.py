@@ -81,7 +81,7 @@ class DealForm(forms.Form):
     """One deal's facts for a table whose next deal is dealt in ``state``.
 
     Its fields are shared by every form of a table's size, not deep-copied for each one
-    as Django copies declared fields (a third of a record's form work, issue 16): this
+    as Django copies declared fields (a third of a record's form work): this
     form never changes a field, it only reads the post through them. A subclass's own
     declared fields (``ArbiterForm``'s) are still copied, and come after the deal's.
     """

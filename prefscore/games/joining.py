@@ -1,4 +1,4 @@
-"""A table's join link and spectator link (issue 12, "Joining the table").
+"""A table's join link and spectator link (docs/design.md, "Joining a table, and watching it").
 
 Each link carries a random code of the pulka's :class:`~prefscore.games.models.TableLinks`,
 signed with the site's secret (``django.core.signing``, a salt per kind of link):

@@ -456,7 +456,7 @@ def _link_code() -> str:
 
 
 class TableLinks(models.Model):
-    """A pulka's links for people away from the first phone (issue 12, "Joining the table").
+    """A pulka's links for people away from the first phone.
 
     ``join_code`` opens the sheet to the club's members and the way to ask for
     membership to anyone else; ``spectator_code`` (None: no link) shows the sheet

@@ -243,7 +243,7 @@ def audit(
     deal_number: int | None = None,
     details: Mapping[str, Any] | None = None,
 ) -> None:
-    """Write one line of the pulka's audit trail (issue 5: nothing is ever deleted)."""
+    """Write one line of the pulka's audit trail: nothing is ever deleted."""
     AuditEvent.objects.create(
         pulka=pulka,
         action=action,

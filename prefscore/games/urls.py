@@ -39,14 +39,15 @@ urlpatterns = [
     path("clubs/<slug:slug>/pulkas/new/", io.new_pulka, name="new"),
     path("clubs/<slug:slug>/pulkas/import/", io.import_pulka, name="import"),
     path("calculator/", calculator.calculator, name="calculator"),
-    # Issue 12: a table's join link and spectator link (views/join.py, views/spectator.py).
+    # A table's join link and spectator link (views/join.py, views/spectator.py;
+    # docs/design.md, "Joining a table, and watching it").
     path("join/<str:token>/", join.join, name="join"),
     path("pulkas/<id:pk>/join-link/", join.rotate_join, name="rotate_join"),
     path("pulkas/<id:pk>/spectator-link/", join.spectator_link, name="spectator_link"),
     path("watch/<str:token>/", spectator.watch, name="watch"),
     path("watch/<str:token>/poll/", spectator.watch_poll, name="watch_poll"),
     path("watch/<str:token>/events/", events.watch_events, name="watch_events"),
-    # Issue 17, item 13: manual entries on the sheet (views/manual.py).
+    # Manual entries on the sheet (docs/rules.md §3.11; views/manual.py).
     path("pulkas/<id:pk>/manual/", manual_views.manual_entry, name="manual"),
     path("pulkas/<id:pk>/manual/<id:number>/", manual_views.manual_correct, name="manual_correct"),
 ]

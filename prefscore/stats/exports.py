@@ -1,4 +1,4 @@
-"""CSV and JSON exports of the statistics (issue 15; the columns are in docs/exports.md).
+"""CSV and JSON exports of the statistics (their columns: docs/exports.md).
 
 Text cells that a spreadsheet would read as a formula (starting with = + - @) are
 written with a leading apostrophe: a player named "=HYPERLINK(…)" stays a name.

@@ -1,4 +1,4 @@
-"""The player page's filters: period, convention and table size (issue 15)."""
+"""The player page's filters: period, convention and table size."""
 
 from __future__ import annotations
 

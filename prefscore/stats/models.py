@@ -2,9 +2,10 @@
 
 A finished club pulka has one ``PulkaSummary`` per seat, written when it finishes and
 again whenever its figures change (``summaries.py``), so a player's page reads his
-rows in one query however many pulkas he played (issue 15: the query count does not
-grow with the number of pulkas). ``PlayerRating`` holds the club rating as the engine
-computes it from those rows (docs/rating.md); recomputing it always gives the same.
+rows in one query however many pulkas he played (README.md, "Documentation": the query
+count does not grow with the number of pulkas). ``PlayerRating`` holds the club rating
+as the engine computes it from those rows (docs/rating.md); recomputing it always gives
+the same.
 """
 
 from __future__ import annotations

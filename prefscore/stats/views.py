@@ -1,4 +1,4 @@
-"""A player's statistics, the club leaderboard and the exports (issue 15).
+"""A player's statistics, the club leaderboard and the exports (docs/exports.md, docs/rating.md).
 
 Members of a club see its players' pages and its leaderboard; the leaderboard is
 public when a club admin has made it so (``ClubStatsSettings``). Every page reads the

@@ -1,4 +1,4 @@
-"""Re-validating a whole tournament (docs/tournaments.md §4.13–4.14; issue 14, "Checks").
+"""Re-validating a whole tournament (docs/tournaments.md §4.13–4.14, §7.12).
 
 What ``manage.py check_tournament`` runs: every player seated at most once per round
 and only if entered, table sizes by the regulations, every drawn table still in its

@@ -252,7 +252,7 @@ def _limit(value: int | None) -> str:
 
 
 def _size_treatment(tournament: Tournament) -> str:
-    """How tables of 3 and of 4 compare (docs/tournaments.md §4.7; issue 14, defect 8)."""
+    """How tables of 3 and of 4 compare (docs/tournaments.md §4.7)."""
     if tournament.normalisation == Tournament.Normalisation.PLACES:
         return _("place points run from 3 to 0 at either size: 3, 2, 1, 0 at 4 and 3, 1½, 0 at 3")
     if tournament.normalisation == Tournament.Normalisation.SERBIAN:

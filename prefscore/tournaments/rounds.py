@@ -1,6 +1,6 @@
-"""Rounds under the organiser's control: draft, swap, redraw, discard, publish (issue 14).
+"""Rounds under the organiser's control: draft, swap, redraw, discard, publish.
 
-A round is drawn as a draft (docs/tournaments.md §4.5): its tables are kept on the
+A round is drawn as a draft (docs/tournaments.md §4.5, §7.1): its tables are kept on the
 round (``Round.tables``) and no pulka exists yet, so nobody can record on a table the
 organiser may still change. Publishing starts a pulka per table and locks the round.
 The next round, or a cut, can be drawn only when no draft is pending and every table
@@ -55,8 +55,9 @@ def _draft(tournament: Tournament, number: int) -> Round:
 
 
 def guard(tournament: Tournament) -> None:
-    """Refuse a new draw while a draft is pending or a table is still playing (issue 14),
-    and any draw once the tournament is finished (docs/tournaments.md §4.10)."""
+    """Refuse a new draw while a draft is pending or a table is still playing
+    (docs/tournaments.md §7.2), and any draw once the tournament is finished
+    (docs/tournaments.md §4.10)."""
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError(_("The tournament is finished: nothing more is drawn."))
     draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()

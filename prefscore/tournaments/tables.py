@@ -1,6 +1,6 @@
-"""Closing a table, and what a drop does to the table the player sat at (issue 14).
+"""Closing a table, and what a drop does to the table the player sat at.
 
-The organiser closes a table that cannot finish (docs/tournaments.md §4.9): by the
+The organiser closes a table that cannot finish (docs/tournaments.md §4.9, §7.3): by the
 time limit or the deal limit its sheet counts as it stands (Кодекс 4.2.3: settled as if
 the players stopped); or he enters its final sheet as the arbiter (Кодекс 4.2.16),
 whole whists per player that must add up to zero, and those figures count. Each

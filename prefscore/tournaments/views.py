@@ -3,7 +3,7 @@
 Organisers and admins of the club run a tournament (register players, draw rounds, cut
 to the final, publish the standings); members see it; outsiders get 403. The standings
 page alone is open to anyone, signed in or not, when the organiser made it public
-(issue 7); otherwise it is the members' like the rest.
+(docs/tournaments.md §4.11); otherwise it is the members' like the rest.
 
 A successful form redirects (``HX-Redirect`` under htmx); a refused one re-renders its
 region with the message next to the field. Nothing is scored here: the sheets are the
@@ -221,7 +221,7 @@ def _checkin_context(
 
 
 def reload_at(request: HtmxHttpRequest, tournament: Tournament, anchor: str) -> HttpResponse:
-    """After a change of the whole page: load it afresh at ``anchor`` (issue 14, defect 1).
+    """After a change of the whole page: load it afresh at ``anchor``.
 
     ``HX-Redirect`` to the same address with only a new ``#fragment`` does not reload
     the page in the browser, so the address carries a fresh query each time.
@@ -275,7 +275,7 @@ def _readable(
 
 @require_safe
 def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """Live standings; anyone may read them when public (issue 7), else members only."""
+    """Live standings (docs/tournaments.md §4.11): anyone's when public, else members only."""
     found = _readable(request, club, slug)
     if isinstance(found, HttpResponse):
         return found

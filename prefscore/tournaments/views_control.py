@@ -1,8 +1,9 @@
-"""The organiser's controls of a tournament: entries, rounds, tables, regulations (issue 14).
+"""The organiser's controls of a tournament: entries, rounds, tables, regulations.
 
 Organisers and admins only (403 to members, 404 for what is not this tournament's).
 A change that alters the whole page answers with a fresh load of it (``reload_at``);
-a refusal re-renders the region with the reason, and nothing is saved.
+a refusal re-renders the region with the reason, and nothing is saved. What each control
+does: docs/tournaments.md §7.
 """
 
 from __future__ import annotations

@@ -165,7 +165,7 @@ class Convention:
     talon_shown_penalty: TalonShownPenalty = "none"
     # gchet's two rules (docs/rules.md §3.3, §3.10.3): added last, defaults change nothing.
     returned_whist_consolation: ReturnedWhistConsolation = "whister"
-    # PU's three house rules that issue 17 does not name (docs/rules.md §3.1, §3.3, §3.4).
+    # PU's three house rules (docs/rules.md §3.1, §3.3, §3.4).
     help_order: HelpOrder = "largest"
     checked_ten_trick_whists: bool = False
     allpass_zero_bonus_excludes_dealer: bool = False

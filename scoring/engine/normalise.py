@@ -19,7 +19,7 @@ from .errors import ScoringError
 NORMALISATIONS = ("raw", "places", "serbian", "gambler", "elephant")
 # Place points run from PLACE_TOP for the best player at the table down to 0 for the
 # last, whatever the table's size: 3/2/1/0 at a 4-table, 3/1½/0 at a 3-table, so that
-# both sizes give the same points on average (issue 14, defect 8).
+# both sizes give the same points on average (docs/tournaments.md §4.7).
 PLACE_TOP = 3
 
 Score = Fraction | int

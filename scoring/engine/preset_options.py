@@ -49,7 +49,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "allpass_dealer_talon": False,
     },
     "fspr": FSPR_OPTIONS,
-    # The peers' own conventions (issue 17), so that a club moving from one of those apps
+    # The peers' own conventions, so that a club moving from one of those apps
     # keeps its scores: each value read from the app's code, docs/rules.md §3.9, second
     # table. What they play that no option states yet is listed there too.
     "pu-home": {  # refinishru-Andre/pulka, src/engine/conventions.ts HOME_RULES
@@ -73,7 +73,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "help_order": "clockwise",
         "checked_ten_trick_whists": True,
     },
-    # FSPR as PU plays it: prefscore's FSPR, but for PU's house rules (issue 17).
+    # FSPR as PU plays it: prefscore's FSPR, but for PU's house rules (docs/rules.md §3.9).
     "pu-fspr": {  # refinishru-Andre/pulka, src/engine/conventions.ts FSPR_RULES
         **FSPR_OPTIONS,
         "allpass_reset": "made_whisted_game",

@@ -121,7 +121,7 @@ class Line:
     that stage: ``points`` = ``carried`` + ``stage_points``. ``head_to_head`` is
     counted only among players tied before it (None elsewhere); ``opponents`` only
     when it is a tie-break (0 otherwise). ``out``: dropped or disqualified, ranked
-    after everyone still playing (issue 14, defect 5).
+    after everyone still playing (docs/tournaments.md §7.4).
     """
 
     player: str
@@ -395,7 +395,7 @@ def standings(
     ``players``: everyone entered, so that a player without a result yet has a line.
     Points (normalised whists) first; then each tie-break of ``rules`` in order; then
     the seeded lot, so the order is total and reproducible. ``out``: players who
-    dropped or were disqualified, ranked after all the others (issue 14, defect 5).
+    dropped or were disqualified, ranked after all the others (docs/tournaments.md §7.4).
     """
     rules = rules or Rules()
     results = list(results)

@@ -136,9 +136,9 @@ def _build(
     return schedule
 
 
-# The longest schedules without a repeat known for mixed fields (issue 14's figures,
-# reached by ``manage.py seat``). A live draw plans exactly this far for these fields,
-# so it never spends its budget on a round no schedule is known to reach.
+# The longest schedules without a repeat known for mixed fields (the figures of
+# docs/tournaments.md §3, reached by ``manage.py seat``). A live draw plans exactly this far
+# for these fields, so it never spends its budget on a round no schedule is known to reach.
 BEST_KNOWN = {
     (12, (3, 3, 3, 3)): 4,
     (13, (4, 3, 3, 3)): 4,

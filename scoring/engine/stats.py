@@ -265,8 +265,8 @@ def balance_after_each_deal(scored: ScoredPulka) -> list[tuple[Fraction, ...]]:
 
 
 # The settlements already made, by convention and sheet: a new deal leaves every earlier
-# deal's sheet as it was, so the chart settles only the new one (issue 16: recording was
-# otherwise a settlement per deal of the pulka, a fifth of a 100-deal pulka's record).
+# deal's sheet as it was, so the chart settles only the new one (recording was otherwise
+# a settlement per deal of the pulka, a fifth of a 100-deal pulka's record).
 # Bounded: past SETTLED_KEPT sheets of a convention, the older half goes.
 SETTLED_KEPT = 20_000
 _SETTLED: dict[Convention, dict[Totals, tuple[Fraction, ...]]] = {}

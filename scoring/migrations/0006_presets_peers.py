@@ -1,4 +1,4 @@
-"""The peers' conventions as four more read-only presets (issue 17), their options frozen here.
+"""The peers' conventions as four more read-only presets, their options frozen here.
 
 "PU home" and "FSPR (PU)" are refinishru-Andre/pulka's two conventions, "RS Sochi" is
 rostiktc2-star/preferans-score's, "gchet" gchet/Preferans's defaults: a club moving from
@@ -39,7 +39,7 @@ PRESETS = (
 )
 
 # Every option field of scoring.Convention, Sochi's values: 0002_presets's, then the
-# options of issue 17 (0003_whists_options, 0004_allpass_options, 0005_facts_options).
+# options added since (0003_whists_options, 0004_allpass_options, 0005_facts_options).
 SOCHI = {
     "price_6": 2,
     "price_7": 4,

@@ -1,5 +1,6 @@
-"""gchet's two remaining rules (issue 17): the option returned_whist_consolation, the
-zero-trick bonus value pulya_scaled, and the gchet preset playing both.
+"""gchet's two remaining rules (docs/rules.md §3.3, §3.10.3): the option
+returned_whist_consolation, the zero-trick bonus value pulya_scaled, and the gchet preset
+playing both.
 
 Sochi's values (the field's default, allpass_zero_bonus left alone) keep every other
 convention as it scored. The gchet preset row gets gchet/Preferans's values, copied here

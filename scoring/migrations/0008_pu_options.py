@@ -1,4 +1,4 @@
-"""PU's three house rules that issue 17 does not name (docs/rules.md §3.1.7, §3.3, §3.4).
+"""PU's three house rules (docs/rules.md §3.1.7, §3.3, §3.4).
 
 Three option fields, Sochi's values by default (today's scoring for every convention),
 and the two PU presets take theirs: "PU home" gives help to the next seat clockwise and

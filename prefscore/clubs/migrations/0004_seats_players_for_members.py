@@ -1,4 +1,4 @@
-"""Every member of a club is one of its players (issue 12, "Accounts are seats").
+"""Every member of a club is one of its players (README.md, "Accounts, roles and security").
 
 Before, accepting an invitation made a membership but no player. This gives every
 member without one a player named by his username (the next free name, "anna 2", when

@@ -1,7 +1,7 @@
 """``{% requests_panel club as panel %}``: the admins' panel of the members page.
 
 The members page's view belongs to ``member_views``; the panel brings its own context
-through this tag, so that the page needs one include line (issue 12).
+through this tag, so that the page needs one include line.
 """
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ def _signed_in(language: str, value: Fraction) -> str:
 def signed_remembered() -> Callable[[Fraction], str]:
     """``signed`` in the page's language, each figure remembered: the balance chart
     writes every deal's balances again on each version, nearly all of them as the
-    version before did, and ``number_format`` is the dearest part of the chart (issue 16)."""
+    version before did, and ``number_format`` is the dearest part of the chart."""
     return partial(_signed_in, get_language() or "")
 
 

@@ -1,10 +1,10 @@
-"""Joining a table by its link, and changing a table's links (issue 12, "Join code").
+"""Joining a table by its link, and changing a table's links.
 
 ``join`` is what the link and its QR code open: a member of the club goes on to the
 sheet; anyone else is asked to sign in or sign up (and comes back here), then to ask for
 membership, which a club admin approves on the members page. ``rotate_join`` and
 ``spectator_link`` are the panel's buttons, for the club's admins and the players at
-the table.
+the table (docs/design.md, "Joining a table, and watching it").
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The spectator link (issue 12): a table's sheet, live, for people outside the club.
+"""The spectator link: a table's sheet, live, for people outside the club.
 
 Anyone holding the link sees the drawn sheet, the protocol and the status line, and
 nothing else (``presenters.spectator``). The poll asks, every 2 s, whether the sheet
 changed: one query (the version, through the link's code and the club's switch), no
 session, no account; a link whose signature fails costs no query at all. When the link
 is revoked, or the club switches spectators off, the poll answers 404 and tells htmx to
-reload, so the page itself says so.
+reload, so the page itself says so (docs/design.md, "Joining a table, and watching it").
 """
 
 from __future__ import annotations

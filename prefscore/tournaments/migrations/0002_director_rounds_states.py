@@ -1,4 +1,6 @@
-"""Round states and stages, player states, closed tables and the regulations' log (issue 14).
+"""Round states and stages, player states, closed tables and the regulations' log.
+
+docs/tournaments.md §7 says what each is for.
 
 Rounds drawn before this were played at once: they become ``published``, and a final
 round the ``final`` stage. A dropped entry becomes the ``dropped`` state.

@@ -1,4 +1,4 @@
-"""`manage.py check_tournament SLUG`: re-validate a whole tournament (issue 14, "Checks").
+"""`manage.py check_tournament SLUG`: re-validate a whole tournament (docs/tournaments.md §7.12).
 
 ``SLUG`` is the tournament's short name, or ``club/slug`` where two clubs use the same
 one. Prints each violation on a line and exits 1 if there is any; prints one line and
