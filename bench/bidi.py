@@ -3,8 +3,8 @@
     .venv/bin/python bench/bidi.py [--rounds 7] [--calls 20000] [--repeat 30]
 
 ``isolate`` wraps a name in the Unicode isolates unless it is left-to-right letters only
-(docs/design.md, "Names are data"); it reads the name's every character's bidi
-class. An ``lru_cache`` could keep its answer per name (it did, until this bench showed
+(docs/design.md, "Names, languages and taps": names are data); it reads the name's every
+character's bidi class. An ``lru_cache`` could keep its answer per name (it did, until this bench showed
 it saves about 1% of a fresh sheet: docs/benchmarks.md, "Names isolated: no cache").
 This bench measures, in one run and alternating, ``isolate`` as it is and behind an
 ``lru_cache`` (warm, as in a worker that has seen the table):

@@ -1,4 +1,4 @@
-"""CPU time of one request of each of bench/web.py's scenarios, in this process (issue 16).
+"""CPU time of one request of each of bench/web.py's scenarios, in this process.
 
     .venv/bin/python bench/cpu.py [--repeat 40] [--profile SCENARIO] [--top 35]
                                   [--database-url URL]

@@ -10,17 +10,18 @@ best and the median of the repetitions. The clock is the process's CPU time
 the two agree, but on one shared by other jobs a 20 ms scoring run is often taken off
 the CPU part-way (a 1 ms ``json.loads`` seldom is), and wall time then says more about
 the neighbours than about the engine. The goal is
-under 20 µs per deal (issue #3), and under 20× ``json.loads`` measured in the same run
-(issue 30): on a busy machine the ratio travels, the microseconds do not. The guard then
-prints this run's ratio against the best recorded one (``BEST_RECORDED``, with its
-date), and says "regression" when it is more than ``REGRESSION`` above it: a change that
-makes every pulka pay shows the day it lands. ``--profile`` prints the cProfile of one
-scoring run.
+under 20 µs per deal, and under 20× ``json.loads`` measured in the same run
+(docs/benchmarks.md, "Engine"): on a busy machine the ratio travels, the microseconds do
+not. The guard then prints this run's ratio against the best recorded one
+(``BEST_RECORDED``, with its date), and says "regression" when it is more than
+``REGRESSION`` above it: a change that makes every pulka pay shows the day it lands.
+``--profile`` prints the cProfile of one scoring run.
 
-Then the corrections case (issue 13): 2,000 deals and 1,500 corrections, each of one
-of the last eight deals at its point of the log, scored end to end twice: by
-``score_text``, and through the paper-pulka calculator's own path (``io.read_text`` and
-``presenters.file_settlement``, what its view calls). Goal: under 3 s.
+Then the corrections case (docs/benchmarks.md, the diary's "Corrections"): 2,000 deals
+and 1,500 corrections, each of one of the last eight deals at its point of the log,
+scored end to end twice: by ``score_text``, and through the paper-pulka calculator's own
+path (``io.read_text`` and ``presenters.file_settlement``, what its view calls). Goal:
+under 3 s.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""CPU time of one fresh render of the table screen's drawn sheet and status line (issue 16).
+"""CPU time of one fresh render of the table screen's drawn sheet and status line.
 
     .venv/bin/python bench/sheet_render.py [--repeat 200] [--profile DEALS] [--top 30]
                                           [--database-url URL]
@@ -91,7 +91,7 @@ def parts(request: Any, context: dict[str, Any], pulka: Any) -> dict[str, Part]:
     from prefscore.games.presenters.sheet import draw_sheet, paper_of
     from prefscore.games.presenters.table import balance_of
 
-    # The same bench runs on the code before issue 16's template work (``rows``).
+    # The same bench runs on the code before the sheet's figures were kept (``rows``).
     table_key, sheet_table = (
         ("sheet_figures", presenter.sheet_table)
         if hasattr(presenter, "sheet_table")

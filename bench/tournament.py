@@ -1,4 +1,4 @@
-"""Tournament benchmarks (issue 14): seating; at scale, the standings pages and the import.
+"""Tournament benchmarks: seating; at scale, the standings pages and the import.
 
     .venv/bin/python bench/tournament.py [--only seating] [--seeds 10] [--quick]
 
@@ -11,7 +11,7 @@ Each section is a function registered in ``SECTIONS``; ``main`` runs them all, o
 one named by ``--only``, and each prints its own figures with a baseline measured in
 the same run.
 
-**Seating.** The baseline is the seating engine before issue 14 (``BEFORE``, read from
+**Seating.** The baseline is the seating engine before today's (``BEFORE``, read from
 git and run beside today's), so the ratios travel between machines:
 
 - the time to seat one round of 200 players in a mixed field (goal: under 2 s), rounds
@@ -45,7 +45,7 @@ import tournament_scale  # noqa: E402  (bench/ is on the path: run as a script)
 from scoring.engine import seating  # noqa: E402
 from scoring.engine.seating_plan import plan_schedule  # noqa: E402
 
-# The last commit before issue 14's seating work: the baseline engine.
+# The last commit before today's seating engine (docs/tournaments.md §3): the baseline.
 BEFORE = "ca90872"
 GOAL_SECONDS = 2.0
 

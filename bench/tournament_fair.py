@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-# The fields and their rounds: the longest schedules without a repeat known (issue 14).
+# The fields and their rounds: the longest schedules without a repeat known
+# (docs/tournaments.md §3).
 FIELDS = {13: 4, 14: 4, 15: 5, 17: 5, 18: 5, 21: 6}
 DATA = ROOT / "scoring" / "engine" / "seating_fair_data.py"
 

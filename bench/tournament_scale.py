@@ -17,9 +17,9 @@ random_tournament`` writes), and measures in one process:
   the same page with every table's sheet folded on each read (the stored results
   ignored: what the standings did before they were kept).
 
-Goals (issue 28): the standings and the projector under 1 s, the import under 10 s, no
-request over 2 s. The machine is shared: the load average is printed, and each figure
-has its baseline measured beside it.
+Goals (docs/benchmarks.md, "Tournaments at scale"): the standings and the projector under
+1 s, the import under 10 s, no request over 2 s. The machine is shared: the load average
+is printed, and each figure has its baseline measured beside it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""How fast the standings of a big field are computed (issue 14), against a baseline.
+"""How fast the standings of a big field are computed, against a baseline.
 
     .venv/bin/python bench/tournament_standings.py [--players 1000] [--rounds 10] [--repeat 7]
 

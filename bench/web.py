@@ -24,11 +24,12 @@ bounded in time and in requests:
 ``--cookie-sessions`` signed-cookie sessions (no session query), instead of as
 prefscore's settings leave them; see bench/webapp/settings.py.
 
-Goals (issue #4): the poll at least half the bare view's throughput; recording a deal
-under 100 ms at the 95th percentile with 50 tables recording at once. Issue 16: the sheet
-page and the poll answering 200 each at least 0.2 of the bare view's throughput. The load
-average (``uptime``) is printed before and after: the machine is shared. The run stops by
-itself (a watchdog ends it after three minutes at most) and removes what it made.
+Goals (README.md, "Benchmarks"; docs/benchmarks.md, the diary's "Web"): the poll at least
+half the bare view's throughput; recording a deal under 100 ms at the 95th percentile with
+50 tables recording at once; the sheet page and the poll answering 200 each at least 0.2
+of the bare view's throughput. The load average (``uptime``) is printed before and after:
+the machine is shared. The run stops by itself (a watchdog ends it after three minutes at
+most) and removes what it made.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ BIG_DEALS = 100
 TABLE_DEALS = 10
 WATCHDOG_SECONDS = 180
 POLL_GOAL = 0.5
-SHEET_GOAL = 0.2  # issue 16: the sheet page and the poll answering 200
+SHEET_GOAL = 0.2  # the sheet page and the poll answering 200
 RECORD_GOAL_MS = 100.0
 NEXT_NUMBER = re.compile(rb'name="number" value="(\d+)"')
 

@@ -1,4 +1,4 @@
-"""The heaviest requests an ordinary member can make, at the pulka's limits (issue 13).
+"""The heaviest requests an ordinary member can make, at the pulka's limits.
 
     .venv/bin/python bench/worst_case.py [--deals 1999] [--corrections 1000] [--profile]
 
