@@ -105,7 +105,8 @@ def test_an_arbiters_decision_with_the_penalty_is_applied_and_explained(
     assert correction.reason == "Judges' panel, table 3"
     protocol = region(html, "protocol")
     assert "Arbiter&#x27;s decision on deal 1 (Кодекс 4.2.16)" in protocol
-    assert "Reason: Judges&#x27; panel, table 3" in protocol
+    # The reason is what a person typed: isolated from the sentence around it.
+    assert "Reason: \u2068Judges&#x27; panel, table 3\u2069" in protocol
     assert "Warning, Кодекс 4.2.7: Boris (first correction)" in protocol
 
 
