@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from prefscore.clubs.forms import slug_from_name
 from prefscore.clubs.models import Club
 from prefscore.tournaments.models import Tournament
 from scoring.engine import season as engine
@@ -66,6 +67,11 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
+        # As a club's: a newcomer need not invent a link name (docs/seasons.md §1).
+        self.fields["slug"].required = False
+        self.fields["slug"].help_text = _(
+            "Latin letters, digits and hyphens; made from the name if left empty."
+        )
         of_club = Tournament.objects.filter(club=club)
         self.fields["tournaments"].queryset = of_club  # type: ignore[attr-defined]
         self.fields["final"].queryset = of_club  # type: ignore[attr-defined]
@@ -79,9 +85,25 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def clean_slug(self) -> str:
         slug: str = self.cleaned_data["slug"]
-        taken = Season.objects.filter(club=self.club, slug=slug).exclude(pk=self.instance.pk)
-        if slug == "new" or taken.exists():
+        if not slug:  # made from the name in clean(), once the name is read
+            return slug
+        if slug == "new" or self._taken(slug):
             raise forms.ValidationError(_("The club has a season of this short name already."))
+        return slug
+
+    def _taken(self, slug: str) -> bool:
+        return (
+            Season.objects.filter(club=self.club, slug=slug).exclude(pk=self.instance.pk).exists()
+        )
+
+    def _free_slug(self, name: str) -> str:
+        """A short name from the season's name, free in the club (``-2``, ``-3``…)."""
+        base = slug_from_name(name)
+        if base == "club" and "club" not in name.lower():
+            base = "season"
+        slug, number = base, 2
+        while slug == "new" or self._taken(slug):
+            slug, number = f"{base}-{number}", number + 1
         return slug
 
     def clean_coefficients_text(self) -> dict[str, str]:
@@ -118,6 +140,8 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
         if len(set(breaks)) != len(breaks):
             self.add_error("second_tie_break", _("Choose two different tie-breaks."))
         data["tie_breaks"] = breaks
+        if not data.get("slug") and data.get("name"):
+            data["slug"] = self._free_slug(data["name"])
         return data
 
     def save(self, commit: bool = True) -> Season:

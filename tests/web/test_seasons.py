@@ -170,6 +170,23 @@ def test_an_organiser_creates_a_season(access_world, client_as):
     assert season.created_by == access_world.users["organiser"]
 
 
+def test_a_season_without_a_short_name_gets_one_from_its_name(access_world, client_as):
+    """As a club's: the organiser need not invent a link name, and two seasons of one
+    name get two links (found walking the form on a phone: the field was required)."""
+    url = reverse("seasons:create", args=["home"])
+    nameless = {**FORM, "name": "Зима 2026–27", "slug": ""}
+
+    first = client_as("organiser").post(url, nameless, headers=RU)
+    second = client_as("organiser").post(url, nameless, headers=RU)
+
+    assert first.status_code == second.status_code == 302
+    slugs = list(
+        Season.objects.filter(club=access_world.club).order_by("pk").values_list("slug", flat=True)
+    )
+    assert slugs == ["zima-202627", "zima-202627-2"]
+    assert first["Location"].endswith("/zima-202627/")
+
+
 def test_the_tournaments_chosen_on_the_form_are_the_seasons(access_world, client_as):
     """Found by the browser test: the form's tournaments were never saved."""
     from tests.web.fixtures_tournaments import make_tournament
