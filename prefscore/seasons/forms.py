@@ -75,6 +75,10 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
         of_club = Tournament.objects.filter(club=club)
         self.fields["tournaments"].queryset = of_club  # type: ignore[attr-defined]
         self.fields["final"].queryset = of_club  # type: ignore[attr-defined]
+        if not of_club.exists():  # else an empty list under its label says nothing
+            self.fields["tournaments"].help_text = _(
+                "The club has no tournament yet; choose them here once it has."
+            )
         season = self.instance
         self.fields["coefficients_text"].initial = "\n".join(
             f"{name} = {value}" for name, value in (season.coefficients or {}).items()

@@ -187,6 +187,18 @@ def test_a_season_without_a_short_name_gets_one_from_its_name(access_world, clie
     assert first["Location"].endswith("/zima-202627/")
 
 
+def test_the_form_says_when_the_club_has_no_tournament_to_choose(access_world, client_as):
+    from tests.web.fixtures_tournaments import make_tournament
+
+    url = reverse("seasons:create", args=["home"])
+    empty = client_as("organiser").get(url, headers=RU).content.decode()
+    make_tournament(access_world.club, name="Spring cup", slug="spring-cup")
+    listed = client_as("organiser").get(url, headers=RU).content.decode()
+
+    assert "У клуба пока нет турниров" in empty
+    assert "У клуба пока нет турниров" not in listed and "Spring cup" in listed
+
+
 def test_the_tournaments_chosen_on_the_form_are_the_seasons(access_world, client_as):
     """Found by the browser test: the form's tournaments were never saved."""
     from tests.web.fixtures_tournaments import make_tournament
