@@ -30,8 +30,11 @@ from .models import Season, SeasonLine
 Cards = dict[int, tuple[int, int]]
 
 
-def season_events(season: Season) -> tuple[engine.Event, ...]:
-    """The season's club evenings in the order played, one query (docs/seasons.md §1)."""
+def season_events(season: Season, fresh: bool = False) -> tuple[engine.Event, ...]:
+    """The season's club evenings in the order played, one query (docs/seasons.md §1).
+
+    ``fresh``: under the rating measure, rate the club's pulkas in a pass of its own.
+    """
     rows = PulkaSummary.objects.filter(
         club_id=season.club_id,
         pulka__tournament__isnull=True,
@@ -40,7 +43,8 @@ def season_events(season: Season) -> tuple[engine.Event, ...]:
     )
     if season.evenings == Season.Evenings.MARKED:
         rows = rows.filter(pulka__seasons=season)
-    changes = rating_changes(season.club_id) if season.measure == Season.Measure.RATING else {}
+    rating_measure = season.measure == Season.Measure.RATING
+    changes = rating_changes(season.club_id, fresh) if rating_measure else {}
     seats: dict[int, list[tuple[int, int, Fraction, str]]] = defaultdict(list)
     dates: dict[int, str] = {}
     for pulka_id, started, seat, player_id, result, convention in rows.values_list(
@@ -71,14 +75,19 @@ def season_events(season: Season) -> tuple[engine.Event, ...]:
     )
 
 
-def rating_changes(club_id: int) -> dict[int, dict[int, Fraction]]:
+def rating_changes(club_id: int, fresh: bool = False) -> dict[int, dict[int, Fraction]]:
     """What each club pulka changed of its players' displayed ratings, by pulka and player.
 
     The club rating is all-time (docs/rating.md): every finished club pulka is rated in
     order, the season's or not, and each is given the change it made (docs/seasons.md §2).
+    The pass is the one the statistics just ran to store the club rating on the same
+    settled sheet, when it rated the very same pulkas (``stats.ratings.rating_pass``);
+    ``fresh`` (``check_season``) rates them again in a pass of its own.
     """
+    pulkas = ratings.club_pulkas(club_id)
+    passed = rating.rated(pulkas) if fresh else ratings.rating_pass(pulkas)
     out: dict[int, dict[int, Fraction]] = {}
-    for pulka, before, after in rating.rated(ratings.club_pulkas(club_id)):
+    for pulka, before, after in passed:
         out[pulka.pulka] = {
             int(player): engine.rating_change(before[player].conservative, moved.conservative)
             for player, moved in after.items()
@@ -140,9 +149,12 @@ def tournament_cards(tournament_ids: list[int]) -> dict[int, Cards]:
     }
 
 
-def compute(season: Season) -> tuple[engine.Line, ...]:
-    """The season table as the engine counts it from the events now (docs/seasons.md §4–§6)."""
-    return engine.season_table(season_events(season), season.policy)
+def compute(season: Season, fresh: bool = False) -> tuple[engine.Line, ...]:
+    """The season table as the engine counts it from the events now (docs/seasons.md §4–§6).
+
+    ``fresh``: shares no rating pass with the statistics (``season_events``).
+    """
+    return engine.season_table(season_events(season, fresh), season.policy)
 
 
 def as_rows(season: Season, lines: tuple[engine.Line, ...]) -> list[SeasonLine]:

@@ -35,7 +35,7 @@ class Command(BaseCommand):
             sys.exit(2)
         season = found[0]
         stored = standings.stored_as_compared(season)
-        fresh = standings.compared(standings.as_rows(season, standings.compute(season)))
+        fresh = standings.compared(standings.as_rows(season, standings.compute(season, fresh=True)))
         if stored == fresh:
             self.stdout.write(
                 _("The table of %(name)s agrees with its events.") % {"name": season.name}
