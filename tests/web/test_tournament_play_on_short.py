@@ -273,3 +273,24 @@ def test_the_floor_card_waits_for_the_end_of_the_round_at_the_sheet_of_three(tou
 
     below = {str(e.entry.player_id) for e in cards.exclude(entry=entry)}
     assert below == {k for k, v in sheet.items() if k != str(leaver.player_id) and v < lowest + 1}
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_my_table_now_leads_one_of_the_three_to_the_sheet_of_three(tournament_world, htmx):
+    """Both sheets show under the table's number; a player of the three is sent to the
+    running sheet of three, not to the closed sheet of four with the leaver (§4.9)."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, leaver, number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+    stays = short.seats.order_by("seat").first().player
+    Player.objects.filter(pk=stays.pk).update(user=tournament_world.users["member"])
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+
+    page = client_as(tournament_world, "member").get(url("my_table", cup), **headers)
+
+    assert page.status_code == 200
+    mine = page.context["mine"]
+    assert (mine.table.pulka_id, mine.table.number) == (short.pk, number)
+    leaver_name = cup.entries.get(player_id=int(leaver)).player.name
+    assert leaver_name not in mine.others and len(mine.others) == 2
+    assert f"/{short.pk}/" in page.content.decode()
