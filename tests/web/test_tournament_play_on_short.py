@@ -294,3 +294,24 @@ def test_my_table_now_leads_one_of_the_three_to_the_sheet_of_three(tournament_wo
     leaver_name = cup.entries.get(player_id=int(leaver)).player.name
     assert leaver_name not in mine.others and len(mine.others) == 2
     assert f"/{short.pk}/" in page.content.decode()
+
+
+@pytest.mark.parametrize("name", ["regulations", "create"])
+def test_the_choices_that_are_sentences_are_radios_named_by_their_legend(
+    tournament_world, cup, name
+):
+    """A phone's select cut "остальные трое играют дальше на новой пульке втроём; …"
+    after a few words: each choice is a radio whose whole sentence wraps, and the
+    group is a fieldset its legend names."""
+    where = url(name, cup) if name == "regulations" else f"/tournaments/{cup.club.slug}/new/"
+
+    body = client_as(tournament_world, "organiser", "ru").get(where).content.decode()
+
+    for field, legend in (
+        ("after_drop", "Когда игрок покидает стол на четверых во время игры"),
+        ("at_time", "Когда время вышло"),
+    ):
+        assert f'<select name="{field}"' not in body
+        assert body.count(f'type="radio" name="{field}"') == 2
+        group = body[body.rindex("<fieldset", 0, body.index(f'name="{field}"')) :]
+        assert group.index(f"<legend>{legend}:</legend>") < group.index(f'name="{field}"')
