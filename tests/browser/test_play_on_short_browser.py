@@ -47,6 +47,7 @@ WORDS = {
         "table": "Стол {n}",
         "running": "идёт",
         "closed": "закрыт: игрок выбыл",
+        "plays_on": "трое играют дальше после выбытия игрока",
         "my_table": "Мой стол сейчас",
         "open_sheet": "Открыть лист",
         "whists": "Висты",
@@ -63,6 +64,7 @@ WORDS = {
         "table": "Table {n}",
         "running": "running",
         "closed": "closed: a player dropped",
+        "plays_on": "the three play on after a drop",
         "my_table": "My table now",
         "open_sheet": "Open the sheet",
         "whists": "Whists",
@@ -177,6 +179,7 @@ def test_the_other_three_play_on_at_the_same_table(
     assert len(playing) == 1 and len(closed) == 1, both
     assert sorted(playing[0].splitlines()[1].split(", ")) == sorted(stay)
     assert names[leaver] in closed[0]
+    assert words["plays_on"] in playing[0] and words["plays_on"] not in closed[0]
     assert TableClosure.objects.get(pulka=four).reason == TableClosure.Reason.DROP
     looks_right(page, screenshot_dir / f"{shot}-detail.png")
     short = Pulka.objects.get(

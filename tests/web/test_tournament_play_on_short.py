@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.test import TestCase
+from django.urls import reverse
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
@@ -315,3 +316,23 @@ def test_the_choices_that_are_sentences_are_radios_named_by_their_legend(
         assert body.count(f'type="radio" name="{field}"') == 2
         group = body[body.rindex("<fieldset", 0, body.index(f'name="{field}"')) :]
         assert group.index(f"<legend>{legend}:</legend>") < group.index(f'name="{field}"')
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "the three play on after a drop"), ("ru", "трое играют дальше после выбытия")],
+)
+def test_the_detail_page_says_which_of_the_two_sheets_the_three_play_on(
+    tournament_world, language, words
+):
+    """Both sheets show as "Table n" (§4.9): the sheet of three says it plays on."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, _number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+
+    body = client_as(tournament_world, "organiser", language).get(url("detail", cup))
+    body = body.content.decode()
+
+    assert body.count(words) == 1
+    card = body[body.index(f'href="{reverse("games:sheet", args=[short.pk])}"') :]
+    assert card.index(words) < card.index("</a>")
