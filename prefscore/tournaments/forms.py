@@ -153,12 +153,14 @@ class TournamentForm(forms.Form):
         choices=Tournament.AtTime.choices,
         initial=Tournament.AtTime.FLAG,
         required=False,
+        widget=forms.RadioSelect,  # its choices are sentences: a phone's select cuts them
     )
     after_drop = forms.ChoiceField(
         label=_("When a player leaves a table of 4 in play"),
         choices=Tournament.AfterDrop.choices,
         initial=Tournament.AfterDrop.CLOSE,
         required=False,
+        widget=forms.RadioSelect,  # its choices are sentences: a phone's select cuts them
     )
     public = forms.BooleanField(label=_("Standings are public"), required=False)
 

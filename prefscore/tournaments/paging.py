@@ -19,7 +19,7 @@ from django.db.models import Count, Prefetch, Q
 from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.web import request_int
 
-from . import presenters, services, titles
+from . import presenters, results, services, titles
 from .models import Round, Tournament, TournamentEntry
 
 TABLES_PER_PAGE = 50
@@ -102,7 +102,8 @@ def rounds_page(tournament: Tournament, at: Paging) -> RoundsPage:
         .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
     ordered = sorted(tables, key=lambda pulka: numbers[pulka.pk])
-    views = tuple(presenters._table(numbers[p.pk], p) for p in ordered)
+    short = results.continued([shown])
+    views = tuple(presenters._table(numbers[p.pk], p, p.pk in short) for p in ordered)
     view = presenters.RoundView(shown, views, presenters.summary(shown), named[shown.number])
     return RoundsPage((view,), links, shown.number, PageLinks.of(page), playing)
 

@@ -151,6 +151,9 @@ class TableView:
     running: bool
     ended: str = ""
     arbiter: bool = False  # closed on the arbiter's final sheet: it can be corrected
+    # The sheet of three a table of 4 went on with after a drop (§4.9): both show under
+    # the table's one number, and this says which is which.
+    plays_on: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,7 +164,7 @@ class RoundView:
     title: str = ""
 
 
-def _table(number: int, pulka: Pulka) -> TableView:
+def _table(number: int, pulka: Pulka, plays_on: bool = False) -> TableView:
     names = tuple(seat.player.name for seat in pulka.seats.all())
     return TableView(
         number=number,
@@ -172,6 +175,7 @@ def _table(number: int, pulka: Pulka) -> TableView:
         running=pulka.status == Pulka.Status.RUNNING,
         ended=_ended(pulka),
         arbiter=getattr(closure_of(pulka), "reason", "") == "arbiter",
+        plays_on=plays_on,
     )
 
 

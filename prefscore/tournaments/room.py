@@ -429,7 +429,10 @@ def my_table(tournament: Tournament, user: Any, now: datetime | None = None) -> 
     )
     ids = {pk for pk, _name in mine}
     name = next(iter(sorted(n for _pk, n in mine)), "")
-    for table in current.tables:
+    # A player left a table of 4 in play and the three play on (§4.9): the round shows
+    # both sheets under one number, and a player of the three is at the sheet of three,
+    # the running one (the newer, once both are over), not the closed sheet of four.
+    for table in sorted(current.tables, key=lambda t: (not t.running, -t.pulka_id)):
         for index, player_id in enumerate(table.player_ids):
             if player_id in ids:
                 others = tuple(n for i, n in enumerate(table.names) if i != index)

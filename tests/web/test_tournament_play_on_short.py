@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.test import TestCase
+from django.urls import reverse
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
@@ -273,3 +274,65 @@ def test_the_floor_card_waits_for_the_end_of_the_round_at_the_sheet_of_three(tou
 
     below = {str(e.entry.player_id) for e in cards.exclude(entry=entry)}
     assert below == {k for k, v in sheet.items() if k != str(leaver.player_id) and v < lowest + 1}
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_my_table_now_leads_one_of_the_three_to_the_sheet_of_three(tournament_world, htmx):
+    """Both sheets show under the table's number; a player of the three is sent to the
+    running sheet of three, not to the closed sheet of four with the leaver (§4.9)."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, leaver, number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+    stays = short.seats.order_by("seat").first().player
+    Player.objects.filter(pk=stays.pk).update(user=tournament_world.users["member"])
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+
+    page = client_as(tournament_world, "member").get(url("my_table", cup), **headers)
+
+    assert page.status_code == 200
+    mine = page.context["mine"]
+    assert (mine.table.pulka_id, mine.table.number) == (short.pk, number)
+    leaver_name = cup.entries.get(player_id=int(leaver)).player.name
+    assert leaver_name not in mine.others and len(mine.others) == 2
+    assert f"/{short.pk}/" in page.content.decode()
+
+
+@pytest.mark.parametrize("name", ["regulations", "create"])
+def test_the_choices_that_are_sentences_are_radios_named_by_their_legend(
+    tournament_world, cup, name
+):
+    """A phone's select cut "остальные трое играют дальше на новой пульке втроём; …"
+    after a few words: each choice is a radio whose whole sentence wraps, and the
+    group is a fieldset its legend names."""
+    where = url(name, cup) if name == "regulations" else f"/tournaments/{cup.club.slug}/new/"
+
+    body = client_as(tournament_world, "organiser", "ru").get(where).content.decode()
+
+    for field, legend in (
+        ("after_drop", "Когда игрок покидает стол на четверых во время игры"),
+        ("at_time", "Когда время вышло"),
+    ):
+        assert f'<select name="{field}"' not in body
+        assert body.count(f'type="radio" name="{field}"') == 2
+        group = body[body.rindex("<fieldset", 0, body.index(f'name="{field}"')) :]
+        assert group.index(f"<legend>{legend}:</legend>") < group.index(f'name="{field}"')
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "the three play on after a drop"), ("ru", "трое играют дальше после выбытия")],
+)
+def test_the_detail_page_says_which_of_the_two_sheets_the_three_play_on(
+    tournament_world, language, words
+):
+    """Both sheets show as "Table n" (§4.9): the sheet of three says it plays on."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, _number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+
+    body = client_as(tournament_world, "organiser", language).get(url("detail", cup))
+    body = body.content.decode()
+
+    assert body.count(words) == 1
+    card = body[body.index(f'href="{reverse("games:sheet", args=[short.pk])}"') :]
+    assert card.index(words) < card.index("</a>")
