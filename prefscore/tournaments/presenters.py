@@ -53,6 +53,8 @@ class StandingsTable:
     cut: bool = False
     live: bool = False
     finished: bool = False
+    # Somebody is out: the page says why he stands below lower scores (§7 item 4).
+    anybody_out: bool = False
 
 
 def _out_label(player: str, out: bool, standings: Standings) -> str:
@@ -138,6 +140,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
         cut=standings.cut,
         live=live,
         finished=tournament.finished,
+        anybody_out=any(row.dropped for row in rows),
     )
 
 

@@ -215,6 +215,24 @@ def test_a_drop_at_a_table_with_deals_closes_it_as_it_stands(tournament_world, c
     assert rows[-1].name == entry.player.name and rows[-1].dropped
 
 
+def test_the_standings_say_why_a_player_out_stands_below_lower_scores(tournament_world, cup):
+    """A dropped player with 0 whists stands below players at −42: the page says why."""
+    note = "Выбывшие из турнира стоят ниже"
+    member = client_as(tournament_world, "member")
+    draw(tournament_world, cup)
+    play_round_deals(cup, 1)
+    before = member.get(url("standings", cup), headers={"accept-language": "ru"})
+    entry = cup.entries.get(player__name=running(cup, 1)[0].player_names[0])
+    client_as(tournament_world, "organiser").post(
+        url("entry_state", cup, entry=entry.pk), {"action": "drop"}
+    )
+
+    after = member.get(url("standings", cup), headers={"accept-language": "ru"})
+
+    assert note not in before.content.decode()
+    assert note in after.content.decode()
+
+
 def test_a_dropped_player_taken_back_plays_again(tournament_world, cup):
     draw(tournament_world, cup)
     close_round(cup, 1)
