@@ -103,7 +103,14 @@ def identity(pulka: Pulka) -> str:
 def pulka_key(pulka: Pulka) -> str:
     """The pulka as it stands: identity, version, and a digest of the fields shown
     beside them that an admin may edit without moving the version."""
-    shown = (pulka.status, pulka.player_names, pulka.target, pulka.convention_name, pulka.title)
+    shown = (
+        pulka.status,
+        pulka.player_names,
+        pulka.target,
+        pulka.convention_name,
+        pulka.title,
+        pulka.title_parts,  # the link to the other sheet of a table played on short (§4.9)
+    )
     digest = hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
     return f"{identity(pulka)}.{pulka.version}.{digest}"
 

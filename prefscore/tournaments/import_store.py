@@ -17,7 +17,13 @@ from typing import Any
 from prefscore.clubs.models import Player
 from prefscore.games import events, io
 from prefscore.games.models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
-from prefscore.games.titles import QUALIFYING, table_parts, table_title
+from prefscore.games.titles import (
+    QUALIFYING,
+    continued_by,
+    continuing,
+    table_parts,
+    table_title,
+)
 from scoring.conventions import name_of
 from scoring.engine.conventions import Convention
 from scoring.engine.pulka import ScoredPulka
@@ -122,11 +128,26 @@ def draw_with_continued(
     sheets of that table (``continues``): each keeps the table's number (docs/tournaments.md
     §4.9, §4.11). ``continues``: for each stored table, whether it continues the one before."""
     drawn: list[dict[str, Any]] = []
+    by_pk = {pulka.pk: pulka for pulka in stored}
     for goes_on, pulka in zip(continues, stored, strict=True):
         if goes_on:
-            drawn[-1] = {**drawn[-1], "pulka": pulka.pk, "continues": drawn[-1]["pulka"]}
+            first = by_pk[drawn[-1]["pulka"]]
+            _link_sheets(first, pulka)
+            drawn[-1] = {**drawn[-1], "pulka": pulka.pk, "continues": first.pk}
             continue
         keys = [str(players[name].pk) for name in pulka.player_names]
         drawn.append({"players": keys, "first_dealer": pulka.first_dealer, "pulka": pulka.pk})
     round_.tables = drawn
     round_.save(update_fields=["tables"])
+
+
+def _link_sheets(first: Pulka, then: Pulka) -> None:
+    """The two sheets of a table played on short name each other in their title parts,
+    as a drop at the table names them (``tables._play_on_short``, games/titles.py)."""
+    if first.title_parts and then.title_parts:
+        Pulka.objects.filter(pk=first.pk).update(
+            title_parts=continued_by(first.title_parts, then.pk)
+        )
+        parts = continuing(then.title_parts, first.pk)
+        title = table_title(parts)[: Pulka._meta.get_field("title").max_length]
+        Pulka.objects.filter(pk=then.pk).update(title_parts=parts, title=title)

@@ -103,7 +103,10 @@ def rounds_page(tournament: Tournament, at: Paging) -> RoundsPage:
     )
     ordered = sorted(tables, key=lambda pulka: numbers[pulka.pk])
     short = results.continued([shown])
-    views = tuple(presenters._table(numbers[p.pk], p, p.pk in short) for p in ordered)
+    left = leavers(tournament, shown, ordered)
+    views = tuple(
+        presenters._table(numbers[p.pk], p, p.pk in short, left.get(p.pk)) for p in ordered
+    )
     view = presenters.RoundView(shown, views, presenters.summary(shown), named[shown.number])
     return RoundsPage((view,), links, shown.number, PageLinks.of(page), playing)
 
@@ -114,3 +117,39 @@ def entries_page(
     """One page of the players, in the order given (by name)."""
     page = Paginator(list(entries), ENTRIES_PER_PAGE).get_page(at.players)
     return list(page.object_list), PageLinks.of(page)
+
+
+def leavers(
+    tournament: Tournament, round_: Round, tables: Sequence[Pulka]
+) -> dict[int, presenters.Leaver]:
+    """Who left each table of ``round_`` a drop closed (§4.9), by pulka id: a seated
+    player out of the tournament since this round. One query, and only when a table on
+    the page was closed by a drop; ``tables`` come with their closure and seats."""
+    dropped = [p for p in tables if getattr(services.closure_of(p), "reason", "") == "drop"]
+    if not dropped:
+        return {}
+    seated = {seat.player_id for pulka in dropped for seat in pulka.seats.all()}
+    out = {
+        entry.player_id: entry
+        for entry in tournament.entries.filter(
+            Q(left_after_round=round_.number) | Q(forfeited_round=round_.number),
+            player_id__in=seated,
+            state__in=(TournamentEntry.State.DROPPED, TournamentEntry.State.DISQUALIFIED),
+        ).select_related("player")
+    }
+    # A first sheet's leaver is not among the three who went on (one of them may leave
+    # the sheet of three later in the round, and forfeit it too).
+    went_on = {first: later for later, first in results.continued([round_]).items()}
+    seats_of = {pulka.pk: {seat.player_id for seat in pulka.seats.all()} for pulka in tables}
+    found = {}
+    for pulka in dropped:
+        stayed = seats_of.get(went_on.get(pulka.pk, 0), set())
+        candidates = [s.player_id for s in pulka.seats.all() if s.player_id not in stayed]
+        entry = next((out[key] for key in candidates if key in out), None)
+        if entry is not None:
+            found[pulka.pk] = presenters.Leaver(
+                entry.player.name,
+                entry.state == TournamentEntry.State.DISQUALIFIED,
+                entry.forfeited_round == round_.number,
+            )
+    return found

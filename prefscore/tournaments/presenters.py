@@ -167,7 +167,18 @@ class RoundView:
     title: str = ""
 
 
-def _table(number: int, pulka: Pulka, plays_on: bool = False) -> TableView:
+@dataclass(frozen=True)
+class Leaver:
+    """Who left a table closed by a drop (§4.9): named on its card, with his forfeit."""
+
+    name: str
+    disqualified: bool
+    forfeit: bool
+
+
+def _table(
+    number: int, pulka: Pulka, plays_on: bool = False, left: Leaver | None = None
+) -> TableView:
     names = tuple(seat.player.name for seat in pulka.seats.all())
     return TableView(
         number=number,
@@ -176,20 +187,34 @@ def _table(number: int, pulka: Pulka, plays_on: bool = False) -> TableView:
         first_dealer=names[pulka.first_dealer] if names else "",
         deals=pulka.deal_count,  # type: ignore[attr-defined]
         running=pulka.status == Pulka.Status.RUNNING,
-        ended=_ended(pulka),
+        ended=_ended(pulka, left),
         arbiter=getattr(closure_of(pulka), "reason", "") == "arbiter",
         plays_on=plays_on,
     )
 
 
-def _ended(pulka: Pulka) -> str:
-    """How a table that is over ended: by the organiser (and why), or by its sheet."""
+def _ended(pulka: Pulka, left: Leaver | None = None) -> str:
+    """How a table that is over ended: by the organiser (and why), or by its sheet; a
+    drop names who left and whether it cost him the round (a forfeit, §4.9)."""
     if pulka.status == Pulka.Status.RUNNING:
         return ""
     closure = closure_of(pulka)
     if closure is None:
         return str(_("finished"))
+    if left is not None and closure.reason == "drop":
+        return _left_words(left)
     return _("closed: %(reason)s") % {"reason": closure.get_reason_display()}
+
+
+def _left_words(left: Leaver) -> str:
+    words = {"name": left.name}
+    if left.disqualified and left.forfeit:
+        return _("closed: %(name)s disqualified, a forfeit (§4.9)") % words
+    if left.disqualified:
+        return _("closed: %(name)s disqualified") % words
+    if left.forfeit:
+        return _("closed: %(name)s left, a forfeit (§4.9)") % words
+    return _("closed: %(name)s left") % words
 
 
 def summary(round_: Round) -> str:
@@ -241,7 +266,7 @@ def settings_lines(tournament: Tournament) -> list[tuple[str, str]]:
 
 
 def _forfeit(whists: int | None) -> str:
-    return _("as the sheet stands") if whists is None else str(whists)
+    return _("as the sheet stands") if whists is None else format_result(whists)
 
 
 def _deals_line(tournament: Tournament) -> str:
@@ -255,7 +280,8 @@ def _deals_line(tournament: Tournament) -> str:
 
 
 def _limit(value: int | None) -> str:
-    return _("none") if value is None else str(value)
+    """A limit as the standings write figures: a floor of −1000 with a true minus sign."""
+    return _("none") if value is None else format_result(value)
 
 
 def _size_treatment(tournament: Tournament) -> str:

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from prefscore.clubs.models import Player
 from prefscore.games import io
 from prefscore.games.models import Pulka
-from prefscore.games.titles import table_parts, table_title
+from prefscore.games.titles import continuing, table_parts, table_title
 from scoring.engine import ranking, seating
 
 from . import seeds, titles
@@ -313,13 +313,19 @@ def start_table(
     table: dict[str, Any],
     players: dict[str, Player],
     user: Any,
+    continues: int | None = None,
 ) -> Pulka:
-    """The pulka of one table of a published round (Кодекс 3.1.1: seats by lot)."""
+    """The pulka of one table of a published round (Кодекс 3.1.1: seats by lot).
+
+    ``continues``: the pulka of the table of 4 whose other three play on at this sheet
+    of three (§4.9); the title says it continues that table."""
     # The title is kept as facts and worded in each page's language (games/titles.py).
     # A qualifying round needs no place in its stage: no query per table for it.
     qualifying = round_.stage == Round.Stage.QUALIFYING
     place = None if qualifying else titles.stage_place(tournament, round_)
     parts = table_parts(tournament.name, round_.number, round_.stage, place, number)
+    if continues is not None:
+        parts = continuing(parts, continues)
     title = table_title(parts)
     pulka = io.create_pulka(
         tournament.club,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from prefscore.games import events
 from prefscore.games.models import Pulka
+from prefscore.games.titles import continued_by
 
 from . import results, stages
 from .models import Round, TableClosure, Tournament, TournamentEntry
@@ -247,7 +248,12 @@ def _play_on_short(
     players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
     with transaction.atomic():
         table = {"players": rest, "first_dealer": rest.index(seats[dealer])}
-        new = start_table(tournament, round_, number, table, players, user)
+        new = start_table(tournament, round_, number, table, players, user, continues=pulka.pk)
+        # The first sheet links to the new one: set before the closing moves its version,
+        # so that its open sheets see both at their poll (games/titles.py).
+        if pulka.title_parts:
+            first = continued_by(pulka.title_parts, new.pk)
+            Pulka.objects.filter(pk=pulka.pk).update(title_parts=first)
         tables = list(round_.tables)
         tables[number - 1] = {**tables[number - 1], "pulka": new.pk, "continues": pulka.pk}
         round_.tables = tables

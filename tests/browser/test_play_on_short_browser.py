@@ -46,7 +46,14 @@ WORDS = {
         "drop": "Снять: {name}",
         "table": "Стол {n}",
         "running": "идёт",
-        "closed": "закрыт: игрок выбыл",
+        "closed": "закрыт, выбытие: {name} — штраф по §4.9",
+        "continued": "Ten · тур 1 · стол {n}, продолжение",
+        "on_three": "Продолжение стола {n} после выбытия игрока; первый лист — лист на четверых.",
+        "on_four": "Трое доигрывают на новом листе — лист на троих.",
+        "both": "Оба листа идут в зачёт тура.",
+        "first_sheet": "лист на четверых",
+        "sheet_of_three": "лист на троих",
+        "long_label": "дисквалификации",
         "plays_on": "трое играют дальше после выбытия игрока",
         "my_table": "Мой стол сейчас",
         "open_sheet": "Открыть лист",
@@ -63,7 +70,14 @@ WORDS = {
         "drop": "Drop: {name}",
         "table": "Table {n}",
         "running": "running",
-        "closed": "closed: a player dropped",
+        "closed": "closed: {name} left, a forfeit (§4.9)",
+        "continued": "Ten · round 1 · table {n}, continued",
+        "on_three": "Table {n} continued after a player left; the first sheet: the sheet of four.",
+        "on_four": "The three play on at a new sheet: the sheet of three.",
+        "both": "Both sheets count for the round.",
+        "first_sheet": "the sheet of four",
+        "sheet_of_three": "the sheet of three",
+        "long_label": "disqualify",
         "plays_on": "the three play on after a drop",
         "my_table": "My table now",
         "open_sheet": "Open the sheet",
@@ -78,6 +92,18 @@ STANDINGS_JS = """() => {
   const rows = Array.from(table.querySelectorAll('tbody tr')).map(tr =>
     Array.from(tr.children).map(cell => cell.firstChild ? cell.firstChild.textContent.trim() : ''));
   return {heads, rows};
+}"""
+
+
+# How many lines a word of the regulations' labels is drawn on: 1 unless split mid-word.
+WORD_LINES_JS = """(word) => {
+  const dt = Array.from(document.querySelectorAll('.tournament-settings dt'))
+    .find(el => el.textContent.includes(word));
+  const text = dt.firstChild, start = text.textContent.indexOf(word);
+  const range = document.createRange();
+  range.setStart(text, start);
+  range.setEnd(text, start + word.length);
+  return new Set(Array.from(range.getClientRects()).map(rect => Math.round(rect.top))).size;
 }"""
 
 
@@ -172,19 +198,19 @@ def test_the_other_three_play_on_at_the_same_table(
     # The table keeps its number: a sheet of three of the three who stay, running, and
     # the old sheet of four, closed as it stood.
     page.goto(f"{detail}#round-1")
-    both = cards_of_table(page, words, number)
+    both = [card.replace("\xa0", " ") for card in cards_of_table(page, words, number)]
     assert len(both) == 2, both
     playing = [card for card in both if words["running"] in card]
-    closed = [card for card in both if words["closed"] in card]
+    closed = [card for card in both if words["closed"].format(name=names[leaver]) in card]
     assert len(playing) == 1 and len(closed) == 1, both
     assert sorted(playing[0].splitlines()[1].split(", ")) == sorted(stay)
     assert names[leaver] in closed[0]
     assert words["plays_on"] in playing[0] and words["plays_on"] not in closed[0]
     assert TableClosure.objects.get(pulka=four).reason == TableClosure.Reason.DROP
+    # The regulations in short: no label split mid-word ("дисквалификаци|и" at 390 px).
+    assert page.evaluate(WORD_LINES_JS, words["long_label"]) == 1
     looks_right(page, screenshot_dir / f"{shot}-detail.png")
-    short = Pulka.objects.get(
-        tournament=cup, status=Pulka.Status.RUNNING, title__endswith=f" {number}"
-    )
+    short = Pulka.objects.get(tournament=cup, title_parts__continues=four.pk)
     assert sorted(short.player_names) == sorted(stay)
 
     # One of the three, on his own device: "my table now" leads to the new sheet, where
@@ -206,6 +232,20 @@ def test_the_other_three_play_on_at_the_same_table(
     for deal_number, facts in enumerate(table_deals(short), start=1):
         record_deal(phone, facts, deal_number, names=tuple(short.player_names))
     looks_right(phone, screenshot_dir / f"{shot}-sheet.png")
+
+    # The sheet of three says it continues the table, and links to the first sheet,
+    # which links back: both count for the round.
+    title = phone.locator(".table-page__title").inner_text().strip()
+    assert title == words["continued"].format(n=number)
+    status = " ".join(phone.locator("#status").inner_text().split())
+    assert words["on_three"].format(n=number) in status and words["both"] in status
+    phone.locator("#status").get_by_role("link", name=words["first_sheet"]).click()
+    phone.wait_for_url(f"**/{four.pk}/**")
+    status = " ".join(phone.locator("#status").inner_text().split())
+    assert words["on_four"] in status and words["both"] in status
+    looks_right(phone, screenshot_dir / f"{shot}-first-sheet.png")
+    phone.locator("#status").get_by_role("link", name=words["sheet_of_three"]).click()
+    phone.wait_for_url(f"**/{short.pk}/**")
 
     # The standings count the table once: each player one line, the three's whists the
     # two sheets' sum, the leaver's his sheet's capped by the forfeit.

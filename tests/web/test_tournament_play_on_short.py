@@ -17,6 +17,7 @@ from django.test import TestCase
 from django.urls import reverse
 
 from prefscore.clubs.models import Player
+from prefscore.games import render_cache
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.tournaments import checks, exports, imports, results, services, tables
@@ -336,3 +337,150 @@ def test_the_detail_page_says_which_of_the_two_sheets_the_three_play_on(
     assert body.count(words) == 1
     card = body[body.index(f'href="{reverse("games:sheet", args=[short.pk])}"') :]
     assert card.index(words) < card.index("</a>")
+
+
+# --- the two sheets of a table played on short name each other (§4.9) -----------------
+
+WORDS = {
+    "en": {
+        "continued": "Ten · round 1 · table {n}, continued",
+        "first": "Ten · round 1 · table {n}",
+        "on_three": "Table {n} continued after a player left; the first sheet:",
+        "on_four": "The three play on at a new sheet:",
+        "both": "Both sheets count for the round.",
+    },
+    "ru": {
+        "continued": "Ten · тур 1 · стол {n}, продолжение",
+        "first": "Ten · тур 1 · стол {n}",
+        "on_three": "Продолжение стола {n} после выбытия игрока; первый лист —",
+        "on_four": "Трое доигрывают на новом листе —",
+        "both": "Оба листа идут в зачёт тура.",
+    },
+}
+
+
+def _sheet_page(world: Any, pulka: Pulka, language: str, htmx: bool) -> str:
+    """The sheet page, or with htmx a poll of an older version: its regions."""
+    client = client_as(world, "organiser", language)
+    if htmx:
+        address = reverse("games:poll", args=[pulka.pk]) + f"?v={pulka.version - 1}"
+        answer = client.get(address, headers={"HX-Request": "true"})
+    else:
+        answer = client.get(reverse("games:sheet", args=[pulka.pk]))
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_sheet_of_three_is_titled_as_the_tables_continuation(tournament_world, language):
+    """Worded in the request's language from the pulka's parts (games/titles.py): the
+    sheet of three says it continues the table; the first sheet keeps its title."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four, _leaver, number = _leave_the_four(tournament_world, cup)
+    short = _short(cup, four)
+    four.refresh_from_db()
+    words = WORDS[language]
+
+    body = client_as(tournament_world, "organiser", language)
+    three = body.get(reverse("games:sheet", args=[short.pk])).content.decode()
+    first = body.get(reverse("games:sheet", args=[four.pk])).content.decode()
+
+    assert f"<bdi>{words['continued'].format(n=number)}</bdi>" in three
+    assert f"<bdi>{words['first'].format(n=number)}</bdi>" in first
+    assert short.title_parts["continues"] == four.pk
+    assert four.title_parts["continued_by"] == short.pk
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_each_of_the_two_sheets_links_to_the_other_and_says_both_count(
+    tournament_world, language, htmx
+):
+    """In the status line, shared by every viewer of a version: the first sheet's open
+    devices see it at their next poll, since the closing moves its version."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four = next(p for p in Pulka.objects.filter(tournament=cup) if len(p.player_names) == 4)
+    before = _sheet_page(tournament_world, four, language, htmx=False)  # kept in the cache
+    four, _leaver, number = _leave_the_four(tournament_world, cup)
+    four.refresh_from_db()
+    short = _short(cup, four)
+    words = WORDS[language]
+
+    three = _sheet_page(tournament_world, short, language, htmx)
+    first = _sheet_page(tournament_world, four, language, htmx)
+
+    assert words["on_four"] not in before and words["both"] not in before
+    status = three[three.index('id="status"') :]
+    status = status[: status.index("</p>")]
+    assert words["on_three"].format(n=number) in status and words["both"] in status
+    assert f'href="{reverse("games:sheet", args=[four.pk])}"' in status
+    status = first[first.index('id="status"') :]
+    status = status[: status.index("</p>")]
+    assert words["on_four"] in status and words["both"] in status
+    assert f'href="{reverse("games:sheet", args=[short.pk])}"' in status
+
+
+def test_the_region_key_covers_the_link_to_the_other_sheet(tournament_world):
+    """A link set without moving the version still names new keys (render_cache)."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    pulka = Pulka.objects.filter(tournament=cup).first()
+    before = render_cache.pulka_key(pulka)
+
+    pulka.title_parts = {**pulka.title_parts, "continued_by": pulka.pk + 1}
+
+    assert render_cache.pulka_key(pulka) != before
+
+
+@pytest.mark.parametrize(
+    ("language", "action", "words"),
+    [
+        ("ru", "drop", "закрыт, выбытие: {name} — штраф по §4.9"),
+        ("en", "drop", "closed: {name} left, a forfeit (§4.9)"),
+        ("ru", "disqualify", "закрыт, дисквалификация: {name} — штраф по §4.9"),
+    ],
+)
+def test_the_closed_card_names_who_left_and_his_forfeit(tournament_world, language, action, words):
+    """The first sheet's card says who left and that it cost him the round (§4.9)."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    four = next(p for p in Pulka.objects.filter(tournament=cup) if len(p.player_names) == 4)
+    _play(four, tournament_world.users["organiser"])
+    leaver = four.seats.order_by("seat").first()
+    entry = cup.entries.get(player_id=leaver.player_id)
+    organiser = client_as(tournament_world, "organiser", language)
+    organiser.post(url("entry_state", cup, entry=entry.pk), {"action": action})
+
+    body = organiser.get(url("detail", cup)).content.decode()
+
+    card = body[body.index(f'href="{reverse("games:sheet", args=[four.pk])}"') :]
+    card = card[: card.index("</a>")].replace("\xa0", " ")  # "по\xa0§4.9" never splits
+    assert words.format(name=leaver.player.name) in card
+
+
+# --- the regulations in short, as its 390 px screenshots showed them --------------------
+
+
+@pytest.mark.parametrize("page", ["detail", "print_standings"])
+def test_the_regulations_write_a_negative_floor_with_a_minus_sign(tournament_world, page):
+    """A floor of −1000 as every figure of the site: a true minus, not a hyphen."""
+    cup = make_tournament(tournament_world.club, "Floor", slug="floor", round_floor=-1000)
+
+    body = client_as(tournament_world, "organiser", "ru").get(url(page, cup)).content.decode()
+
+    assert "\u22121000" in body.replace("\xa0", "")
+    assert "-1000" not in body
+
+
+def test_an_imported_table_played_on_short_links_its_two_sheets(tournament_world):
+    """The round trip's copy titles and links its sheets as the drop did (games/titles.py)."""
+    cup = _ten(tournament_world, Tournament.AfterDrop.PLAY_ON)
+    _leave_the_four(tournament_world, cup)
+
+    copy_ = imports.import_tournament(
+        tournament_world.club, imports.read_file(exports.export_text(cup)), None
+    )
+
+    (later, first), *_ = results.continued(copy_.rounds.all()).items()
+    three, four = Pulka.objects.get(pk=later), Pulka.objects.get(pk=first)
+    assert three.title_parts["continues"] == four.pk
+    assert four.title_parts["continued_by"] == three.pk
+    assert str(three).endswith(", continued") and not str(four).endswith(", continued")

@@ -33,6 +33,7 @@ from ..forms import DealForm
 from ..manual_entries import is_manual_row
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..recording import score_before_last
+from ..titles import other_sheet
 from .conflict import EntryConflict
 from .entry import EntryForm, abandon_panel, entry_form, over_text, values_from_facts
 from .numbers import BalanceChart, balance_chart, signed_remembered
@@ -418,6 +419,8 @@ def _status(pulka: Pulka, deals: int) -> dict[str, Any]:
         "convention": convention_label(pulka.convention_name),
         "status_target": _("to %(target)s") % {"target": localize(pulka.target)},
         "status_deals": _("deals: %(deals)s") % {"deals": localize(deals)},
+        # The other sheet of a table played on short (§4.9): ``pulka_key`` covers it.
+        **other_sheet(pulka.title_parts),
     }
 
 
