@@ -107,7 +107,7 @@ def test_the_regulations_form_sets_the_forfeit_score(tournament_world, cup):
     client.post(url("regulations", cup), {**_form(cup), "forfeit_whists": "-20"})
     cup.refresh_from_db()
     assert cup.forfeit_whists == -20
-    assert "-20" in client.get(url("detail", cup)).content.decode()
+    assert "−20" in client.get(url("detail", cup)).content.decode()  # a true minus
 
 
 def _form(cup):

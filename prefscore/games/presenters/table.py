@@ -419,8 +419,8 @@ def _status(pulka: Pulka, deals: int) -> dict[str, Any]:
         "convention": convention_label(pulka.convention_name),
         "status_target": _("to %(target)s") % {"target": localize(pulka.target)},
         "status_deals": _("deals: %(deals)s") % {"deals": localize(deals)},
-        # The other sheet of a table played on short (§4.9): ``pulka_key`` covers it.
-        **other_sheet(pulka.title_parts),
+        # The other sheet of a table played on short (§4.9; none at a club pulka).
+        **(other_sheet(pulka.title_parts) if pulka.title_parts else {}),
     }
 
 
