@@ -38,24 +38,26 @@ _TRANSLIT = str.maketrans(
 )  # fmt: skip
 
 
-def slug_from_name(name: str) -> str:
-    """An ASCII slug for a club name, Russian transliterated; "club" when nothing is left."""
+def slug_from_name(name: str, fallback: str = "club") -> str:
+    """An ASCII slug for a name, Russian transliterated; ``fallback`` when nothing is left."""
     max_length = Club._meta.get_field("slug").max_length or 60
     slug = slugify(name.lower().translate(_TRANSLIT))[: max_length - 4].strip("-")
-    return slug or "club"
+    return slug or fallback
+
+
+def first_free(base: str, taken: set[str]) -> str:
+    """``base``, or ``base-2``, ``base-3``… whichever is not in ``taken``."""
+    slug, number = base, 2
+    while slug in taken:
+        slug, number = f"{base}-{number}", number + 1
+    return slug
 
 
 def free_slug(base: str) -> str:
     """``base``, or ``base-2``, ``base-3``… whichever no club has yet (one query)."""
-    taken = set(
-        Club.objects.filter(slug__startswith=base).values_list("slug", flat=True).iterator()
+    return first_free(
+        base, set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
     )
-    if base not in taken:
-        return base
-    number = 2
-    while f"{base}-{number}" in taken:
-        number += 1
-    return f"{base}-{number}"
 
 
 class ClubForm(forms.Form):
