@@ -9,6 +9,10 @@
      shown again and on a backoff timer, each with a CSRF token fetched just before
      (the token rotates at sign-in and its cookie is HttpOnly). An expired session
      keeps them: the page says "sign in to send 2 saved entries".
+   - Only an answer counts: `navigator.onLine` saying false is no reason not to try (it
+     can be wrong, and a failed try costs nothing), and a request with no answer after
+     LATE is given up and tried again later (a stalled connection never holds the
+     outbox; the server answers a repeated entry as its first: by its client id).
    - An answer: a success leaves the outbox; a 409 for a deal recorded elsewhere waits
      for the player's choice (and holds the pulka's later entries back); a refusal for
      good goes to the "not sent" list with its reason, to copy or discard.
@@ -21,6 +25,7 @@
 
   var KEY = "prefscore.outbox";
   var BACKOFF = [2000, 5000, 10000, 20000, 30000]; // ms before the next try, try after try
+  var LATE = 20000; // ms without an answer before a request is given up (tried again later)
   var tries = 0;
   var timer = null;
   var sending = false;
@@ -114,8 +119,23 @@
     }, wait);
   }
 
+  // fetch, given up after LATE: its promise then fails as a network error does.
+  function fetchOrGiveUp(url, options) {
+    if (!window.AbortController) return fetch(url, options);
+    var control = new AbortController();
+    var timer = window.setTimeout(function () { control.abort(); }, LATE);
+    function done() { window.clearTimeout(timer); }
+    return fetch(url, Object.assign({ signal: control.signal }, options)).then(function (response) {
+      done();
+      return response;
+    }, function (error) {
+      done();
+      throw error;
+    });
+  }
+
   function session() {
-    return fetch(words("sessionUrl"), { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+    return fetchOrGiveUp(words("sessionUrl"), { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       if (!response.ok) throw new Error("session " + response.status);
       return response.json();
     });
@@ -146,7 +166,7 @@
   function send(entry, token) {
     var body = new URLSearchParams();
     entry.params.forEach(function (pair) { body.append(pair[0], pair[1]); });
-    return fetch(entry.url, {
+    return fetchOrGiveUp(entry.url, {
       method: "POST",
       body: body,
       credentials: "same-origin",
@@ -189,10 +209,6 @@
       return entry.user === me() && (entry.state === "waiting" || entry.state === "conflict");
     });
     if (!waiting.length) return Promise.resolve();
-    if (navigator.onLine === false) {
-      schedule();
-      return Promise.resolve();
-    }
     sending = true;
     if (timer !== null) window.clearTimeout(timer);
     timer = null;
