@@ -71,7 +71,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "release": release(),
             "precached": json.dumps([static(name) for name in PRECACHED]),
-            "static_prefix": json.dumps(static("")),
+            # Not static(""): under a manifest storage (production) "" is no file, an error.
+            "static_prefix": json.dumps(settings.STATIC_URL),
         },
     )
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")

@@ -12,7 +12,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from prefscore.offline import release
+from prefscore.offline import PRECACHED, release
 from prefscore.web import ACCOUNT_HEADER
 from tests.web.fixtures_table import EN, HTMX
 
@@ -78,6 +78,28 @@ def test_the_worker_is_served_from_the_root_for_the_whole_site(client: Client):
     assert "/static/js/outbox.js" in precached
     assert {"/static/js/stream.js", "/static/js/push.js"} <= set(precached)  # push needs stream
     assert "{{" not in body and "{%" not in body
+
+
+def test_the_worker_is_served_with_the_hashed_files_of_a_production_deploy(
+    client: Client, tmp_path, settings
+):
+    """As ``make run`` and production serve it: after collectstatic, the static files by
+    their hashed names from the manifest (a name not in it is an error there)."""
+    hashed = {name: name.replace(".", ".0123456789ab.", 1) for name in PRECACHED}
+    (tmp_path / "staticfiles.json").write_text(json.dumps({"paths": hashed, "version": "1.1"}))
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+
+    response = client.get("/sw.js")
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    precached = json.loads(re.search(r"var PRECACHED = (\[.*?\]);", body).group(1))
+    assert "/static/js/outbox.0123456789ab.js" in precached
+    assert re.search(r'var STATIC_PREFIX = "/static/";', body)
 
 
 def test_the_worker_never_keeps_posts_polls_streams_or_exports(client: Client):
