@@ -9,11 +9,13 @@ the views save nothing until the form is valid.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -53,11 +55,16 @@ def first_free(base: str, taken: set[str]) -> str:
     return slug
 
 
+def free_among(rows: QuerySet[Any], base: str, reserved: Iterable[str] = ()) -> str:
+    """``base``, or ``base-2``, ``base-3``… whichever none of ``rows`` has as its slug,
+    nor is ``reserved`` (a URL word such as "new"): one query."""
+    taken = set(rows.filter(slug__startswith=base).values_list("slug", flat=True))
+    return first_free(base, taken | set(reserved))
+
+
 def free_slug(base: str) -> str:
     """``base``, or ``base-2``, ``base-3``… whichever no club has yet (one query)."""
-    return first_free(
-        base, set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
-    )
+    return free_among(Club.objects.all(), base)
 
 
 class ClubForm(forms.Form):

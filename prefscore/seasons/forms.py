@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from prefscore.clubs.forms import first_free, slug_from_name
+from prefscore.clubs.forms import free_among, slug_from_name
 from prefscore.clubs.models import Club
 from prefscore.tournaments.models import Tournament
 from scoring.engine import season as engine
@@ -102,10 +102,9 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def _free_slug(self, name: str) -> str:
         """A short name from the season's name, free in the club (``-2``, ``-3``…)."""
+        others = Season.objects.filter(club=self.club).exclude(pk=self.instance.pk)
         base = slug_from_name(name, fallback="season")
-        seasons = Season.objects.filter(club=self.club, slug__startswith=base)
-        taken = set(seasons.exclude(pk=self.instance.pk).values_list("slug", flat=True))
-        return first_free(base, taken | {"new"})  # "new": the URL of the new-season form
+        return free_among(others, base, {"new"})  # "new": the URL of the new-season form
 
     def clean_coefficients_text(self) -> dict[str, str]:
         out: dict[str, str] = {}

@@ -10,7 +10,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from prefscore.clubs.forms import first_free, slug_from_name
+from prefscore.clubs.forms import free_among, slug_from_name
 from prefscore.clubs.models import Club, Player
 from prefscore.clubs.names import isolate
 from prefscore.web import IdsChoiceField, request_int
@@ -258,8 +258,7 @@ class TournamentForm(forms.Form):
 def _free_slug(club: Club, name: str) -> str:
     """A slug for links from the name, unique within the club (``-2``, ``-3``…)."""
     base = slug_from_name(name, fallback="tournament")
-    taken = set(club.tournaments.filter(slug__startswith=base).values_list("slug", flat=True))
-    return first_free(base, taken | {"new"})  # "new": the URL of the new-tournament form
+    return free_among(club.tournaments.all(), base, {"new"})  # "new": the new-tournament form
 
 
 class EntryForm(forms.Form):

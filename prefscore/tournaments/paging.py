@@ -103,7 +103,7 @@ def rounds_page(tournament: Tournament, at: Paging) -> RoundsPage:
     )
     ordered = sorted(tables, key=lambda pulka: numbers[pulka.pk])
     short = results.continued([shown])
-    left = leavers(tournament, shown, ordered)
+    left = leavers(tournament, shown, ordered, short)
     views = tuple(
         presenters._table(numbers[p.pk], p, p.pk in short, left.get(p.pk)) for p in ordered
     )
@@ -120,11 +120,12 @@ def entries_page(
 
 
 def leavers(
-    tournament: Tournament, round_: Round, tables: Sequence[Pulka]
+    tournament: Tournament, round_: Round, tables: Sequence[Pulka], continued: dict[int, int]
 ) -> dict[int, presenters.Leaver]:
     """Who left each table of ``round_`` a drop closed (§4.9), by pulka id: a seated
     player out of the tournament since this round. One query, and only when a table on
-    the page was closed by a drop; ``tables`` come with their closure and seats."""
+    the page was closed by a drop; ``tables`` come with their closure and seats, and
+    ``continued`` is the round's ``results.continued``."""
     dropped = [p for p in tables if getattr(services.closure_of(p), "reason", "") == "drop"]
     if not dropped:
         return {}
@@ -139,7 +140,7 @@ def leavers(
     }
     # A first sheet's leaver is not among the three who went on (one of them may leave
     # the sheet of three later in the round, and forfeit it too).
-    went_on = {first: later for later, first in results.continued([round_]).items()}
+    went_on = {first: later for later, first in continued.items()}
     seats_of = {pulka.pk: {seat.player_id for seat in pulka.seats.all()} for pulka in tables}
     found = {}
     for pulka in dropped:

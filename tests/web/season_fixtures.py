@@ -14,8 +14,23 @@ from django.utils import timezone
 
 from prefscore.clubs.models import Club, Player
 from prefscore.games.models import Pulka
+from prefscore.seasons.models import Season
 from prefscore.stats.models import PulkaSummary
 from tests.web.fixtures_access import make_pulka
+
+
+def open_season(club: Club, **fields: object) -> Season:
+    """Season "Spring" of ``club``, open from 2000 to 2100 so that it counts whatever is
+    played; ``fields`` set the rest (its measure, whether it is public…)."""
+    return Season.objects.create(
+        club=club,
+        name="Spring",
+        slug="spring",
+        starts_on=datetime.date(2000, 1, 1),
+        ends_on=datetime.date(2100, 1, 1),
+        **fields,
+    )
+
 
 # (names in seat order, whists per seat, convention)
 TableSpec = tuple[Sequence[str], Sequence[int], str]

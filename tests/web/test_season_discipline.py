@@ -4,8 +4,6 @@ line and the table show them."""
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.urls import reverse
 
@@ -13,6 +11,7 @@ from prefscore.seasons.models import Season, SeasonLine
 from prefscore.tournaments import discipline, stages
 from prefscore.tournaments.models import TournamentEntry
 from tests.web.fixtures_tournaments import client_as, close_round, draw, enter, make_tournament
+from tests.web.season_fixtures import open_season
 
 pytestmark = pytest.mark.django_db
 
@@ -31,14 +30,7 @@ def played_with_a_yellow(world, tournament, name):
 
 @pytest.fixture
 def season(tournament_world):
-    return Season.objects.create(
-        club=tournament_world.club,
-        name="Spring",
-        slug="spring",
-        starts_on=datetime.date(2000, 1, 1),
-        ends_on=datetime.date(2100, 1, 1),
-        public=True,
-    )
+    return open_season(tournament_world.club, public=True)
 
 
 def test_two_yellows_in_two_tournaments_take_the_player_out(tournament_world, cup, season):

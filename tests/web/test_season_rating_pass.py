@@ -8,7 +8,6 @@ the rating change reads each pulka's change from that same pass
 
 from __future__ import annotations
 
-import datetime
 from fractions import Fraction
 
 import pytest
@@ -19,6 +18,7 @@ from prefscore.seasons import standings
 from prefscore.seasons.models import Season
 from prefscore.stats import ratings
 from scoring.engine import rating
+from tests.web.season_fixtures import open_season
 
 pytestmark = pytest.mark.django_db
 
@@ -41,14 +41,7 @@ def tables_rated(monkeypatch):
 
 
 def by_rating(club) -> Season:
-    return Season.objects.create(
-        club=club,
-        name="Spring",
-        slug="spring",
-        starts_on=datetime.date(2000, 1, 1),
-        ends_on=datetime.date(2100, 1, 1),
-        measure=Season.Measure.RATING,
-    )
+    return open_season(club, measure=Season.Measure.RATING)
 
 
 def finish(pulka, user, capture) -> None:

@@ -21,7 +21,7 @@ from prefscore.seasons import standings
 from prefscore.seasons.models import Season, SeasonLine
 from prefscore.stats.models import PulkaSummary
 from scoring.engine import season as engine
-from tests.web.season_fixtures import DAY, evening
+from tests.web.season_fixtures import DAY, evening, open_season
 
 pytestmark = pytest.mark.django_db
 
@@ -29,13 +29,7 @@ NINE = {"contract": "9S", "declarer": "Anna", "whists": {"Boris": "pass", "Vera"
 
 
 def spring(club) -> Season:
-    return Season.objects.create(
-        club=club,
-        name="Spring",
-        slug="spring",
-        starts_on=datetime.date(2000, 1, 1),
-        ends_on=datetime.date(2100, 1, 1),
-    )
+    return open_season(club)
 
 
 def totals(season: Season) -> dict[str, str]:
