@@ -5,9 +5,10 @@ Django gives every ASGI request a thread of its own for its synchronous parts (t
 request signals, the middleware, a sync view), kept until the answer ends. An event
 stream lasts for hours, so that would be a thread per open page (about 200 KiB each,
 bench/push.py); the streams' requests share asgiref's one thread for those short parts
-instead, and their database checks run in the shared pool (``games/views/events.py``).
+instead, and their database checks run in the shared pool (``games/streams.py``).
 """
 
+import logging
 import os
 import re
 import warnings
@@ -38,3 +39,23 @@ warnings.filterwarnings("ignore", "StreamingHttpResponse must consume synchronou
 
 get_asgi_application()  # django.setup(), as Django's own entry point does
 application = Handler()
+
+
+def _more_files() -> None:
+    """Each open stream holds a connection, so a file: the soft limit of open files (1,024
+    on many systems) is raised as far as the hard one allows, and the streams are counted
+    below it (``games/stream_limits.py``), so that a page or a deal never fails for want
+    of a file."""
+    from prefscore.games.stream_limits import most_streams, raise_file_limit
+
+    raised = raise_file_limit()
+    # A refusal's log line is the first to need this codec (django.utils.log): imported
+    # now, not in a moment when every file is taken.
+    "".encode("unicode_escape")
+    if raised is not None:
+        logging.getLogger("prefscore.asgi").info(
+            "open files: %s, raised to %s; event streams at most %s", *raised, most_streams()
+        )
+
+
+_more_files()

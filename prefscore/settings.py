@@ -402,3 +402,11 @@ BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
 # A challenged sign-in's mailed code (prefscore/clubs/signin_codes.py).
 SIGNIN_CODE_MINUTES = env_int("SIGNIN_CODE_MINUTES", 15)
 SIGNIN_CODE_TRIES = env_int("SIGNIN_CODE_TRIES", 5)
+
+# Open event streams a process holds (prefscore/games/stream_limits.py): per account and
+# per address (429 beyond), and in all (503 beyond; 0: what the open files allow); the
+# threads, each with its database connection, that every stream's checks share.
+STREAMS_PER_ACCOUNT = env_int("STREAMS_PER_ACCOUNT", 8)
+STREAMS_PER_ADDRESS = env_int("STREAMS_PER_ADDRESS", 200)
+STREAMS_MAX = env_int("STREAMS_MAX", 0)
+STREAM_CHECK_THREADS = env_int("STREAM_CHECK_THREADS", 4)

@@ -17,7 +17,7 @@ a manual line, an import. It carries the pulka's id and its ``tournament_id`` (N
 a club game), so that a receiver that keeps only tournament tables (the tournament's
 stored table results) skips every other pulka without a query.
 
-Each table page keeps one Server-Sent Events stream open (``views/events.py``); the
+Each table page keeps one Server-Sent Events stream open (``streams.py``); the
 stream says only "the version is now N", and the page then asks the ordinary poll for
 the regions, so permissions, tickets and the render cache stay in the ordinary views.
 
@@ -51,6 +51,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connection, connections, transaction
 from django.dispatch import Signal
 
@@ -119,11 +120,13 @@ def announce(key: Key) -> None:
         cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
 
 
-# A higher layer's readers for its own keys, by kind: ids -> a value that changes with it.
-_readers: dict[str, Callable[[list[int]], dict[int, object]]] = {}
+# The readers of the keys that are not a pulka's, by kind: the ids named after the kind's
+# colon (text) -> a value per id that changes with the thing; an id left out reads None.
+Reader = Callable[[list[str]], dict[str, object]]
+_readers: dict[str, Reader] = {}
 
 
-def register(kind: str, read: Callable[[list[int]], dict[int, object]]) -> None:
+def register(kind: str, read: Reader) -> None:
     """Let streams watch ``"<kind>:<id>"``: ``read`` gives the watcher (SQLite) a value per
     id that changes whenever the thing does; on PostgreSQL the layer announces the key."""
     _readers[kind] = read
@@ -135,6 +138,9 @@ class ChangeHub:
     def __init__(self) -> None:
         self.waiters: dict[Key, set[asyncio.Event]] = {}
         self.feed: asyncio.Task[None] | None = None
+        # Set once the feed hears every change: the watcher has read the keys once, or
+        # the listener is listening (tests wait for it; a stream need not).
+        self.hearing = asyncio.Event()
 
     @contextlib.contextmanager
     def watching(self, pulka_id: Key) -> Iterator[asyncio.Event]:
@@ -170,7 +176,8 @@ class ChangeHub:
             self.wake(pulka_id)
 
     def streams(self) -> int:
-        return sum(len(found) for found in self.waiters.values())
+        """The streams watching anything (one stream may watch many keys)."""
+        return len(set().union(*self.waiters.values()))
 
     async def stop(self) -> None:
         """End the feed now (its PostgreSQL connection with it), as at a shutdown."""
@@ -181,6 +188,7 @@ class ChangeHub:
 
     def _start_feed(self) -> None:
         if self.feed is None or self.feed.done():
+            self.hearing.clear()
             run = listen_postgresql if connections["default"].vendor == "postgresql" else watch
             self.feed = asyncio.get_running_loop().create_task(run(self))
 
@@ -202,7 +210,7 @@ def hub() -> ChangeHub:
 # One thread, so one database connection, for the watcher's reads; a few for the streams'
 # permission checks, whose connections every stream of the process shares.
 _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prefscore-changes")
-CHECK_THREADS = 4
+CHECK_THREADS = max(1, settings.STREAM_CHECK_THREADS)
 _checks = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="prefscore-checks")
 
 
@@ -233,14 +241,14 @@ def read_versions(keys: list[Key]) -> dict[Key, object]:
     pulka_ids = [key for key in keys if isinstance(key, int)]
     rows = Pulka.objects.filter(pk__in=pulka_ids).values_list("pk", "version")
     found: dict[Key, object] = {int(pk): int(version) for pk, version in rows}
-    by_kind: dict[str, list[int]] = {}
+    by_kind: dict[str, list[str]] = {}
     for key in keys:
         if isinstance(key, str):
-            kind, _sep, number = key.partition(":")
-            if kind in _readers and number.isdigit():
-                by_kind.setdefault(kind, []).append(int(number))
-    for kind, ids in by_kind.items():
-        found.update({f"{kind}:{pk}": value for pk, value in _readers[kind](ids).items()})
+            kind, _sep, name = key.partition(":")
+            if kind in _readers and name:
+                by_kind.setdefault(kind, []).append(name)
+    for kind, names in by_kind.items():
+        found.update({f"{kind}:{name}": value for name, value in _readers[kind](names).items()})
     return found
 
 
@@ -256,6 +264,7 @@ async def watch(
         watched = list(hub.waiters)
         try:
             versions = await loop.run_in_executor(_reader, read, watched)
+            hub.hearing.set()
         except Exception:  # a locked or lost database: the streams' own polls go on
             logger.exception("reading the pulkas' versions failed")
             versions = known
@@ -289,10 +298,12 @@ async def listen_postgresql(hub: ChangeHub) -> None:
             async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
                 hub.wake_all()
+                hub.hearing.set()
                 await _dispatch(hub, conn)
                 return
         except Exception:
             logger.exception("the change listener lost PostgreSQL; connecting again")
+            hub.hearing.clear()
             await asyncio.sleep(RECONNECT_SECONDS)
 
 

@@ -23,13 +23,15 @@ from typing import Any
 
 import segno
 from django.core.signing import BadSignature, Signer
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.safestring import SafeString, mark_safe
 
-from prefscore.clubs.models import Role
+from prefscore.clubs.models import Club, Role
 
+from . import events
 from .access import Seating
 from .models import Pulka, TableLinks, _link_code
 
@@ -106,10 +108,10 @@ def spectator_version(token: str) -> int | None:
     return None if found is None else found[1]
 
 
-def spectator_pulka_id(token: str) -> int | None:
-    """The id of the pulka a live spectator link shows, else None (its event stream)."""
-    found = _spectator_row(token)
-    return None if found is None else found[0]
+def spectator_table(token: str) -> tuple[int, int] | None:
+    """The id and version of the pulka a live spectator link shows, else None (its event
+    stream): one query, none for a link whose signature fails."""
+    return _spectator_row(token)
 
 
 def _spectator_row(token: str) -> tuple[int, int] | None:
@@ -124,6 +126,47 @@ def _spectator_row(token: str) -> tuple[int, int] | None:
     if found is None or not constant_time_compare(found[0] or "", code):
         return None
     return int(found[1]), int(found[2])
+
+
+# --- the spectator's stream hears a link revoked at once (games/streams.py) ------------
+
+LINKS = "links"
+
+
+def links_key(pulka_id: int) -> str:
+    """The key a spectator's stream watches beside the pulka's: its link and the club's
+    switch."""
+    return f"{LINKS}:{int(pulka_id)}"
+
+
+def read_links(ids: list[str]) -> dict[str, object]:
+    """Per pulka: its spectator code and whether its club allows spectators (the SQLite
+    watcher's reader; one query)."""
+    numbers = [int(name) for name in ids if name.isdigit()]
+    rows = TableLinks.objects.filter(pulka_id__in=numbers).values_list(
+        "pulka_id", "spectator_code", "pulka__club__allow_spectators"
+    )
+    return {str(pk): (code, allowed) for pk, code, allowed in rows}
+
+
+def _links_saved(sender: type, instance: TableLinks, **kwargs: Any) -> None:
+    events.announce(links_key(instance.pulka_id))
+
+
+def _club_saved(sender: type, instance: Club, **kwargs: Any) -> None:
+    """Spectators switched off: every open spectator stream of the club hears it."""
+    if instance.allow_spectators or connection.vendor != "postgresql":
+        return  # the SQLite watcher reads the switch (read_links)
+    shown = TableLinks.objects.filter(pulka__club=instance, spectator_code__isnull=False)
+    for pulka_id in shown.values_list("pulka_id", flat=True):
+        events.announce(links_key(pulka_id))
+
+
+def connect() -> None:
+    """The reader for the watcher (SQLite) and the announcements (PostgreSQL)."""
+    events.register(LINKS, read_links)
+    post_save.connect(_links_saved, sender=TableLinks, dispatch_uid="games.joining.links")
+    post_save.connect(_club_saved, sender=Club, dispatch_uid="games.joining.club")
 
 
 def may_manage_links(pulka: Pulka, user: Any, role: str | None, seating: Seating) -> bool:

@@ -19,7 +19,7 @@ app_name = "games"
 urlpatterns = [
     path("pulkas/<id:pk>/", sheet.sheet_page, name="sheet"),
     path("pulkas/<id:pk>/poll/", sheet.poll, name="poll"),
-    # The change signal (views/events.py): under ASGI only; its path mirrors the poll's.
+    # The change signal (views/events.py, streams.py): under ASGI only; its path mirrors the poll's.
     path("pulkas/<id:pk>/events/", events.sheet_events, name="events"),
     path("pulkas/<id:pk>/deals/", sheet.record, name="record"),
     path("pulkas/<id:pk>/deals/<id:number>/pencil/", sheet.pencil, name="pencil"),

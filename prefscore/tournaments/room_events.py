@@ -1,7 +1,8 @@
 """The room screens' change signal (README, "See it at once"; docs/tournaments.md §4.11).
 
 The dashboard, the projector and "my table now" each keep one Server-Sent Events stream
-open, as a table's sheet does (``prefscore/games/views/events.py``). It says only "the
+open, as a table's sheet does (the one stream of ``prefscore/games/streams.py``, with the
+screen's own check and keys below). It says only "the
 tournament's version is now V"; the page (``static/js/room-push.js``) then asks its
 ordinary poll for its region, so who may see what stays in the ordinary views.
 
@@ -13,30 +14,27 @@ stream watches, through ``games.events``' fan-out, the tournament's own key
 SQLite watcher through :func:`round_states`) and each of its tables still being played.
 
 Who may listen is checked as for the screen the stream serves, on connecting and again at
-every change; a check that fails ends the stream with ``event: gone``.
+every change, after the session that opened it still holds (``games/listeners.py``); a
+check that fails ends the stream with ``event: gone``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import hashlib
-import time
-from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.db.models.signals import post_delete, post_save
-from django.http import Http404, HttpResponse, HttpResponseForbidden, StreamingHttpResponse
-from django.utils.cache import add_never_cache_headers
+from django.http import Http404, HttpResponse
 from django.views.decorators.http import require_safe
 
+from prefscore.clubs.models import Membership
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games import events as pulka_events
+from prefscore.games import streams
+from prefscore.games.listeners import Listener
 from prefscore.games.models import Pulka
-from prefscore.games.views import events
 from prefscore.web import HtmxHttpRequest
 
 from .models import Round, TableClosure, Tournament
@@ -69,6 +67,12 @@ def round_states(tournament_ids: list[int]) -> dict[int, object]:
     return {pk: repr(value) for pk, value in found.items()}
 
 
+def read_round_states(ids: list[str]) -> dict[str, object]:
+    """``round_states`` for the watcher, whose keys name the tournaments as text."""
+    found = round_states([int(name) for name in ids if name.isdigit()])
+    return {str(pk): value for pk, value in found.items()}
+
+
 def _announce(sender: type, instance: Any, **kwargs: Any) -> None:
     if connection.vendor != "postgresql":
         return  # the watcher reads the round state (round_states)
@@ -88,7 +92,7 @@ def _announce(sender: type, instance: Any, **kwargs: Any) -> None:
 def connect() -> None:
     """Announce the tournament's key wherever its round state is written (PostgreSQL's
     ``NOTIFY``, delivered at the commit), and let the SQLite watcher read it."""
-    pulka_events.register(KIND, round_states)
+    pulka_events.register(KIND, read_round_states)
     for model in (Tournament, Round, TableClosure):
         uid = f"tournaments.room_events.{model.__name__}"
         post_save.connect(_announce, sender=model, dispatch_uid=f"{uid}.save")
@@ -116,80 +120,38 @@ def _tournament(club: str, slug: str) -> Tournament | None:
     return found.first()
 
 
-def allowed(tournament: Tournament, user: Any, screen: str) -> bool:
+def allowed(tournament: Tournament, listener: Listener, screen: str) -> bool:
     """The screen's own rule (room_views.py): its roles, or a public tournament's wall."""
     if screen == "projector" and tournament.public:
         return True
-    return may(tournament.club.role_of(user), SCREENS[screen])
+    if listener.user_id is None:
+        return False
+    roles = Membership.objects.filter(club_id=tournament.club_id, user_id=listener.user_id)
+    return may(roles.order_by("pk").values_list("role", flat=True).first(), SCREENS[screen])
 
 
-def _check(club: str, slug: str, user: Any, screen: str) -> Callable[[], RoomState | None]:
-    def check() -> RoomState | None:
-        tournament = _tournament(club, slug)
-        if tournament is None or not allowed(tournament, user, screen):
-            return None
-        return room_state(tournament.pk)
+def room_screen(club: str, slug: str, screen: str) -> streams.Screen:
+    """The screen's check for a listener: the tournament's version and the keys that move
+    it (its own and each table still being played), while he may see the screen."""
 
-    return check
+    def for_listener(listener: Listener) -> streams.Check:
+        def check() -> streams.Reading | None:
+            tournament = _tournament(club, slug)
+            if tournament is None or not allowed(tournament, listener, screen):
+                return None
+            state = room_state(tournament.pk)
+            return streams.Reading(state.version, frozenset({key(tournament.pk), *state.live}))
 
+        return check
 
-async def room_changes(
-    tournament_id: int, check: Callable[[], RoomState | None]
-) -> AsyncIterator[bytes]:
-    """The stream's body: the version now, then each new one; a heartbeat when idle."""
-    checked = functools.partial(pulka_events.in_check_thread, check)
-    ends = time.monotonic() + events.STREAM_SECONDS
-    hub = pulka_events.hub()
-    woken = asyncio.Event()
-    watched: set[pulka_events.Key] = {key(tournament_id)}
-    hub.add(key(tournament_id), woken)  # before the first read: no change falls between
-    try:
-        shown = None
-        while time.monotonic() < ends:
-            state = await checked()
-            if state is None:
-                yield events.message("gone", "")
-                return
-            wanted: set[pulka_events.Key] = {key(tournament_id), *state.live}
-            for added in wanted - watched:
-                hub.add(added, woken)
-                woken.set()  # a change before it was watched: read once more
-            for dropped in watched - wanted:
-                hub.discard(dropped, woken)
-            watched = wanted
-            if state.version != shown:
-                first = f"retry: {events.RETRY_MILLISECONDS}\n" if shown is None else ""
-                shown = state.version
-                yield first.encode() + events.message("version", shown)
-            while not woken.is_set() and time.monotonic() < ends:
-                try:
-                    await asyncio.wait_for(woken.wait(), events.HEARTBEAT_SECONDS)
-                except TimeoutError:
-                    yield b": heartbeat\n\n"
-            woken.clear()
-    finally:
-        for watched_key in watched:
-            hub.discard(watched_key, woken)
+    return for_listener
 
 
 async def _stream(request: HtmxHttpRequest, club: str, slug: str, screen: str) -> HttpResponse:
-    def first_check() -> tuple[Tournament | None, Callable[[], RoomState | None]]:
-        user = request.user
-        user.is_authenticated  # noqa: B018 - the session is read here, in this thread
-        return _tournament(club, slug), _check(club, slug, user, screen)
-
-    tournament, check = await events.in_thread(request, first_check)()
-    if tournament is None:
+    found = await streams.in_thread(request, _tournament)(club, slug)
+    if found is None:
         raise Http404
-    if await events.in_thread(request, check)() is None:
-        return HttpResponseForbidden()
-    if not isinstance(request, ASGIRequest):
-        return HttpResponse(status=204)  # under WSGI: no stream, the page polls
-    body = room_changes(tournament.pk, check)
-    response = StreamingHttpResponse(body, content_type="text/event-stream")
-    add_never_cache_headers(response)
-    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    return response  # type: ignore[return-value]
+    return await streams.respond(request, room_screen(club, slug, screen))
 
 
 @require_safe

@@ -1,7 +1,7 @@
 """An ASGI live server: the site under uvicorn, as ``make run`` and production serve it.
 
 pytest-django's ``live_server`` is a WSGI server, where the change signal answers 204
-(``games/views/events.py``); the push tests need the event streams, so this fixture
+(``games/streams.py``); the push tests need the event streams, so this fixture
 serves the same test database under uvicorn in a thread, on a loopback port.
 """
 

@@ -15,9 +15,9 @@ from django.test import AsyncClient
 from django.utils import timezone
 
 from prefscore.clubs.models import Membership, Role
+from prefscore.games import streams
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.games.views import events
 from prefscore.tournaments import room_events
 from prefscore.tournaments.models import Round, Tournament
 from tests.web.fixtures_tournaments import client_as, draw, table_deals, url
@@ -191,8 +191,8 @@ def test_the_asgi_entry_knows_the_room_streams_paths(tournament_world, drawn):
 
 def test_an_idle_stream_sends_heartbeats_and_ends_in_time(tournament_world, drawn, monkeypatch):
     """The browser then connects again, and the check is made afresh."""
-    monkeypatch.setattr(events, "HEARTBEAT_SECONDS", 0.05)
-    monkeypatch.setattr(events, "STREAM_SECONDS", 0.5)
+    monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 0.05)
+    monkeypatch.setattr(streams, "STREAM_SECONDS", 0.5)
 
     async def scenario() -> list[str]:
         client = await signed_in(tournament_world.users["organiser"])
