@@ -34,7 +34,14 @@ from scoring.engine.sheet import SheetState, apply
 from . import events
 from .access import locked_message, may_arbitrate, pencil_holder, result_locked
 from .models import AuditEvent, Consent, Correction, Deal, ForgottenDeal, Pulka, PulkaSeat
-from .services import NotAllowed, _after_change, audit, score, standing_deals
+from .services import (
+    NotAllowed,
+    _after_change,
+    audit,
+    entry_carried_out,
+    score,
+    standing_deals,
+)
 
 
 def seats_of(pulka: Pulka, user: Any) -> list[int]:
@@ -328,6 +335,7 @@ def _audit_correction(
         )
     # One statement however many warnings and penalties: a correction's cost stays flat.
     AuditEvent.objects.bulk_create(rows)
+    entry_carried_out(pulka.pk)
 
 
 def propose_forgotten(pulka_id: int, user: Any, facts: Mapping[str, Any]) -> ForgottenDeal:

@@ -46,6 +46,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -126,10 +127,36 @@ Reader = Callable[[list[str]], dict[str, object]]
 _readers: dict[str, Reader] = {}
 
 
-def register(kind: str, read: Reader) -> None:
+def register(kind: str, read: Reader, seconds: float | None = None) -> None:
     """Let streams watch ``"<kind>:<id>"``: ``read`` gives the watcher (SQLite) a value per
-    id that changes whenever the thing does; on PostgreSQL the layer announces the key."""
-    _readers[kind] = read
+    id that changes whenever the thing does; on PostgreSQL the layer announces the key.
+    ``seconds``: read every id only this often (an id new to the watcher at once), for a
+    kind that need not be heard as soon as a deal."""
+    _readers[kind] = read if seconds is None else Every(read, seconds)
+
+
+class Every:
+    """A reader whose ids are read again at most every ``seconds``; an id it has not read
+    yet is read at once. Called by the watcher's one thread only."""
+
+    def __init__(self, read: Reader, seconds: float) -> None:
+        self.read = read
+        self.seconds = seconds
+        self.at = float("-inf")
+        self.known: dict[str, object] = {}
+
+    def __call__(self, names: list[str]) -> dict[str, object]:
+        now = time.monotonic()
+        if now - self.at >= self.seconds:
+            found = self.read(names)
+            self.known = {name: found.get(name) for name in names}
+            self.at = now
+        else:
+            new = [name for name in names if name not in self.known]
+            if new:
+                found = self.read(new)
+                self.known.update({name: found.get(name) for name in new})
+        return {name: self.known[name] for name in names if self.known[name] is not None}
 
 
 class ChangeHub:

@@ -164,7 +164,7 @@ def _club_saved(sender: type, instance: Club, **kwargs: Any) -> None:
 
 def connect() -> None:
     """The reader for the watcher (SQLite) and the announcements (PostgreSQL)."""
-    events.register(LINKS, read_links)
+    events.register(LINKS, read_links, seconds=1.0)  # a revoked link: within a second
     post_save.connect(_links_saved, sender=TableLinks, dispatch_uid="games.joining.links")
     post_save.connect(_club_saved, sender=Club, dispatch_uid="games.joining.club")
 

@@ -182,20 +182,28 @@ class DealQuerySet(models.QuerySet["Deal"]):
 
 
 class SentEntry(models.Model):
-    """An action the outbox sent and the server carried out (views/sheet.py, ``once_per_entry``)."""
+    """An action of the table the outbox sent, carried out or being carried out, by the
+    account that sent it (``replays.py``)."""
 
     pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="+")
+    # Null only for rows from before an entry named its account: nobody's, pruned in a day.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, related_name="+"
+    )
     client_id = models.UUIDField(_("client id"))
     at = models.DateTimeField(_("sent"), auto_now_add=True)
+    # False while the action runs (the claim); True once it wrote its audit line.
+    carried_out = models.BooleanField(_("carried out"), default=True)
 
     class Meta:
         verbose_name = _("sent entry")
         verbose_name_plural = _("sent entries")
         constraints = [
             models.UniqueConstraint(
-                fields=["pulka", "client_id"], name="one_sent_entry_per_client_id"
+                fields=["pulka", "user", "client_id"], name="one_sent_entry_per_account_and_id"
             )
         ]
+        indexes = [models.Index(fields=["user", "at"], name="sent_entries_by_account")]
 
     def __str__(self) -> str:
         return f"{self.pulka_id} {self.client_id}"
@@ -241,9 +249,10 @@ class Deal(models.Model):
                 name="one_standing_deal_per_number",
             ),
             models.UniqueConstraint(  # an entry sent again is recorded once
-                fields=["pulka", "client_id"],
+                # An id is its account's: another's, sent for the next deal, is no replay.
+                fields=["pulka", "entered_by", "client_id"],
                 condition=Q(client_id__isnull=False),
-                name="one_deal_per_client_id",
+                name="one_deal_per_account_and_client_id",
             ),
         ]
 

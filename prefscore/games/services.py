@@ -6,6 +6,7 @@ Views call these and nothing else for game logic; the arithmetic is the engine's
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -24,7 +25,7 @@ from scoring.engine.sheet import apply
 
 from . import events
 from .access import locked_message, pencil_deal, pencil_holder, pencil_until, result_locked
-from .models import Abandonment, AuditEvent, Correction, Deal, ForgottenDeal, Pulka
+from .models import Abandonment, AuditEvent, Correction, Deal, ForgottenDeal, Pulka, SentEntry
 
 
 class Conflict(Exception):
@@ -243,7 +244,8 @@ def audit(
     deal_number: int | None = None,
     details: Mapping[str, Any] | None = None,
 ) -> None:
-    """Write one line of the pulka's audit trail: nothing is ever deleted."""
+    """Write one line of the pulka's audit trail: nothing is ever deleted. The action
+    is carried out: an entry of the outbox that asked for it is kept (``replays``)."""
     AuditEvent.objects.create(
         pulka=pulka,
         action=action,
@@ -251,6 +253,20 @@ def audit(
         deal_number=deal_number,
         details=dict(details or {}),
     )
+    entry_carried_out(pulka.pk)
+
+
+# The outbox's entry whose action runs now, as (its SentEntry's pk, the pulka's id): set
+# by ``replays.carrying``, so that the action's audit line keeps the entry in the
+# action's own transaction (here, not in replays.py: every record writes an audit line).
+carrying: ContextVar[tuple[int, int] | None] = ContextVar("prefscore_carrying", default=None)
+
+
+def entry_carried_out(pulka_id: int) -> None:
+    """The running action wrote its audit line: its entry is kept (``replays.settle``)."""
+    held = carrying.get()
+    if held is not None and held[1] == pulka_id:
+        SentEntry.objects.filter(pk=held[0]).update(carried_out=True)
 
 
 def _lapse_forgotten(pulka: Pulka, user: Any) -> None:

@@ -292,3 +292,24 @@ def test_a_page_that_goes_away_leaves_no_stream_behind(make_table_pulka, table_w
     status, while_open, after = run(scenario)
 
     assert (status, while_open, after) == (200, 1, 0)
+
+
+def test_a_kind_read_every_second_reads_a_new_id_at_once_and_the_rest_in_time(monkeypatch):
+    calls: list[list[str]] = []
+    values = {"a": 1, "b": 2}
+
+    def read(names: list[str]) -> dict[str, object]:
+        calls.append(sorted(names))
+        return {name: values[name] for name in names if name in values}
+
+    now = [100.0]
+    monkeypatch.setattr(pulka_events.time, "monotonic", lambda: now[0])
+    every = pulka_events.Every(read, 1.0)
+
+    assert every(["a"]) == {"a": 1}
+    values["a"] = 5
+    assert every(["a", "b"]) == {"a": 1, "b": 2}  # b new: read at once; a not yet again
+    now[0] += 1.0
+    assert every(["a", "b", "c"]) == {"a": 5, "b": 2}  # all again; c has no value
+
+    assert calls == [["a"], ["b"], ["a", "b", "c"]]

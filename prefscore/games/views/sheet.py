@@ -13,7 +13,8 @@ lose a deal"): ``once_per_entry`` below. Each entry the outbox sends
 (``record`` tells a replay from another device's deal by it); every other action
 of the table (an undo or a change under the pencil, a correction, a forgotten deal
 proposed or consented to, a proposal to abandon and its answers, a manual entry) is
-remembered by it once carried out (``SentEntry``), so that the same entry sent again
+remembered by it once carried out (``replays``: a form shown again with its mistakes
+is not carried out, and nothing of it is kept), so that the same entry sent again
 after a lost answer is answered as its success, never judged again: a second undo would
 be refused, a second proposal would be a second one.
 
@@ -61,10 +62,10 @@ from prefscore.web import (
 )
 from scoring.engine.errors import DealError
 
-from .. import access, presenters, recording, services
+from .. import access, presenters, recording, replays, services
 from ..access import Seating, pencil_deal, pulka_and_seats_for, pulka_for, undone_facts
 from ..forms import DealForm
-from ..models import Correction, Deal, Pulka, SentEntry
+from ..models import Correction, Deal, Pulka
 from ..presenters import entry_form, table_context
 from ..presenters.conflict import entry_conflict
 from ..presenters.joining import join_panel, read_with_pulka
@@ -243,20 +244,31 @@ def client_id(request: HtmxHttpRequest) -> UUID | None:
 
 
 def once_per_entry(view: View) -> View:
-    """``view`` for a POST with a client id: carried out once, its replays answered
-    with the table as it stands (its success). Who may not see the pulka is refused
-    as the view would refuse him (403/404), replay or not."""
+    """``view`` for a POST with a client id: carried out once (``replays``), its replays
+    answered with the table as it stands (its success). Who may not see the pulka is
+    refused as the view would refuse him (403/404), replay or not. A copy of the entry
+    sent while another still runs it waits for its outcome; after ``replays.WAIT_SECONDS``
+    it is a 503 with ``Retry-After``, which the outbox sends again later."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
         sent = client_id(request) if request.method == "POST" else None
-        if sent is not None and SentEntry.objects.filter(pulka_id=pk, client_id=sent).exists():
-            pulka_for(request, pk)
+        if sent is None or not request.user.is_authenticated:
+            return view(request, pk, *args, **kwargs)
+        pulka_for(request, pk)  # 404, 403 before anything is written
+        held = replays.claim(pk, request.user.pk, sent)
+        if held == replays.REPLAY:
             return changed(request, pk)
-        response = view(request, pk, *args, **kwargs)
-        if sent is not None and response.status_code < 400:
-            SentEntry.objects.get_or_create(pulka_id=pk, client_id=sent)
-        return response
+        if held == replays.BUSY:
+            response = HttpResponse(status=503, content_type="text/plain")
+            response["Retry-After"] = str(replays.RETRY_AFTER_SECONDS)
+            return response
+        assert isinstance(held, replays.Claim)
+        try:
+            with replays.carrying(held):
+                return view(request, pk, *args, **kwargs)
+        finally:
+            replays.settle(held)
 
     return wrapper
 
@@ -357,8 +369,9 @@ def _already_recorded(
     deals, corrections = list(log.deals), list(log.corrections)
     sent = client_id(request)
     if sent is not None:
-        if Deal.objects.filter(pulka=pulka, client_id=sent).exists():
-            return changed(request, pulka.pk)  # this very entry, recorded before
+        mine = Deal.objects.filter(pulka=pulka, client_id=sent, entered_by_id=request.user.pk)
+        if mine.exists():  # this very entry, recorded before (another's id is no replay)
+            return changed(request, pulka.pk)
     elif _is_repeat(request, pulka, deals, corrections, number):
         return changed(request, pulka.pk)
     if number > len(deals):  # a form from a future that never came: out of date
