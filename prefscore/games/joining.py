@@ -32,8 +32,8 @@ from django.utils.safestring import SafeString, mark_safe
 from prefscore.clubs.models import Club, Role
 
 from . import events
-from .access import Seating
 from .models import Pulka, TableLinks, _link_code
+from .seating import Seating
 
 JOIN_SALT = "prefscore.join"
 SPECTATOR_SALT = "prefscore.spectator"

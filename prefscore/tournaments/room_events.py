@@ -35,7 +35,7 @@ from prefscore.games import events as pulka_events
 from prefscore.games import streams
 from prefscore.games.listeners import Listener
 from prefscore.games.models import Pulka
-from prefscore.web import HtmxHttpRequest
+from prefscore.web.htmx import HtmxHttpRequest
 
 from .models import Round, TableClosure, Tournament
 

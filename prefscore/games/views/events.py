@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.views.decorators.http import require_safe
 
-from prefscore.web import HtmxHttpRequest
+from prefscore.web.htmx import HtmxHttpRequest
 
 from .. import joining, streams
 from ..listeners import Listener
