@@ -27,7 +27,8 @@ from django.views.decorators.http import require_http_methods
 from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
 from . import accounts, names, outbox, ratelimit, signin_codes
-from .names import normalise_name
+from .models import Player
+from .name_rules import NO_LETTER, refuse_look_alike, shown_name, shows
 
 TOO_MANY = "too_many_attempts"
 TOO_MANY_REQUESTS = _("Too many requests from your network. Try again in an hour.")
@@ -115,7 +116,7 @@ class DisplayNameField(forms.CharField):
         )
 
     def clean(self, value: Any) -> str:
-        return normalise_name(super().clean(value) or "")
+        return shown_name(super().clean(value) or "")
 
 
 class SignUpForm(UserCreationForm):
@@ -134,6 +135,12 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "first_name", "email")
+
+    def clean_username(self) -> str:
+        username = str(super().clean_username() or "")
+        if username and not shows(username):  # Django's \w takes a Hangul filler for a letter
+            raise forms.ValidationError(NO_LETTER, code="no_letter")
+        return username
 
     def clean_email(self) -> str:
         # A registered address is not refused here: that would tell anyone who plays
@@ -210,6 +217,20 @@ class SignOutView(auth_views.LogoutView):
 class DisplayNameForm(forms.Form):
     first_name = DisplayNameField()
 
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_first_name(self) -> str:
+        """Not a name that passes for another player of the account's clubs."""
+        name = str(self.cleaned_data["first_name"] or "")
+        if name:
+            others = Player.objects.filter(club__memberships__user=self.user).exclude(
+                user=self.user
+            )
+            refuse_look_alike(name, others.only("name"))
+        return name
+
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -217,7 +238,7 @@ def display_name(request: HtmxHttpRequest) -> HttpResponse:
     """The account's name at the table: shown wherever it is named; a new club's player
     takes it (clubs/players.py ``ensure_player``). Players already seated keep theirs."""
     user: Any = request.user  # signed in (login_required): the account itself
-    form = DisplayNameForm(request.POST or None, initial={"first_name": user.first_name})
+    form = DisplayNameForm(request.POST or None, initial={"first_name": user.first_name}, user=user)
     if request.method == "POST" and form.is_valid():
         user.first_name = form.cleaned_data["first_name"]
         user.save(update_fields=["first_name"])

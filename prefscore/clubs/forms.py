@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 
 from . import players
 from .models import Club, Membership, Player, Role
-from .names import isolate, normalise_name
+from .name_rules import refuse_look_alike, shown_name
+from .names import isolate
 
 # Clubs created at the same instant from the same name each get the next free slug; past
 # the first tries (many racing for one name) a random tail makes the slug free at once.
@@ -77,7 +78,7 @@ class ClubForm(forms.Form):
     )
 
     def clean_name(self) -> str:
-        name = normalise_name(self.cleaned_data["name"])
+        name = shown_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("Give the club a name."))
         return name
@@ -138,13 +139,16 @@ class GuestForm(forms.Form):
         self.club = club
 
     def clean_name(self) -> str:
-        name = normalise_name(self.cleaned_data["name"])
+        name = shown_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("Type the guest's name."))
-        if self.club.players.filter(name__iexact=name).exists():
+        # Compared in Python: SQLite's case-insensitive match knows only ASCII.
+        club_players = list(self.club.players.only("name"))
+        if any(player.name.casefold() == name.casefold() for player in club_players):
             raise forms.ValidationError(
                 _("%(name)s already plays in this club.") % {"name": isolate(name)}
             )
+        refuse_look_alike(name, club_players)
         return name
 
     def save(self) -> Player | None:

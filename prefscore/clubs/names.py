@@ -3,8 +3,9 @@
 "é" typed as one character and as "e" plus a combining accent are one name (Unicode
 NFC), and characters that show nothing (zero-width spaces, bidirectional overrides and
 isolates, soft hyphens, byte-order marks) are dropped, so that two names that look
-alike are alike, and a name cannot be made of invisible characters alone. The joiners
-U+200C and U+200D stay: Persian words and emoji sequences need them.
+alike are alike. The joiners U+200C and U+200D stay: Persian words and emoji sequences
+need them. A name that still shows nothing, or passes for another player's, is refused
+by the one rule of ``name_rules.py``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Shown as nothing, or reorder the text around them: never part of a name.
+# Shown as nothing, or reorder the text around them: never part of a name. Besides the
+# zero-width and direction marks: the combining grapheme joiner, the Hangul fillers and
+# the Khmer inherent vowels (Default_Ignorable_Code_Point, UAX #44; the Khmer two are
+# deprecated, "not to be used").
 INVISIBLE = re.compile(
-    "[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0]"
 )
 SPACES = re.compile(r"\s+")
 

@@ -23,6 +23,7 @@ from django.db.models import ForeignKey, OneToOneField
 from django.utils.translation import gettext as _
 
 from .models import Club, Membership, Player, PlayerEvent
+from .name_rules import skeleton
 from .names import display_name, isolate
 
 # A name taken in the club gets " 2", " 3"… (the first free one): few clash, so few tries.
@@ -45,17 +46,19 @@ def player_of(club: Club | int, user: Any) -> Player | None:
 
 
 def free_name(club: Club | int, wanted: str) -> str:
-    """``wanted``, or ``wanted 2``, ``wanted 3``…: whichever no player of the club has."""
+    """``wanted``, or ``wanted 2``, ``wanted 3``…: whichever no player of the club has,
+    nor a name that looks the same (``name_rules.skeleton``: "Aнна" with a Latin A beside
+    "Анна" becomes "Aнна 2")."""
     base = wanted[:NAME_LENGTH].strip() or "?"
     # Compared in Python: SQLite's case-insensitive LIKE knows only ASCII ("Анна", "анна").
     names = Player.objects.filter(club=club).values_list("name", flat=True)
-    taken = {name.casefold() for name in names.iterator()}
-    if base.casefold() not in taken:
+    taken = {skeleton(name) for name in names.iterator()}
+    if skeleton(base) not in taken:
         return base
     for number in range(2, NAME_ATTEMPTS + 2):
         suffix = f" {number}"
         name = base[: NAME_LENGTH - len(suffix)] + suffix
-        if name.casefold() not in taken:
+        if skeleton(name) not in taken:
             return name
     raise PlayersRefused(_("Too many players of this club have this name."))
 

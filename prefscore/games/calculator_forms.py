@@ -18,6 +18,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from prefscore.clubs.name_rules import NO_LETTER, shows
 from prefscore.clubs.names import normalise_name
 from scoring.conventions import user_convention, user_convention_choices
 from scoring.engine.conventions import Convention
@@ -96,11 +97,18 @@ class PaperPlayersForm(forms.Form):
         ok = True
         for number in range(1, MAX_PLAYERS + 1):
             field = f"name_{number}"
-            name = normalise_name(self.cleaned_data.get(field) or "")
+            typed = self.cleaned_data.get(field) or ""
+            name = normalise_name(typed)
             if not name:
+                if typed.strip():  # invisible characters alone (clubs/name_rules.py)
+                    self.add_error(field, NO_LETTER)
+                    ok = False
                 continue
             if any(unicodedata.category(char) in NOT_IN_NAMES for char in name):
                 self.add_error(field, gettext("A name cannot hold control characters."))
+                ok = False
+            elif not shows(name):
+                self.add_error(field, NO_LETTER)
                 ok = False
             elif name.casefold() in seen:
                 self.add_error(

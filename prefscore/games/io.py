@@ -40,7 +40,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
-from prefscore.clubs.names import normalise_name
+from prefscore.clubs.name_rules import first_look_alike, look_alike, shows
+from prefscore.clubs.names import isolate, normalise_name
 from scoring.conventions import name_of
 from scoring.engine import protocol
 from scoring.engine.conventions import Convention
@@ -207,6 +208,7 @@ def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
             _("This file gives a finished sheet, not deals: it can be settled, not imported.")
         )
     check_importable(parsed)
+    check_look_alikes(parsed.names, club)
     scored = _score(parsed)
     with transaction.atomic():
         pulka = create_pulka(
@@ -334,6 +336,11 @@ def check_importable(parsed: EnginePulka) -> None:
                 _("A player's name holds invisible characters or extra spaces: %(name)s")
                 % {"name": normalise_name(name) or "?"}
             )
+        if not shows(name):  # named by its characters' codes: it shows nothing
+            raise FileRefused(
+                _("A player's name shows no letter or digit: %(codes)s")
+                % {"codes": " ".join(f"U+{ord(char):04X}" for char in name)}
+            )
         if len(name) > MAX_PLAYER_NAME:
             raise FileRefused(
                 _("A player's name is at most %(limit)s characters: %(name)s…")
@@ -341,9 +348,34 @@ def check_importable(parsed: EnginePulka) -> None:
             )
     if len({name.casefold() for name in parsed.names}) != len(parsed.names):
         raise FileRefused(_("Two players' names differ only in case: give each his own."))
+    check_look_alikes(parsed.names)
     stake = parsed.stake
     if stake is not None and (stake > MAX_STAKE or stake != stake.quantize(STAKE_PLACES)):
         raise FileRefused(_("The stake must be below 1000000 with at most 4 decimals."))
+
+
+def check_look_alikes(names: Sequence[str], club: Club | None = None) -> None:
+    """Refuse two of the file's names that look alike, or one that passes for a player of
+    ``club`` it is not (the one rule, clubs/name_rules.py): it would become a second
+    player whom nobody could tell from the first."""
+    pair = first_look_alike(names)
+    if pair is not None:
+        raise FileRefused(
+            _("%(name)s and %(other)s look the same: write one person's name one way.")
+            % {"name": isolate(pair[0]), "other": isolate(pair[1])}
+        )
+    if club is None:
+        return
+    players = list(club.players.only("name"))
+    for name in names:
+        found = look_alike(name, players)
+        if found is not None:
+            raise FileRefused(
+                _(
+                    "%(name)s looks the same as %(other)s, a player of this club: write the name as the club has it."
+                )
+                % {"name": isolate(name), "other": isolate(found.name)}
+            )
 
 
 def _players_by_name(club: Club, names: Sequence[str]) -> list[Player]:

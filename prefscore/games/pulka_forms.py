@@ -11,11 +11,13 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club, Player
+from prefscore.clubs.name_rules import refuse_look_alike, shown_name
 from prefscore.clubs.names import isolate, normalise_name
 from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine.protocol import MAX_TARGET
@@ -152,6 +154,11 @@ class NewPulkaForm(forms.Form):
         for number in range(1, MAX_PLAYERS + 1):
             pk = self.cleaned_data.get(f"player_{number}")
             guest = normalise_name(self.cleaned_data.get(f"guest_{number}") or "")
+            refused = self._refused_guest(guest) if guest and pk is None else None
+            if refused is not None:
+                self.add_error(f"guest_{number}", refused)
+                ok = False
+                continue
             if pk is not None and guest:
                 self.add_error(
                     f"guest_{number}", _("Pick a player or type a guest's name, not both.")
@@ -176,6 +183,17 @@ class NewPulkaForm(forms.Form):
             seen[name.casefold()] = number
             seated.append((number, seat))
         return seated if ok else None
+
+    def _refused_guest(self, guest: str) -> ValidationError | None:
+        """A typed name that shows nothing, or passes for a club player it is not (the
+        one rule, clubs/name_rules.py); a name the club has, case aside, is that player."""
+        try:
+            shown_name(guest)
+            if not any(p.name.casefold() == guest.casefold() for p in self.club_players):
+                refuse_look_alike(guest, self.club_players)
+        except ValidationError as error:
+            return error
+        return None
 
     def save(self, user: Any) -> Pulka:
         data = self.cleaned_data

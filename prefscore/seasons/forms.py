@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.forms import free_among, slug_from_name
 from prefscore.clubs.models import Club
+from prefscore.clubs.name_rules import shown_name
 from prefscore.tournaments.models import Tournament
 from scoring.engine import season as engine
 from scoring.messages import message_for
@@ -63,6 +64,13 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
             "regulations": forms.Textarea(attrs={"rows": 4}),
             "tournaments": forms.CheckboxSelectMultiple,
         }
+
+    def clean_name(self) -> str:
+        """The season's name shows (the one rule of names, clubs/name_rules.py)."""
+        name = shown_name(str(self.cleaned_data["name"]))
+        if not name:
+            raise forms.ValidationError(_("Give the season a name."))
+        return name
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.forms import free_among, slug_from_name
 from prefscore.clubs.models import Club, Player
+from prefscore.clubs.name_rules import shown_name
 from prefscore.clubs.names import isolate
 from prefscore.web.integers import IdsChoiceField, request_int
 from scoring.conventions import convention_choices, convention_for_key, convention_record
@@ -163,6 +164,13 @@ class TournamentForm(forms.Form):
         widget=forms.RadioSelect,  # its choices are sentences: a phone's select cuts them
     )
     public = forms.BooleanField(label=_("Standings are public"), required=False)
+
+    def clean_name(self) -> str:
+        """The tournament's name shows (the one rule of names, clubs/name_rules.py)."""
+        name = shown_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("Give the tournament a name."))
+        return name
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

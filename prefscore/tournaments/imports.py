@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Club, Player
+from prefscore.clubs.name_rules import NO_LETTER, shows
 from prefscore.games import io
 from prefscore.games.models import Deal, Pulka
 from scoring.engine import protocol, ranking
@@ -116,12 +117,20 @@ class TournamentFile:
     extras: Extras = field(default_factory=Extras)
 
 
+def _shown(data: Mapping[str, Any], key: str, place: str, longest: int) -> str:
+    """A name of the file's own (the tournament's), which must show (clubs/name_rules.py)."""
+    value = _text(data, key, place, longest)
+    if not shows(value):
+        raise _refuse(f"{place} → {key}", str(NO_LETTER))
+    return value
+
+
 def _read_tournament(data: Any) -> dict[str, Any]:
     place = "tournament"
     data = _object(data, place)
     deals = data.get("deals_per_round")
     fields: dict[str, Any] = {
-        "name": _text(data, "name", place, Tournament._meta.get_field("name").max_length or 120),
+        "name": _shown(data, "name", place, Tournament._meta.get_field("name").max_length or 120),
         "public": _flag(data, "public", place),
         "table_size": _choice(data, "table_size", place, (3, 4)),
         "target": _int(data, "target", place, 1, MAX_TARGET),
@@ -171,6 +180,13 @@ def _read_players(data: Any) -> tuple[tuple[str, str], ...]:
     names = [name for name, _state in players]
     if len(set(names)) != len(names):
         raise _refuse("players", _("a player is listed twice."))
+    for index, name in enumerate(names, start=1):
+        if not shows(name):  # the one rule of names (clubs/name_rules.py)
+            raise _refuse(f"players → {index} → name", str(NO_LETTER))
+    try:
+        io.check_look_alikes(names)
+    except io.FileRefused as error:
+        raise _refuse("players", str(error)) from None
     return tuple(players)
 
 
@@ -380,6 +396,10 @@ def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "
     Players are the club's players of the same name; the others join as guests. Each
     table is imported as its pulka file would be (``games.io.import_file``).
     """
+    try:  # a player who would pass for one of the club's (clubs/name_rules.py)
+        io.check_look_alikes([name for name, _state in file.players], club)
+    except io.FileRefused as error:
+        raise _refuse("players", str(error)) from None
     fields = dict(file.fields)
     wanted = slug or fields.pop("slug")
     fields.pop("slug", None)
