@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from prefscore.spreadsheet import text_cell
+from prefscore.spreadsheet import exact_cell, figure_cell, text_cell
 
 from .models import Season, SeasonLine
 
@@ -30,8 +30,8 @@ def csv_rows(season: Season) -> Iterable[Sequence[Any]]:
         yield (
             line.rank or "",
             text_cell(line.player.name),
-            f"{float(total):.2f}",
-            str(total),
+            figure_cell(total),
+            exact_cell(total),
             len(line.points),
             sum(1 for _, _, counts in line.points if counts),
             line.needed,

@@ -16,17 +16,18 @@ from django.http import HttpResponse
 
 from prefscore.clubs.models import Club, Membership, Player
 from prefscore.games.models import AuditEvent, Deal, PulkaSeat
-from prefscore.spreadsheet import text_cell
+from prefscore.spreadsheet import exact_cell, figure_cell, text_cell
 
 from .models import PulkaSummary
 from .summaries import play_from_json
 
 CLUB_COLUMNS = (
     "pulka", "finished", "title", "convention", "players_at_table",
-    "seat", "player", "result", "won", "money",
+    "seat", "player", "result", "result_exact", "won", "money",
 )  # fmt: skip
 PLAYER_COLUMNS = (
-    "pulka", "finished", "convention", "players_at_table", "result", "won", "money",
+    "pulka", "finished", "convention", "players_at_table", "result", "result_exact", "won",
+    "money",
     "deals", "contracts_declared", "contracts_made", "contracts_down", "undertricks",
     "misere_declared", "misere_made", "misere_caught", "allpass_deals", "allpass_tricks",
     "defended", "whists", "half_whists", "whister_shortfalls",
@@ -66,7 +67,8 @@ def club_rows(club: Club) -> Iterable[Sequence[Any]]:
             row.table_size,
             row.seat + 1,
             text_cell(row.player.name),
-            row.result,
+            figure_cell(row.result),
+            exact_cell(row.result),
             int(row.won),
             "" if row.money is None else row.money,
         )
@@ -80,7 +82,8 @@ def player_rows(player: Player) -> Iterable[Sequence[Any]]:
         contracts = play.contracts
         yield (
             row.pulka_id, row.finished_at.isoformat(), row.convention_name, row.table_size,
-            row.result, int(row.won), "" if row.money is None else row.money,
+            figure_cell(row.result), exact_cell(row.result), int(row.won),
+            "" if row.money is None else row.money,
             play.deals, contracts.declared, contracts.made, contracts.down,
             contracts.undertricks, play.misere_declared, play.misere_made, play.misere_caught,
             play.allpass_deals, play.allpass_tricks, play.defended, play.whists,

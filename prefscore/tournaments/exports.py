@@ -25,7 +25,7 @@ from prefscore.clubs.models import Player
 from prefscore.games import io
 from prefscore.games.models import Correction, Deal, Pulka
 from prefscore.games.services import score
-from prefscore.spreadsheet import text_cell
+from prefscore.spreadsheet import figure_cell, text_cell
 from scoring.engine import protocol, ranking
 from scoring.engine.conventions import Convention
 
@@ -45,12 +45,8 @@ BOM = "\ufeff"
 
 
 def _plain(value: Fraction | int | None, decimal: str = ".") -> str:
-    """A figure as a spreadsheet reads it: whole as an integer, else two decimals."""
-    if value is None:
-        return ""
-    if isinstance(value, int) or value.denominator == 1:
-        return str(int(value))
-    return f"{float(value):.2f}".replace(".", decimal)
+    """A figure as a spreadsheet reads it (``spreadsheet.figure_cell``)."""
+    return figure_cell(value, decimal)
 
 
 def csv_columns(

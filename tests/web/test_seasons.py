@@ -383,8 +383,8 @@ def test_the_table_as_csv_and_json(access_world, client_as):
     response = reader.get(reverse("seasons:csv", args=["home", season.slug]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["rank", "player", "total", "total_exact", "played", "counted", "needed"]
-    assert rows[1] == ["1", "Bella", "10.50", "21/2", "4", "4", "0"]
-    assert rows[-1] == ["", "Xenia", "1.00", "1", "1", "1", "2"]
+    assert rows[1] == ["1", "Bella", "10.5", "'21/2", "4", "4", "0"]  # a date never
+    assert rows[-1] == ["", "Xenia", "1", "1", "1", "1", "2"]
     data = json.loads(reader.get(reverse("seasons:json", args=["home", season.slug])).content)
     cyril = next(line for line in data["lines"] if line["player"] == "Cyril")
     assert [e["counts"] for e in cyril["events"]] == [True, True, True, True, False]
