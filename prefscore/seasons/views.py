@@ -50,13 +50,17 @@ class _SignIn(Exception):
 
 @require_safe
 def archive(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The club's seasons, current and past: members see all, others the public ones."""
+    """The club's seasons, current and past: members see all, others the public ones. A
+    club without a public season is members-only here too: an outsider is refused as on
+    its other pages (signing in first, then 403), and learns not even its name."""
     club = get_object_or_404(Club, slug=slug)
     role = club.role_of(request.user)
-    seasons = Season.objects.filter(club=club)
-    if role is None:
-        seasons = seasons.filter(public=True)
-    context = {"club": club, "seasons": list(seasons), "may_change": may(role, ORGANISERS)}
+    seasons = list(Season.objects.filter(club=club, **({} if role else {"public": True})))
+    if role is None and not seasons:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied(_("You may not do this in this club."))
+    context = {"club": club, "seasons": seasons, "may_change": may(role, ORGANISERS)}
     return render_page(request, "seasons/archive.html", context, "seasons")
 
 

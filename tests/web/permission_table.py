@@ -368,7 +368,8 @@ EXPECTATIONS: dict[str, Expect] = {
     "stats:my_data": signed_in(),
     # --- seasons (prefscore/seasons/urls.py): the table as the leaderboard (members, or
     # anyone when the season is public: this one is not); the forms for organisers ---
-    "seasons:archive": public(),
+    # Members-only while the club has no public season (the walk's has none).
+    "seasons:archive": club_roles(*MEMBERS),
     "seasons:table": club_roles(*MEMBERS, kwargs=walk_season),
     "seasons:projector": club_roles(*MEMBERS, kwargs=walk_season),
     "seasons:csv": club_roles(*MEMBERS, kwargs=walk_season),

@@ -399,3 +399,20 @@ def test_signing_up_from_the_join_page_comes_back_to_it(access_world):
     assert response.status_code == 302 and response["Location"] == path
     page = client.get(path, headers=EN).content.decode()
     assert "Ask to join Home club" in page
+
+
+def test_the_join_page_names_the_outsider_as_the_admins_list_will(access_world, client_as):
+    """The name at the table, which the admin's requests show, not the username."""
+    outsider = access_world.users["outsider"]
+    outsider.first_name = "Vera K."
+    outsider.save(update_fields=["first_name"])
+    client = client_as("outsider")
+    path = join_path(access_world)
+
+    page = client.get(path, headers=EN).content.decode().replace("\u2068", "").replace("\u2069", "")
+    client.post(path, headers=EN)
+    admin = client_as("admin").get(reverse("members:list", args=["home"]), headers=EN)
+
+    assert "sees your request as Vera K., your name at the table" in page
+    assert reverse("display_name") in page
+    assert "Vera K." in admin.content.decode()

@@ -140,6 +140,21 @@ def test_the_archive_lists_public_seasons_to_outsiders(access_world, client_as):
     assert b'id="seasons"' in partial.content and b"<html" not in partial.content
 
 
+def test_the_archive_of_a_club_without_a_public_season_is_members_only(access_world, client_as):
+    make_season(access_world.club, slug="autumn", name="Autumn league")
+    url = reverse("seasons:archive", args=["home"])
+
+    anonymous = client_as("anonymous").get(url)
+    outsider = client_as("outsider")
+    outsider.raise_request_exception = False
+    refused = outsider.get(url)
+
+    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    assert refused.status_code == 403
+    assert access_world.club.name not in refused.content.decode()
+    assert client_as("member").get(url).status_code == 200
+
+
 FORM = {
     "name": "Summer series",
     "slug": "summer",
