@@ -356,9 +356,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     # A refused request (a 403, a 400) is one line, without its traceback (prefscore/web/log.py).
     "filters": {"one_line_refusals": {"()": "prefscore.web.log.OneLineRefusals"}},
-    "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["one_line_refusals"]}
-    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line_refusals"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # Replaces Django's own handlers, which print only under DEBUG and mail ADMINS (none).
     "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},

@@ -143,6 +143,10 @@ def test_the_phone_that_lost_the_race_sees_both_entries_and_is_offered_the_next_
     assert "On the sheet, recorded by anna" in entry
     theirs, yours = re.findall(r'class="conflict__notation[^"]*">([^<]*)<', entry)
     assert theirs.startswith("6♠") and yours.startswith("7♥"), (theirs, yours)
+    # The declarer, each defender's word and the tricks of both, not the notation alone.
+    theirs_facts, yours_facts = re.findall(r'class="conflict__facts">([^<]*)<', entry)
+    assert theirs_facts == "6♠ Anna · Boris whist, Vera pass · tricks: Anna 6, Boris 3, Vera 1"
+    assert yours_facts == "7♥ Boris · Anna whist, Vera whist · tricks: Anna 3, Boris 5, Vera 2"
     # Not put into the next deal's form: the choice is the player's, in two buttons.
     assert 'type="radio"' not in entry and "Record deal 2" not in entry
     assert "Record mine as deal 2" in entry and "Discard mine" in entry

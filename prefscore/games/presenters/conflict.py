@@ -23,6 +23,9 @@ from scoring.engine.pulka import ScoredPulka, with_next_deal
 from .. import services
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka
+from ..recording import effective_facts
+from .numbers import reader_notation
+from .trail import describe_facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +36,10 @@ class EntryConflict:
     recorder: str  # who recorded the one on the sheet
     theirs: str  # its notation (docs/protocol.md, 4.2.11)
     yours: str  # the notation of the entry sent, in the same deal's position
+    # Each in words: the declarer, each defender's whist or pass, the tricks, so that the
+    # player tells at a glance which is the deal that was played (trail.describe_facts).
+    theirs_facts: str
+    yours_facts: str
     next_number: int  # the deal the entry may be recorded as instead
     action: str  # where "record mine as the next deal" posts
     values: tuple[tuple[str, str], ...]  # the entry's fields, sent again as that deal
@@ -59,18 +66,24 @@ def entry_conflict(
     before = services.score(pulka, list(deals[: number - 1]), earlier)
     form = DealForm(before.state, data)
     yours = _("not a valid deal in that position")
+    yours_facts = ""
     if form.is_valid():
+        yours_facts = describe_facts(form.facts, pulka.player_names)
         try:
-            yours = with_next_deal(before, parse_deal(form.facts)).records[-1].notation
+            notation = with_next_deal(before, parse_deal(form.facts)).records[-1].notation
+            yours = reader_notation(notation)
         except DealError:
             pass
+    standing = effective_facts(deals, corrections)[number - 1]
     user = deals[number - 1].entered_by
     typed = DealForm(before.state, data).typed()
     return EntryConflict(
         number=number,
         recorder=display_name(user) if user is not None else _("someone"),
-        theirs=scored.records[number - 1].notation,
+        theirs=reader_notation(scored.records[number - 1].notation),
         yours=yours,
+        theirs_facts=describe_facts(standing, pulka.player_names),
+        yours_facts=yours_facts,
         next_number=len(deals) + 1,
         action=reverse("games:record", args=[pulka.pk]),
         values=tuple((k, v) for k, v in typed.items() if v and k not in ("number", "client_id")),
