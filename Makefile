@@ -11,7 +11,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 
-.PHONY: .venv install node_modules run dev test check-tools lint typecheck bench messages
+.PHONY: .venv install node_modules run dev test test-js check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
 
@@ -65,7 +65,11 @@ dev: install
 test: check-tools
 	@$(MAKE) --no-print-directory install node_modules
 	$(PY) -m pytest -n 2
-	$(MAKE) --no-print-directory lint typecheck
+	$(MAKE) --no-print-directory test-js lint typecheck
+
+# The page scripts' rules (static/js/*-core.js), with node's own test runner: no build step.
+test-js:
+	node --test tests/js/
 
 # What the tests need from the machine: Debian's Chromium and its driver (browser tests),
 # npm (axe-core, for their accessibility checks), gettext (the catalogue test) and

@@ -35,9 +35,11 @@ THEME_COLOUR = "#0b5d3b"  # --felt in static/css/prefscore.css
 # The files every page needs, kept by the service worker from its install on.
 PRECACHED = (
     "css/prefscore.css",
+    "js/outbox-core.js",
     "js/outbox.js",
     "js/network.js",
     "js/table.js",
+    "js/stream-core.js",
     "js/stream.js",
     "js/push.js",
     "django_htmx/htmx-2.min.js",

@@ -7,10 +7,13 @@
    - In flight, an htmx form's submit buttons are disabled and the one tapped says it is
      saving. An entry with older ones of the table still waiting is not sent now: it
      waits its turn in the outbox, so the deals arrive in the order they were entered.
-   - Failed (no connection, a timeout, a server error): the form stays as it was typed,
-     a "not saved" line offers to send it now and, on the entry form, to enter the next
-     deal meanwhile; the outbox sends it again by itself. Its answer is shown here as
-     htmx would have (the regions swapped in).
+   - Failed (no connection, a timeout, a server error): the outbox keeps it and sends it
+     again by itself; its answer is shown here as htmx would have (the regions swapped
+     in). A deal's entry form then moves on to the next deal, saying that this one waits,
+     so that the next tap of Record never replaces it; another form stays as it was
+     typed, with a "not saved" line that offers to send it now.
+   - An entry for a deal whose entry already waits on this phone asks first: record it
+     as the next deal, or replace the one waiting.
    - Signed out meanwhile: the entry is kept, and the page says to sign in to send it.
    - An answer that brings the table's regions (the poll, another form's answer) does not
      wipe a half-filled entry form: the same deal is filled in again, a deal recorded
@@ -84,7 +87,7 @@
 
   document.addEventListener("htmx:configRequest", function (event) {
     var form = actionForm(event.detail.elt);
-    if (!form || !outbox) return;
+    if (!form || !outbox || event.defaultPrevented) return; // asked first (below)
     var kept = form.querySelector("input[name=client_id]");
     var id = form.netOutboxId || (kept && kept.value) || outbox.newId();
     form.netOutboxId = id;
@@ -184,15 +187,20 @@
   }
 
   function showFailed(form, why) {
+    if (outbox) outbox.schedule();
+    if (isDealEntry(form)) {
+      nextDeal(form, why); // the entry waits in the outbox: the form moves on
+      return;
+    }
     var line = statusLine(form);
     line.classList.remove("net-status--refused");
     line.querySelector(".net-status__text").textContent = words(why || "failed");
     if (!line.querySelector("[data-net-retry]")) line.appendChild(smallButton(words("retry"), "data-net-retry"));
-    if (form.id === "entry-form" && form.dataset.mode === "record" && !line.querySelector("[data-net-next]")) {
-      line.appendChild(smallButton(words("next").replace("{number}", String(dealNumber(form) + 1)), "data-net-next"));
-    }
     form.dataset.netFailed = "1";
-    if (outbox) outbox.schedule();
+  }
+
+  function isDealEntry(form) {
+    return form.id === "entry-form" && form.dataset.mode === "record";
   }
 
   function showRefused(form) {
@@ -275,16 +283,17 @@
     if (button && outbox) outbox.flush();
   });
 
-  // Offline, the next deal can be entered while this one waits: the form again, empty,
-  // for the deal after it. Its dealer and position are the server's to check when sent.
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-net-next]");
-    var form = button && button.form;
-    if (!form) return;
+  // A deal saved but waiting in the outbox: the form again, empty, for the deal after
+  // every one waiting, with a line that says this one waits. Its dealer and position are
+  // the server's to check when it is sent. ``why``: the words of why it waits.
+  function nextDeal(form, why) {
+    var waited = dealNumber(form);
+    var number = outbox
+      ? outbox.nextFreeNumber(window.location.pathname, form.getAttribute("hx-post"), waited)
+      : waited + 1;
     var next = form.cloneNode(true);
-    var number = dealNumber(form) + 1;
     next.querySelector("input[name=number]").value = String(number);
-    next.querySelectorAll(".net-status, .form__errors, .form__error, .entry__facts").forEach(function (el) {
+    next.querySelectorAll(".net-status, .form__errors, .form__error, .entry__facts, .net-offline-next").forEach(function (el) {
       el.parentNode.removeChild(el);
     });
     next.querySelectorAll("input").forEach(function (input) {
@@ -294,20 +303,74 @@
       delete input.dataset.auto;
     });
     delete next.dataset.netFailed;
-    var note = document.createElement("p");
-    note.className = "entry__note net-offline-next";
-    note.textContent = words("nextNote");
+    delete next.dataset.netState;
+    var note = document.createElement("div");
+    note.className = "notice net-offline-next";
+    note.setAttribute("role", "status");
+    note.setAttribute("data-net-waiting", String(waited));
+    var said = [words("waits").replace("{number}", String(waited))];
+    if (why === "signedOut" || why === "queued") said.push(words(why));
+    said.push(words("nextNote"));
+    said.forEach(function (text) {
+      var line = document.createElement("p");
+      line.textContent = text;
+      note.appendChild(line);
+    });
     next.insertBefore(note, next.firstChild);
     var heading = document.getElementById("entry-heading");
     if (heading) heading.textContent = words("deal").replace("{number}", String(number));
     form.parentNode.replaceChild(next, form);
-    document.querySelectorAll(".entry__subject, .entry__note:not(.net-offline-next)").forEach(function (el) {
+    document.querySelectorAll(".entry__subject, .entry__note").forEach(function (el) {
       if (el.parentNode && el.parentNode.id === "entry") el.parentNode.removeChild(el);
     });
     if (window.htmx) htmx.process(next);
     next.dispatchEvent(new Event("change", { bubbles: true }));
-    var first = next.querySelector("input:not([type=hidden])");
+    var first = next.querySelector(".bidbox__bid, input:not([type=hidden])");
     if (first) first.focus();
+  }
+
+  // --- an entry for a deal already waiting: asked first ---------------------------------
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = actionForm(event.detail.elt);
+    if (!form || !outbox || !isDealEntry(form)) return;
+    var number = dealNumber(form);
+    var same = outbox.sameDeal(window.location.pathname, event.detail.path, number, form.netOutboxId);
+    if (!same || form.netAnswered === number) return;
+    event.preventDefault(); // before the outbox keeps it: nothing is replaced unasked
+    askFirst(form, number, outbox.nextFreeNumber(window.location.pathname, event.detail.path, number));
+  }, true);
+
+  function askFirst(form, number, free) {
+    var line = statusLine(form);
+    line.classList.add("net-status--ask");
+    line.querySelector(".net-status__text").textContent = words("sameWaiting").replace("{number}", String(number));
+    line.querySelectorAll("button").forEach(function (button) { button.parentNode.removeChild(button); });
+    var asNext = smallButton(words("asNext").replace("{number}", String(free)), "data-net-as-next");
+    asNext.value = String(free);
+    line.appendChild(asNext);
+    line.appendChild(smallButton(words("replace").replace("{number}", String(number)), "data-net-replace"));
+    asNext.focus();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-net-as-next], [data-net-replace]");
+    var form = button && button.form;
+    if (!form || !outbox) return;
+    var number = dealNumber(form);
+    if (button.hasAttribute("data-net-as-next")) {
+      number = Number(button.value);
+      form.querySelector("input[name=number]").value = String(number);
+      var heading = document.getElementById("entry-heading");
+      if (heading) heading.textContent = words("deal").replace("{number}", String(number));
+    } else {
+      var same = outbox.sameDeal(window.location.pathname, form.getAttribute("hx-post"), number, form.netOutboxId);
+      if (same) outbox.remove(same.id);
+    }
+    form.netAnswered = number;
+    clearStatus(form);
+    if (form.requestSubmit) form.requestSubmit();
+    else htmx.trigger(form, "submit");
   });
 
   // --- answers that bring the regions: keep the entry form -------------------------------
@@ -370,6 +433,13 @@
     if (target.id !== "entry") return;
     var old = document.getElementById("entry-form");
     if (!old) return;
+    var incoming = event.detail.fragment && event.detail.fragment.querySelector("#entry-form");
+    if (incoming && isDealEntry(incoming) && outbox &&
+        outbox.sameDeal(window.location.pathname, incoming.getAttribute("hx-post"), dealNumber(incoming), null)) {
+      // The server's next deal waits on this phone already: the form stays past it.
+      event.detail.shouldSwap = false;
+      return;
+    }
     if (old.dataset.mode !== "record") {
       // A correction, a change or a proposal being written: the poll leaves it be.
       if (swapSource && swapSource.id === "poll") event.detail.shouldSwap = false;

@@ -18,14 +18,17 @@
      good goes to the "not sent" list with its reason, to copy or discard.
    - It registers the service worker (/sw.js) where the browser allows one, and says
      when a new release is ready and when the page is the copy kept offline.
-   network.js puts the table's forms in here and shows the answers in the page.
+   - Signing out with entries still here says so first: they stay on this phone, and go
+     when this account signs in again; the next person on the phone sees none of them.
+   network.js puts the table's forms in here and shows the answers in the page. The
+   rules (order, backoff, what an answer means) are outbox-core.js's, loaded before this.
    Words come from the page (#outbox, translated there): none are written here. */
 (function () {
   "use strict";
 
+  var core = window.prefscoreOutboxCore;
   var KEY = "prefscore.outbox";
-  var BACKOFF = [2000, 5000, 10000, 20000, 30000]; // ms before the next try, try after try
-  var LATE = 20000; // ms without an answer before a request is given up (tried again later)
+  var LATE = core.LATE;
   var tries = 0;
   var timer = null;
   var sending = false;
@@ -71,16 +74,9 @@
   }
 
   function put(entry) {
-    var list = load();
-    var at = -1;
-    list.forEach(function (kept, index) { if (kept.id === entry.id) at = index; });
-    entry.user = entry.user || me();
-    entry.at = entry.at || new Date().toISOString();
-    entry.state = entry.state || "waiting";
-    if (at < 0) list.push(entry);
-    else list[at] = Object.assign({}, list[at], entry, { at: list[at].at });
-    store(list);
-    return entry;
+    var done = core.upsert(load(), entry, me(), new Date().toISOString());
+    store(done[0]);
+    return done[1];
   }
 
   function update(id, changes) {
@@ -94,8 +90,7 @@
   }
 
   function mine(list) {
-    var user = me();
-    return list.filter(function (entry) { return !user || entry.user === user; });
+    return core.mine(list, me());
   }
 
   function newId() {
@@ -111,7 +106,7 @@
 
   function schedule() {
     if (timer !== null) return;
-    var wait = BACKOFF[Math.min(tries, BACKOFF.length - 1)];
+    var wait = core.backoff(tries);
     tries += 1;
     timer = window.setTimeout(function () {
       timer = null;
@@ -172,27 +167,39 @@
       credentials: "same-origin",
       headers: { "X-CSRFToken": token, "HX-Request": "true", "HX-Current-URL": window.location.href },
     }).then(function (response) {
-      if (response.redirected && new URL(response.url).pathname === loginPath()) return "expired";
-      if (response.status >= 500) return "failed";
+      var signedOut = response.redirected && new URL(response.url).pathname === loginPath();
+      var result = core.outcome({
+        status: response.status,
+        signedOut: signedOut,
+        conflict: response.headers.get("X-Entry-Conflict"),
+      });
+      if (result === "expired" || result === "failed") return result;
       return response.text().then(function (text) {
-        var conflict = response.headers.get("X-Entry-Conflict");
-        if (response.ok) {
+        if (result === "sent") {
           remove(entry.id);
+          online(); // the server answered: no longer the copy kept offline
           answered(entry, response.status, text);
-          return "sent";
-        }
-        if (conflict) {
-          update(entry.id, { state: "conflict", number: conflict });
+        } else if (result === "conflict") {
+          update(entry.id, { state: "conflict", number: response.headers.get("X-Entry-Conflict") });
           answered(find(entry.id) || entry, response.status, text);
-          return "conflict";
+        } else if (answered(entry, response.status, text)) {
+          remove(entry.id); // the form shows why
+        } else {
+          update(entry.id, { state: "refused", reason: reasonOf(text, response.status) });
         }
-        if (answered(entry, response.status, text)) remove(entry.id); // the form shows why
-        else update(entry.id, { state: "refused", reason: reasonOf(text, response.status) });
-        return "refused";
+        return result;
       });
     }, function () {
       return "failed";
     });
+  }
+
+  // The page is no longer the copy kept offline: its mark goes at once (the poll then
+  // brings its regions up to date).
+  function online() {
+    if (!document.body.dataset.offlineAsOf) return;
+    delete document.body.dataset.offlineAsOf;
+    render();
   }
 
   function due(entry, held) {
@@ -205,9 +212,7 @@
 
   function flush() {
     if (sending || !me()) return Promise.resolve();
-    var waiting = load().filter(function (entry) {
-      return entry.user === me() && (entry.state === "waiting" || entry.state === "conflict");
-    });
+    var waiting = core.pending(load(), me());
     if (!waiting.length) return Promise.resolve();
     sending = true;
     if (timer !== null) window.clearTimeout(timer);
@@ -216,23 +221,7 @@
       .then(function (now) {
         expired = now.user === null;
         if (expired || String(now.user) !== me()) return "expired";
-        var held = {}; // pulkas with a choice to make: their later entries wait for it
-        var queue = waiting.slice();
-        function next() {
-          var entry = queue.shift();
-          if (!entry) return "done";
-          var kept = find(entry.id);
-          if (!kept || !due(kept, held)) {
-            if (kept && kept.state === "conflict") held[kept.pulka] = true;
-            return next();
-          }
-          return send(kept, now.csrf).then(function (result) {
-            if (result === "failed" || result === "expired") return result;
-            if (result === "conflict") held[kept.pulka] = true;
-            return next();
-          });
-        }
-        return next();
+        return core.sendRound(waiting, find, due, function (entry) { return send(entry, now.csrf); });
       })
       .catch(function () { return "failed"; })
       .then(function (result) {
@@ -342,9 +331,11 @@
       body.appendChild(box);
     }
     var update = document.getElementById("outbox-update");
+    var warning = el.querySelector("[data-outbox-sign-out]");
     el.replaceChildren(body);
+    if (warning) el.insertBefore(warning, body);
     if (update) el.appendChild(update);
-    el.hidden = !body.childNodes.length && !update;
+    el.hidden = !body.childNodes.length && !update && !warning;
   }
 
   document.addEventListener("click", function (event) {
@@ -364,14 +355,39 @@
     if (target.hasAttribute("data-outbox-reload")) takeOver();
   });
 
-  // Signing out: the pages the worker kept are this account's, not the next one's.
+  // Signing out with entries still here: said first, once (they stay on this phone and
+  // go when this account signs in again); then the pages the worker kept, this
+  // account's, are dropped.
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches || !form.matches("form[data-sign-out]")) return;
+    var unsent = me() ? core.unsent(load(), me()) : 0;
+    if (unsent && !form.dataset.outboxWarned) {
+      event.preventDefault();
+      warnSignOut(form, unsent);
+      return;
+    }
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage({ type: "signed-out" });
     }
   });
+
+  function warnSignOut(form, unsent) {
+    form.dataset.outboxWarned = "1";
+    var note = element("div", "outbox__sign-out notice");
+    note.setAttribute("role", "alert");
+    note.setAttribute("data-outbox-sign-out", "");
+    note.appendChild(element("p", "", counted("sign-out", unsent)));
+    var go = element("button", "button button--small button--secondary", words("signOutAnyway"));
+    go.type = "submit";
+    go.setAttribute("form", form.id); // the sign-out form itself, with its token
+    note.appendChild(go);
+    var place = region();
+    if (!place) return form.submit();
+    place.hidden = false;
+    place.insertBefore(note, place.firstChild);
+    go.focus();
+  }
 
   // --- the service worker ----------------------------------------------------------------
 
@@ -427,9 +443,7 @@
   // offline; the poll brings its regions up to date.
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
-    if (!document.body.dataset.offlineAsOf || !xhr || !xhr.status || xhr.status >= 500) return;
-    delete document.body.dataset.offlineAsOf;
-    render();
+    if (xhr && xhr.status && xhr.status < 500) online();
   });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") flush();
@@ -453,10 +467,13 @@
     },
     before: function (id, pulka) {
       // Older entries of this pulka still to be sent: this one waits its turn.
-      return load().some(function (entry) {
-        return entry.id !== id && entry.pulka === pulka && entry.user === me() &&
-          (entry.state === "waiting" || entry.state === "conflict") && !inFlight[entry.id];
-      });
+      return core.olderWaiting(load(), id, pulka, me(), inFlight);
+    },
+    sameDeal: function (pulka, url, number, exceptId) {
+      return core.sameDeal(load(), pulka, url, number, me(), exceptId);
+    },
+    nextFreeNumber: function (pulka, url, number) {
+      return core.nextFreeNumber(load(), pulka, url, number, me());
     },
   };
 

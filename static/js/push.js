@@ -11,9 +11,10 @@
 (function () {
   "use strict";
 
-  if (!window.prefscoreStream) return; // stream.js did not load: the page polls as before
+  // stream.js (and stream-core.js before it) did not load: the page polls as before.
+  if (!window.prefscoreStream || !window.prefscoreStreamCore) return;
 
-  var FALLBACK_MS = 25000;
+  var core = window.prefscoreStreamCore; // stream-core.js, loaded before stream.js
   var lastPoll = Date.now();
 
   function pollElement() {
@@ -26,13 +27,7 @@
   }
 
   function eventsUrl() {
-    var url = pollUrl();
-    return url ? url.replace(/\/poll\/(\?|$)/, "/events/$1") : null;
-  }
-
-  function shownVersion() {
-    var found = /[?&]v=(\d+)/.exec(pollUrl() || "");
-    return found ? found[1] : null;
+    return core.eventsUrl(pollUrl());
   }
 
   function pollNow() {
@@ -44,7 +39,7 @@
     url: eventsUrl,
     pollNow: pollNow,
     onVersion: function (version, fresh) {
-      if (fresh || version !== shownVersion()) pollNow();
+      if (core.asksPoll(version, fresh, core.shownVersion(pollUrl()))) pollNow();
     },
   });
 
@@ -53,7 +48,7 @@
     var detail = event.detail || {};
     if (!detail.elt || detail.elt.id !== "poll") return;
     var byTimer = !detail.triggeringEvent;
-    if (byTimer && stream.isUp() && Date.now() - lastPoll < FALLBACK_MS) {
+    if (!core.timerMayPoll(byTimer, stream.isUp(), Date.now(), lastPoll)) {
       event.preventDefault();
       return;
     }

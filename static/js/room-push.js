@@ -13,7 +13,8 @@
 (function () {
   "use strict";
 
-  if (!window.prefscoreStream) return; // stream.js did not load: the timers poll as before
+  // stream.js (and stream-core.js before it) did not load: the timers poll as before.
+  if (!window.prefscoreStream || !window.prefscoreStreamCore) return;
 
   var shown = null;
 
@@ -33,9 +34,9 @@
     },
     pollNow: pollNow,
     onVersion: function (version, fresh) {
-      var changed = shown !== null && version !== shown;
-      shown = version;
-      if (fresh || changed) pollNow();
+      var heard = window.prefscoreStreamCore.roomHeard(version, fresh, shown);
+      shown = heard[1];
+      if (heard[0]) pollNow();
     },
   });
 

@@ -6,6 +6,11 @@
    otherwise; a running sum of the tricks; htmx swaps for the table's refusals. Without
    this file the page still works: the radios and number inputs as they are, and every
    form posts and redirects.
+   On a keyboard each chip row is one stop, as a WAI-ARIA radio group: Tab goes from
+   group to group, the arrows move within one and choose as they go (the bidding box is
+   a grid: left and right the suit, up and down the level), a digit chooses that many
+   tricks; the declarer's own word, always empty, is skipped. An ordinary deal takes 13
+   keys (tests/browser/test_keyboard_browser.py).
    Event delegation, so that forms swapped in by htmx need nothing re-bound. */
 (function () {
   "use strict";
@@ -46,8 +51,9 @@
     if (!levels.length || !suits.length) return;
     var box = document.createElement("div");
     box.className = "bidbox";
-    box.setAttribute("role", "group");
+    box.setAttribute("role", "radiogroup");
     box.setAttribute("aria-label", group.querySelector("legend").textContent.trim());
+    box.dataset.columns = String(suits.length + 1);
     levels.forEach(function (level) {
       suits.concat([null]).forEach(function (suit) {
         var button = document.createElement("button");
@@ -57,9 +63,23 @@
         button.dataset.suit = suit ? suit.value : "";
         var mark = suit ? form.querySelector('label[for="' + suit.id + '"]').textContent.trim() : "";
         button.textContent = level.value + mark;
+        button.setAttribute("role", "radio");
         if (!suit) button.classList.add("bidbox__bid--bare");
         box.appendChild(button);
       });
+    });
+    // The misère and the all-pass, as chips of the same box: one group for the contract.
+    ["misere", "allpass"].forEach(function (value) {
+      var input = radio(form, "contract", value);
+      if (!input) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "bidbox__bid bidbox__bid--word";
+      button.dataset.contract = value;
+      button.dataset.suit = "";
+      button.setAttribute("role", "radio");
+      button.textContent = form.querySelector('label[for="' + input.id + '"]').textContent.trim();
+      box.appendChild(button);
     });
     var rows = group.querySelectorAll(".chips");
     group.insertBefore(box, rows[0]);
@@ -72,16 +92,71 @@
     form.querySelectorAll(".bidbox__bid").forEach(function (button) {
       var on = !!contract && contract.value === button.dataset.contract
         && (suit ? suit.value : "") === button.dataset.suit;
-      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.setAttribute("aria-checked", on ? "true" : "false");
     });
     form.querySelectorAll(".trick-chips").forEach(function (row) {
       var input = document.getElementById(row.dataset.for);
       row.querySelectorAll("button").forEach(function (button) {
-        button.setAttribute("aria-pressed", input && input.value === button.value ? "true" : "false");
+        button.setAttribute("aria-checked", input && input.value === button.value ? "true" : "false");
       });
     });
     markMadeExactly(form);
+    keyboardStops(form);
   }
+
+  // --- the keyboard: one stop per group ----------------------------------------------
+
+  function chipsOf(group) {
+    return Array.prototype.slice.call(group.querySelectorAll(".bidbox__bid, .trick-chip"));
+  }
+
+  // The chosen chip of each group is its one stop (or the first, when none is chosen);
+  // the declarer's own word row is no stop at all.
+  function keyboardStops(form) {
+    form.querySelectorAll(".bidbox, .trick-chips").forEach(function (group) {
+      var chips = chipsOf(group);
+      var stop = chips.filter(function (chip) { return chip.getAttribute("aria-checked") === "true"; })[0];
+      if (!stop && group.contains(document.activeElement)) stop = document.activeElement;
+      stop = stop || chips[0];
+      chips.forEach(function (chip) { chip.tabIndex = chip === stop ? 0 : -1; });
+    });
+    var seat = declarerSeat(form);
+    form.querySelectorAll(".entry__word").forEach(function (row) {
+      var own = seat !== null && !!row.querySelector('input[name="word_' + seat + '"]');
+      row.querySelectorAll("input").forEach(function (input) {
+        if (own) input.tabIndex = -1;
+        else input.removeAttribute("tabindex");
+      });
+    });
+  }
+
+  var typed = { at: 0, digits: "" };
+
+  document.addEventListener("keydown", function (event) {
+    var chip = event.target.closest && event.target.closest(".bidbox__bid, .trick-chip");
+    if (!chip || event.altKey || event.ctrlKey || event.metaKey) return;
+    var group = chip.parentNode;
+    var chips = chipsOf(group);
+    var at = chips.indexOf(chip);
+    var next = null;
+    if (/^[0-9]$/.test(event.key) && group.classList.contains("trick-chips")) {
+      // A digit chooses that many tricks; "1" then "0" soon after it, ten.
+      var now = Date.now();
+      typed.digits = now - typed.at < 800 && typed.digits === "1" ? "1" + event.key : event.key;
+      typed.at = now;
+      next = chips.filter(function (each) { return each.value === typed.digits; })[0] || null;
+    } else {
+      var columns = group.classList.contains("bidbox") ? Number(group.dataset.columns) || 1 : 1;
+      var step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+      if (event.key === "Home") next = chips[0];
+      else if (event.key === "End") next = chips[chips.length - 1];
+      else if (step !== undefined) next = chips[Math.min(chips.length - 1, Math.max(0, at + step))];
+    }
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
+    if (next.getAttribute("aria-checked") !== "true") next.click(); // chosen as it is reached
+  });
 
   function choose(input) {
     if (!input || input.checked) return;
@@ -107,12 +182,14 @@
       var row = document.createElement("div");
       row.className = "trick-chips";
       row.dataset.for = input.id;
-      row.setAttribute("role", "group");
+      row.setAttribute("role", "radiogroup");
+      input.tabIndex = -1; // the chips are the keyboard's way in: one stop, not two
       row.setAttribute("aria-label", stepper.querySelector("label").textContent.trim().replace(/\s+/g, " "));
       for (var n = Number(input.min || 0); n <= Number(input.max || 10); n++) {
         var chip = document.createElement("button");
         chip.type = "button";
         chip.className = "trick-chip";
+        chip.setAttribute("role", "radio");
         chip.value = String(n);
         chip.textContent = String(n);
         row.appendChild(chip);

@@ -100,12 +100,13 @@ def sign_in(context: BrowserContext, base_url: str, user: Any) -> None:
 
 def choose_contract(form: Any, contract: str) -> None:
     """Tap a contract (``7S``, ``6``, ``misere``, ``allpass``): one chip of the bidding
-    box when table.js built it, else the level's chip and the suit's."""
+    box when table.js built it (the misère and the all-pass are chips of it too), else
+    the level's chip and the suit's."""
     level = re.match(r"\d+", contract)
-    if level and form.evaluate("f => typeof htmx !== 'undefined'"):
+    if form.evaluate("f => typeof htmx !== 'undefined'"):
         form.locator(".bidbox").wait_for()  # table.js builds it once the form is in place
-        suit = contract[level.end() :]
-        form.locator(f".bidbox__bid[data-contract='{level.group(0)}'][data-suit='{suit}']").click()
+        value, suit = (level.group(0), contract[level.end() :]) if level else (contract, "")
+        form.locator(f".bidbox__bid[data-contract='{value}'][data-suit='{suit}']").click()
         return
     form.locator(f"label[for='contract-{level.group(0) if level else contract}']").click()
     if level and contract[level.end() :]:

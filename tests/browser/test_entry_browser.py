@@ -25,7 +25,7 @@ def test_the_last_trick_count_is_filled_with_the_rest_and_follows_the_chips(
     page = context.new_page()
     page.goto(f"{live_server.url}/pulkas/{world.pulka.pk}/")
     form = page.locator("#entry-form")
-    form.locator("label[for='contract-allpass']").click()
+    form.locator(".bidbox__bid[data-contract='allpass']").click()
     total = form.locator("[data-tricks-sum]")
 
     form.locator("#tricks_0").fill("2")
@@ -102,7 +102,7 @@ def test_an_all_pass_takes_four_taps(live_server, new_context, language):
     """All-pass, two players' tricks (the third is the rest), record."""
     world, page = table_of(live_server, new_context, language)
     tap = Taps(page)
-    tap.on("#entry-form label[for='contract-allpass']")
+    tap.on("#entry-form .bidbox__bid[data-contract='allpass']")
     tap.on("#entry-form .trick-chips[data-for='tricks_0'] .trick-chip[value='4']")
     tap.on("#entry-form .trick-chips[data-for='tricks_1'] .trick-chip[value='2']")
     tap.on("#entry-form button[type=submit]")

@@ -55,6 +55,7 @@ both_languages = pytest.mark.parametrize("locale", list(LANGUAGES))
 
 SUBMIT = "#entry-form button[type=submit]"
 STATUS = "#entry-form .net-status"
+WAITING = "#entry-form [data-net-waiting='3']"  # deal 3 waits; the form is deal 4's
 
 
 def open_table(new_context, base_url, user, pk, locale, **options) -> Page:
@@ -69,6 +70,18 @@ def open_table(new_context, base_url, user, pk, locale, **options) -> Page:
 def hold_polls(page: Page) -> None:
     """No poll gets through: the page changes only by its own requests."""
     page.route("**/poll/**", lambda route: route.abort())
+
+
+def as_params(facts: dict[str, Any]) -> dict[str, str]:
+    """``form_facts`` as the fields the form posts (what the outbox keeps)."""
+    fields = dict(chip.rsplit("-", 1) for chip in facts["checked"])
+    return {"number": facts["number"], **fields, **facts["tricks"]}
+
+
+def kept_params(page: Page) -> list[dict[str, str]]:
+    """The fields of each entry the outbox keeps, but for its client id."""
+    kept = page.evaluate("JSON.parse(localStorage.getItem('prefscore.outbox') || '[]')")
+    return [{k: v for k, v in entry["params"] if v and k != "client_id"} for entry in kept]
 
 
 def form_facts(page: Page) -> dict[str, Any]:
@@ -103,7 +116,6 @@ def test_a_deal_whose_answer_is_lost_offline_arrives_once_when_the_phone_is_back
     world = build_world()
     pk = world.pulka.pk
     page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
-    words = LANGUAGES[locale]
     fill_deal(page, TWELVE_DEALS[2])
     typed = form_facts(page)
     seen: dict[str, Any] = {}
@@ -118,11 +130,13 @@ def test_a_deal_whose_answer_is_lost_offline_arrives_once_when_the_phone_is_back
     page.route("**/deals/", reach_the_server_then_drop, times=1)
     page.locator(SUBMIT).click()
 
-    expect(page.locator(STATUS)).to_contain_text(words["not_saved"])
+    # Kept in the outbox, the form moved on to deal 4: nothing typed next replaces it.
+    expect(page.locator(WAITING)).to_be_visible()
+    expect(page.locator("#entry-form input[name=number]")).to_have_value("4")
     assert seen["status"] == 200
-    assert form_facts(page) == typed  # the entered facts are kept
+    assert kept_params(page) == [as_params(typed)]  # the facts as typed, kept
     assert len(deals_of(pk)) == 3
-    expect(page.locator(f"{STATUS} [data-net-retry]")).to_have_text(words["retry"])
+    expect(page.locator("#outbox [data-outbox-send]")).to_be_visible()
     expect(page.locator(SUBMIT)).to_be_enabled()
 
     page.context.set_offline(False)  # the `online` event: sent again by itself
@@ -151,7 +165,7 @@ def test_a_deal_sent_while_offline_waits_and_is_sent_once_the_connection_returns
 
     page.locator(SUBMIT).click()
 
-    expect(page.locator(STATUS)).to_contain_text(LANGUAGES[locale]["not_saved"])
+    expect(page.locator(WAITING)).to_be_visible()
     page.wait_for_timeout(300)
     assert len(deals_of(pk)) == 2
     page.context.set_offline(False)
@@ -163,7 +177,7 @@ def test_a_deal_sent_while_offline_waits_and_is_sent_once_the_connection_returns
 
 
 @both_languages
-def test_a_server_error_says_not_saved_and_the_retry_records_the_deal_once(
+def test_a_server_error_keeps_the_deal_waiting_and_send_now_records_it_once(
     live_server, new_context, locale, screenshot_dir
 ):
     world = build_world()
@@ -189,19 +203,19 @@ def test_a_server_error_says_not_saved_and_the_retry_records_the_deal_once(
     page.route("**/deals/", fail)
     page.locator(SUBMIT).click()
 
-    expect(page.locator(STATUS)).to_contain_text(words["not_saved"])
+    expect(page.locator(WAITING)).to_be_visible()
     assert in_flight["button"] == [True, words["saving"]]
-    assert form_facts(page) == typed
+    assert kept_params(page) == [as_params(typed)]
     assert len(deals_of(pk)) == 2
     assert axe_violations(page) == []
-    page.locator(STATUS).scroll_into_view_if_needed()
+    page.locator(WAITING).scroll_into_view_if_needed()
     page.screenshot(path=screenshot_dir / f"not-saved-{locale[:2]}.png")
     in_flight["failing"] = False
 
-    page.locator(f"{STATUS} [data-net-retry]").click()
+    page.locator("#outbox [data-outbox-send]").click()  # the outbox's "send now"
 
     expect(page.locator("#protocol li[value='3']")).to_be_visible()
-    expect(page.locator(STATUS)).to_have_count(0)
+    expect(page.locator(WAITING)).to_have_count(0)
     assert len(deals_of(pk)) == 3
     assert deals_of(pk)[2].facts == TWELVE_DEALS[2]
 

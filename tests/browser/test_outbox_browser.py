@@ -28,8 +28,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LANGUAGES = {
     "ru-RU": {
-        "not_saved": "Не сохранено",
-        "next": "Пока ввести сдачу 4",
+        "waits": "Сдача {n} сохранена на этом телефоне и ждёт отправки",
+        "same": "Сдача 3 уже ждёт отправки на этом телефоне",
+        "as_next": "Записать её как сдачу 5",
         "offline": "Нет связи — лист на",
         "two_waiting": "2 записи ждут отправки",
         "both": "Две записи сдачи 3",
@@ -38,8 +39,9 @@ LANGUAGES = {
         "sign_in": "Войдите, чтобы отправить 1 сохранённую запись",
     },
     "en-US": {
-        "not_saved": "Not saved",
-        "next": "Enter deal 4 meanwhile",
+        "waits": "Deal {n} is saved on this phone and waits to be sent",
+        "same": "Deal 3 already waits on this phone to be sent",
+        "as_next": "Record it as deal 5",
         "offline": "Offline — the sheet as of",
         "two_waiting": "2 entries are waiting to be sent",
         "both": "Two entries for deal 3",
@@ -51,7 +53,12 @@ LANGUAGES = {
 both_languages = pytest.mark.parametrize("locale", list(LANGUAGES))
 
 SUBMIT = "#entry-form button[type=submit]"
-STATUS = "#entry-form .net-status"
+NUMBER = "#entry-form input[name=number]"
+
+
+def waits(page: Page, number: int) -> None:
+    """The deal's entry waits in the outbox, and the form has moved on past it."""
+    expect(page.locator(f"#entry-form [data-net-waiting='{number}']")).to_be_visible()
 
 
 def open_table(new_context: Any, base_url: str, user: Any, pk: int, locale: str) -> Page:
@@ -98,12 +105,19 @@ def test_two_deals_recorded_offline_survive_a_reload_and_arrive_once_each_in_ord
 
     fill_deal(page, TWELVE_DEALS[2])
     page.locator(SUBMIT).click()
-    expect(page.locator(STATUS)).to_contain_text(words["not_saved"])
-    page.get_by_role("button", name=words["next"]).click()
-    expect(page.locator("#entry-form input[name=number]")).to_have_value("4")
+    # Saved, waiting: the form moves on to deal 4 at once, so that the next tap of
+    # Record can never replace deal 3.
+    waits(page, 3)
+    expect(page.locator("#entry-form .net-offline-next")).to_contain_text(
+        words["waits"].format(n=3)
+    )
+    expect(page.locator(NUMBER)).to_have_value("4")
+    expect(page.locator("#entry-heading")).to_contain_text("4")
+    page.screenshot(path=screenshot_dir / f"offline-waits-{locale[:2]}.png")
     fill_deal(page, TWELVE_DEALS[3])
     page.locator(SUBMIT).click()
-    expect(page.locator(STATUS)).to_be_visible()
+    waits(page, 4)
+    expect(page.locator(NUMBER)).to_have_value("5")
     assert [e["params"][0] for e in outbox(page)] == [["number", "3"], ["number", "4"]]
 
     page.reload()  # offline: the copy the worker kept, marked, with the entries waiting
@@ -146,7 +160,7 @@ def test_two_phones_record_the_same_deal_offline_and_the_second_chooses(
         phone.context.set_offline(True)
         fill_deal(phone, facts)
         phone.locator(SUBMIT).click()
-        expect(phone.locator(STATUS)).to_be_visible()
+        waits(phone, 3)
 
     first.context.set_offline(False)
     expect(first.locator("#protocol li[value='3']")).to_be_visible(timeout=OUTBOX_ROUND)
@@ -183,6 +197,7 @@ def test_discarding_the_entry_that_lost_the_race_leaves_the_sheet_as_it_is(
     second.context.set_offline(True)
     fill_deal(second, TWELVE_DEALS[3])
     second.locator(SUBMIT).click()
+    waits(second, 3)
     fill_deal(first, TWELVE_DEALS[2])
     first.locator(SUBMIT).click()
     expect(first.locator("#protocol li[value='3']")).to_be_visible()
@@ -211,7 +226,7 @@ def test_entries_of_an_expired_session_are_kept_and_sent_after_signing_in(
     page.context.set_offline(True)
     fill_deal(page, TWELVE_DEALS[2])
     page.locator(SUBMIT).click()
-    expect(page.locator(STATUS)).to_be_visible()
+    waits(page, 3)
     Session.objects.all().delete()  # the session expires meanwhile
 
     page.context.set_offline(False)
@@ -255,7 +270,7 @@ def test_an_entry_refused_for_good_is_listed_as_not_sent_with_the_reason(
     Pulka.objects.filter(pk=pk).update(status=Pulka.Status.FINISHED)
     fill_deal(page, TWELVE_DEALS[2])
     page.locator(SUBMIT).click()
-    expect(page.locator(STATUS)).to_be_visible()
+    waits(page, 3)
     page.goto("about:blank")  # the tab closed, the entry in the outbox
     page.context.set_offline(False)
 
@@ -330,3 +345,93 @@ def test_signing_out_drops_the_pages_the_worker_kept(live_server, new_context):
     page.context.set_offline(True)
     with pytest.raises(PlaywrightError, match="ERR_FAILED"):  # nothing of the account to show
         page.goto(f"{live_server.url}/pulkas/{world.pulka.pk}/", wait_until="commit")
+
+
+# --- the form never replaces a waiting entry -----------------------------------------------
+
+
+@both_languages
+def test_an_entry_for_a_deal_already_waiting_asks_first_and_both_deals_arrive(
+    live_server, new_context, locale, screenshot_dir
+):
+    """Deals 3 and 4 wait; the page reloaded offline is the sheet as kept, whose form asks
+    for deal 3 again. Recording there asks before anything is replaced."""
+    world = build_world()
+    pk = world.pulka.pk
+    words = LANGUAGES[locale]
+    page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    kept_by_the_worker(page)
+    page.context.set_offline(True)
+    for number in (3, 4):
+        fill_deal(page, TWELVE_DEALS[number - 1])
+        page.locator(SUBMIT).click()
+        waits(page, number)
+    page.reload()  # offline: the copy kept, whose form is deal 3's again
+    expect(page.locator(NUMBER)).to_have_value("3")
+
+    fill_deal(page, TWELVE_DEALS[4])
+    page.locator(SUBMIT).click()
+
+    question = page.locator("#entry-form .net-status")
+    expect(question).to_contain_text(words["same"])
+    assert [dict(e["params"])["number"] for e in outbox(page)] == ["3", "4"]  # nothing replaced
+    assert axe_violations(page) == []
+    page.screenshot(path=screenshot_dir / f"asks-first-{locale[:2]}.png")
+    page.get_by_role("button", name=words["as_next"]).click()
+    waits(page, 5)
+    assert [dict(e["params"])["number"] for e in outbox(page)] == ["3", "4", "5"]
+
+    page.context.set_offline(False)
+
+    expect(page.locator("#protocol li[value='5']")).to_be_visible(timeout=OUTBOX_ROUND)
+    assert [d.facts for d in deals_of(pk)][2:] == list(TWELVE_DEALS[2:5])
+    assert outbox(page) == []
+
+
+@both_languages
+def test_signing_out_with_entries_waiting_says_so_first(live_server, new_context, locale):
+    world = build_world()
+    pk = world.pulka.pk
+    warning = {
+        "ru-RU": ("1 запись ещё не отправлена", "Всё равно выйти"),
+        "en-US": ("1 entry has not been sent yet", "Sign out anyway"),
+    }[locale]
+    page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    page.context.set_offline(True)
+    fill_deal(page, TWELVE_DEALS[2])
+    page.locator(SUBMIT).click()
+    waits(page, 3)
+    page.route("**/outbox/session/", lambda route: route.abort())  # it stays unsent
+    page.context.set_offline(False)
+
+    page.locator("form[data-sign-out] button").click()
+
+    said = page.locator("[data-outbox-sign-out]")
+    expect(said).to_contain_text(warning[0])
+    assert "/pulkas/" in page.url  # still here: nothing signed out yet
+    assert axe_violations(page) == []
+    said.get_by_role("button", name=warning[1]).click()
+    page.wait_for_url(lambda url: "/pulkas/" not in url)
+    assert len(outbox(page)) == 1  # kept on the phone, for this account's next sign-in
+    assert not Session.objects.exists()
+
+
+def test_the_offline_mark_goes_as_soon_as_the_outbox_has_sent(live_server, new_context):
+    """Not one poll later: the outbox's own answer is the server answering again."""
+    world = build_world()
+    pk = world.pulka.pk
+    page = open_table(new_context, live_server.url, world.users["member"], pk, "en-US")
+    kept_by_the_worker(page)
+    page.context.set_offline(True)
+    fill_deal(page, TWELVE_DEALS[2])
+    page.locator(SUBMIT).click()
+    waits(page, 3)
+    page.reload()
+    status = page.locator("#outbox")
+    expect(status).to_contain_text("Offline — the sheet as of")
+    page.route("**/poll/**", lambda route: route.abort())  # no poll brings it
+
+    page.context.set_offline(False)
+
+    expect(status).not_to_contain_text("Offline — the sheet as of", timeout=OUTBOX_ROUND)
+    assert outbox(page) == []

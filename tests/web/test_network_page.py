@@ -86,7 +86,10 @@ def test_the_words_of_the_network_states_are_russian_on_a_russian_page(
         "unloaded",
         "queued",
         "signed-out",
-        "next",
+        "waits",
+        "same-waiting",
+        "as-next",
+        "replace",
         "next-note",
         "deal",
     }
@@ -94,7 +97,8 @@ def test_the_words_of_the_network_states_are_russian_on_a_russian_page(
         latin = re.findall(r"[A-Za-z]+", text.replace("{number}", ""))
         assert latin == [], (key, text)
     assert "{number}" in words["elsewhere"] and "{number}" in words["restore"]
-    assert "{number}" in words["next"] and "{number}" in words["deal"]
+    for key in ("waits", "same-waiting", "as-next", "replace", "deal"):
+        assert "{number}" in words[key], key
 
 
 def test_the_words_of_the_outbox_are_russian_on_a_russian_page(make_table_pulka, table_client):
