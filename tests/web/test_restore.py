@@ -163,7 +163,9 @@ def test_a_postgresql_restore_gives_back_the_whole_database_as_the_backup_had_it
         cursor.execute("SELECT count(*) FROM pg_class WHERE relname = 'games_later_numbers'")
         assert cursor.fetchone() == (0,)
     call_command("migrate", "--check", verbosity=0)  # the migrations agree with the tables
-    assert record(world.pulka, {"contract": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}})
+    assert record(
+        world.pulka, {"contract": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}}
+    )
 
 
 @on_postgresql
