@@ -30,6 +30,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bench.harness.topology import BACKUP, SERVICES, Site, hosted_site, missing_binaries
+from tests.browser.conftest import SCREENSHOTS
 from tests.browser.support import TWELVE_DEALS, engine_output, engine_sheet, sheet_on_screen
 from tests.deploy.phones import (
     push_delays,
@@ -146,7 +147,9 @@ def test_two_phones_through_caddy_over_https(site: Site, tmp_path: Path):
         expect(anna.locator("#outbox")).to_contain_text(OFFLINE["ru-RU"])
         expect(anna.locator(f"#protocol li[value='{DEALS + 1}']")).to_be_visible()
         assert sheet_on_screen(anna) == expected
-        anna.screenshot(path=tmp_path / "offline.png")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        anna.screenshot(path=SCREENSHOTS / "deploy-offline-ru.png")
+        boris.screenshot(path=SCREENSHOTS / "deploy-push-en.png")
         anna.context.set_offline(False)
         anna.reload()
         with_push(anna)
