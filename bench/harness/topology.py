@@ -94,11 +94,15 @@ class Site:
         """Each ExecStart of a oneshot unit in order, as systemd runs them; their output.
         A failing command stops there, as it stops the unit."""
         outputs = []
+        log = self.log(unit)
+        log.parent.mkdir(exist_ok=True)
         for argv in self.commands(unit):
             done = subprocess.run(
                 argv, cwd=self._directory(unit), env=self.environment(unit),
                 capture_output=True, text=True, timeout=timeout, check=False,
             )  # fmt: skip
+            with log.open("a") as out:
+                out.write(f"$ {' '.join(argv)}\n{done.stdout}{done.stderr}")
             if done.returncode:
                 raise StartError(f"{unit}: {' '.join(argv)} exited {done.returncode}:\n"
                                  f"{done.stdout[-2000:]}{done.stderr[-3000:]}")  # fmt: skip

@@ -20,6 +20,7 @@ the browser tests of the SQLite stage (it is marked ``browser``).
 from __future__ import annotations
 
 import secrets
+import shutil
 import socket
 import threading
 import time
@@ -46,6 +47,7 @@ pytestmark = pytest.mark.browser
 READ_TIMEOUT = 25  # seconds: above the stream's 20 s heartbeat, below two of them
 HEARTBEAT = 20
 DEALS = 8  # measured, after one that warms the workers (a club's server is warm)
+LOGS = SCREENSHOTS.parent / "topology-logs"
 OFFLINE = {"ru-RU": "Нет связи — лист на", "en-US": "Offline — the sheet as of"}
 
 
@@ -56,7 +58,11 @@ def site() -> Iterator[Site]:
         pytest.skip(f"the hosted route needs {', '.join(missing)}: apt-get install "
                     f"{' '.join(missing)} (make check-tools does)")  # fmt: skip
     with hosted_site(STREAM_READ_TIMEOUT=f"{READ_TIMEOUT}s") as running:
-        yield running
+        try:
+            yield running
+        finally:  # each process's log, for CI's artifacts: the scratch folder goes
+            shutil.rmtree(LOGS, ignore_errors=True)
+            shutil.copytree(running.workdir / "logs", LOGS)
 
 
 class HeldStream:
