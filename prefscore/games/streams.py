@@ -62,7 +62,7 @@ class Reading:
 
 
 Check = Callable[[], "Reading | None"]
-# A screen's check for one listener: made once, on connecting (in a check thread).
+# A screen's check for one listener, made once on connecting (it reads nothing itself).
 Screen = Callable[[Listener], Check]
 
 
@@ -116,7 +116,7 @@ async def _respond(request: HttpRequest, screen: Screen, anyones: bool) -> HttpR
         listener = listeners.anyone(request)
     else:
         listener = await in_thread(request, listeners.listener_of)(request)
-    check = held(listener, await in_thread(request, screen)(listener))
+    check = held(listener, screen(listener))
     first = await in_thread(request, check)()
     if first is None:
         return HttpResponseForbidden(content_type="text/plain")

@@ -16,6 +16,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
 from prefscore.clubs import name_rules, players
 from prefscore.clubs.account_views import DisplayNameForm, SignUpForm
@@ -55,6 +56,13 @@ LOOK_ALIKES = {
 NOTHING = pytest.mark.parametrize("name", SHOWS_NOTHING.values(), ids=SHOWS_NOTHING.keys())
 ALIKE = pytest.mark.parametrize(("typed", "taken"), LOOK_ALIKES.values(), ids=LOOK_ALIKES.keys())
 PASSWORD = "seven-hearts-in-the-talon"
+
+
+@pytest.fixture(autouse=True)
+def english() -> Any:
+    """The forms' messages in English, whatever another test left active."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
