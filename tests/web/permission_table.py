@@ -405,8 +405,10 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:swap": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
     "tournaments:move": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
     "tournaments:reopen": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
+    "tournaments:redo_cut": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
     "tournaments:correct_closure": club_roles(*ORGANISERS, kwargs=walk_arbiter_table),
     "tournaments:discipline": club_roles(*ORGANISERS, kwargs=walk_entry),
+    "tournaments:leave": club_roles(*ORGANISERS, kwargs=walk_entry),
     "tournaments:constraints": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:schedule_round": club_roles(
         *ORGANISERS, method="post", kwargs=walk_round, data=lambda w: {"starts_at": ""}
@@ -448,6 +450,9 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:import": club_roles(*ORGANISERS, kwargs=walk_club),
     # A large import's page: the organiser who sent the file, nobody else (404 to them).
     "tournaments:import_job": club_roles("organiser", kwargs=walk_import_job),
+    "tournaments:import_answer": club_roles(
+        "organiser", method="post", kwargs=walk_import_job, data=lambda w: {"answer": "keep"}
+    ),
     # --- the Django admin: its front page stands for all of it ---
     # Club admins (the outsider is one, of his own club) reach the admin for their
     # club's conventions; what they see there is tested in test_conventions_admin.
