@@ -198,6 +198,39 @@ def cache_config(env: Env) -> dict[str, Any]:
     }
 
 
+def time_zone(env: Env) -> str:
+    """TIME_ZONE if set, else the machine's own zone (the one its clock shows), else UTC.
+
+    The machine's zone is read by tzlocal: ``TZ``, then the system's configuration
+    (``/etc/localtime``, a link or a copy of a zone file, ``/etc/timezone`` and the other
+    distributions' files; the registry on Windows), and only a name the zone database
+    knows is taken. A club's laptop shows the time its owner set: the audit, the
+    statistics' dates and the phones at the table agree.
+    """
+    name = env_str("TIME_ZONE", env=env)
+    if name:
+        return name
+    try:
+        import tzlocal
+
+        name = tzlocal.get_localzone_name() or ""
+    except Exception:  # any failure to read the machine's zone is no reason not to start
+        name = ""
+    return name if _known_zone(name) else "UTC"
+
+
+def _known_zone(name: str) -> bool:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not name:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
 def email_backend(env: Env) -> str:
     """SMTP when EMAIL_HOST is set; otherwise mail is printed to the console."""
     if env_str("EMAIL_HOST", env=env):
@@ -288,7 +321,7 @@ LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
-TIME_ZONE = env_str("TIME_ZONE", "Europe/Moscow")
+TIME_ZONE = time_zone(os.environ)
 USE_TZ = True
 
 STATIC_URL = "static/"
