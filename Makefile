@@ -4,23 +4,33 @@
 
 PYTHON ?= python3
 PY := .venv/bin/python
-# Reinstall only when pyproject.toml changes.
+# Reinstall only when pyproject.toml changes. `make run` installs what the server needs
+# (pip install -e .); `make install` and `make test` add the test and lint tools and the
+# offline seating solver (.[dev,seating]).
+RUN_STAMP := .venv/.installed-run
 STAMP := .venv/.installed
 PORT ?= 8000
 # Where the browser tests look for them (tests/browser/conftest.py).
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 
-.PHONY: .venv install node_modules run dev test check-tools lint typecheck bench messages
+.PHONY: .venv install install-run node_modules run dev test check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
+
+install-run: $(RUN_STAMP)
 
 $(PY):
 	$(PYTHON) -m venv .venv
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check --quiet -e '.[dev]'
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check --quiet -e .
 	touch $@
+
+# The developer's install holds the runtime's too.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check --quiet -e '.[dev,seating]'
+	touch $@ $(RUN_STAMP)
 
 # axe-core for the browser tests' accessibility checks (package.json, package-lock.json).
 # npm ci installs exactly the locked versions; again only when the lock file changes.
@@ -41,7 +51,7 @@ run: export PLAIN_HTTP = 1
 # One process serves the club: a thread sends each queued mail after its answer
 # (production runs `manage.py send_queued_mail --loop` instead, README).
 run: export MAIL_SEND_IN_THREAD = 1
-run: install
+run: install-run
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo --force
