@@ -4,7 +4,7 @@ the ``members`` namespace, a club's members and invitations."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import account_views, member_views, player_views, request_views
+from . import account_views, member_views, owner_views, player_views, request_views
 
 member_patterns = [
     path("clubs/<slug:slug>/members/", member_views.members, name="list"),
@@ -31,6 +31,8 @@ urlpatterns = [
     path("accounts/logout/", account_views.SignOutView.as_view(), name="logout"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/name/", account_views.display_name, name="display_name"),
+    # The one-time link a new server prints for its owner (prefscore/clubs/owner.py).
+    path("owner/<str:token>/", owner_views.owner_setup, name="owner_setup"),
     path(
         "accounts/password/change/",
         auth_views.PasswordChangeView.as_view(),

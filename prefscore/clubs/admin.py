@@ -115,7 +115,7 @@ admin.site.unregister(Group)
 
 
 @admin.register(User)
-class AccountAdmin(WordedAdmin, auth_admin.UserAdmin):  # type: ignore[misc]
+class AccountAdmin(WordedAdmin, auth_admin.UserAdmin):
     add_title = _("New user")
 
 

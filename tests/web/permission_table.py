@@ -27,6 +27,7 @@ from django.http import HttpResponse
 from django.shortcuts import resolve_url
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from prefscore.clubs import owner
 from prefscore.clubs.models import Player
 from prefscore.games.models import Abandonment, ForgottenDeal, Pulka
 from scoring.engine.conventions import preset
@@ -269,6 +270,11 @@ EXPECTATIONS: dict[str, Expect] = {
     "logout": public("post"),
     "signup": public(),
     "display_name": signed_in(),
+    # The owner's one-time link (prefscore/clubs/owner.py): the world has its owner (its
+    # superuser), so even a link just made is dead, the same 404 page for everyone.
+    "owner_setup": Expect(
+        {role: DENIED for role in ROLES}, kwargs=lambda w: {"token": owner.new_link()}
+    ),
     "password_change": signed_in(),
     "password_change_done": signed_in(),
     "password_reset": public(),

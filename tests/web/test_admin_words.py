@@ -90,7 +90,11 @@ def test_every_admin_page_is_titled_without_declining_a_name(root, model, model_
         assert _title(add) == _add_button(html)
         assert not UNDECLINED.search(_words_of(add))
     with translation.override("ru"):
-        words = [str(opts.verbose_name), str(opts.verbose_name_plural), str(model_admin._words()["add_title"])]
+        words = [
+            str(opts.verbose_name),
+            str(opts.verbose_name_plural),
+            str(model_admin._words()["add_title"]),
+        ]
     with translation.override("en"):
         english = [str(opts.verbose_name), str(opts.verbose_name_plural)]
     # Translated: a Russian page never names the model in English.

@@ -90,6 +90,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--database", default=DEFAULT_DB_ALIAS, help="The database alias (default: default)."
         )
+        parser.add_argument(
+            "--keep",
+            type=int,
+            default=None,
+            help="Then keep only the newest N backups named by the time in the backup's "
+            "folder (those this command names by default; README, 'Backup and restore').",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         connection = connections[options["database"]]
@@ -118,3 +125,8 @@ class Command(BaseCommand):
         finally:
             partial.unlink(missing_ok=True)
         self.stdout.write(str(output))
+        if options["keep"] is not None:
+            from prefscore.clubs.backups import prune
+
+            for removed in prune(output.parent, options["keep"]):
+                self.stderr.write(f"removed the older backup {removed}")

@@ -17,13 +17,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from prefscore.clubs.models import Club, Membership, Player, Role
+from prefscore.clubs.owner import DEMO_PASSWORD, DEMO_USERNAME
 from prefscore.games import services
 from prefscore.games.io import create_pulka
 from prefscore.games.models import Pulka
 from scoring.conventions import convention_for_key
 
-DEMO_USERNAME = "demo"
-DEMO_PASSWORD = "demo-pulka"
 DEMO_CLUB_SLUG = "demo"
 DEMO_CLUB_NAME = "Демо-клуб"
 DEMO, ANNA, BORIS, VERA, GLEB = "Демо", "Анна", "Борис", "Вера", "Глеб"
