@@ -481,3 +481,5 @@ BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 # A challenged sign-in's mailed code (prefscore/clubs/signin_codes.py).
 SIGNIN_CODE_MINUTES = env_int("SIGNIN_CODE_MINUTES", 15)
 SIGNIN_CODE_TRIES = env_int("SIGNIN_CODE_TRIES", 5)
+# How long a challenged sign-in waits for a person to approve it (prefscore/clubs/approvals.py).
+SIGNIN_APPROVAL_MINUTES = env_int("SIGNIN_APPROVAL_MINUTES", 30)
