@@ -19,6 +19,7 @@ from django.urls import reverse
 from prefscore.clubs import owner
 from prefscore.clubs.models import Club, Membership, OwnerLink, Role, SignInCounter
 from prefscore.clubs.owner_views import OwnerForm
+from tests.web.test_permission_csp import check_page
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +57,7 @@ def test_the_link_opens_the_owners_form(client, language, words):
     assert response.status_code == 200
     assert words in response.content.decode()
     assert 'name="password1"' in response.content.decode()
+    check_page("owner_setup", response.content.decode())  # no inline script, a token
 
 
 def test_the_form_makes_the_owner_signs_him_in_and_the_link_dies(client, django_user_model):
