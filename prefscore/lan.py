@@ -220,8 +220,27 @@ def prepare_or_exit() -> object:
         sys.exit(2)
 
 
+def port_is_free(host: str, port: int) -> bool:
+    """Whether uvicorn can listen there: checked before the banner shows the address."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> None:
     options = _options(argv)
+    if not port_is_free(options.host, options.port):
+        print(
+            f"prefscore did not start: port {options.port} is in use (another server?). "
+            f"Stop it, or choose another port: make run PORT={options.port + 1}",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     addresses = lan_addresses() if options.host in ("0.0.0.0", "::") else [options.host]
     addresses = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
     environment = lan_environment(

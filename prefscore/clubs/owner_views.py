@@ -63,5 +63,5 @@ def owner_setup(request: HtmxHttpRequest, token: str) -> HttpResponse:
             ratelimit.trust(user.get_username(), ratelimit.client_address(request))
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             messages.success(request, _("This server is yours. Create your club."))
-            return redirect_to(request, reverse("clubs:create"))
+            return redirect_to(request, reverse("clubs:home") + "#create-club")
     return render_page(request, "registration/owner_setup.html", {"form": form})

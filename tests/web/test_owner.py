@@ -66,7 +66,7 @@ def test_the_form_makes_the_owner_signs_him_in_and_the_link_dies(client, django_
     response = client.post(_url(token), _form(), REMOTE_ADDR="192.168.1.30")
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("clubs:create")
+    assert response["Location"] == reverse("clubs:home") + "#create-club"
     made = django_user_model.objects.get(username="vera")
     assert made.is_superuser and made.is_staff and made.email == ""
     assert owner.server_owner() == made
@@ -83,7 +83,7 @@ def test_with_htmx_the_owner_is_sent_on_and_a_bad_form_is_422(client, django_use
     good = client.post(_url(token), _form(email="vera@example.com"), HTTP_HX_REQUEST="true")
 
     assert bad.status_code == 422
-    assert good.status_code == 200 and good["HX-Redirect"] == reverse("clubs:create")
+    assert good.status_code == 200 and good["HX-Redirect"] == reverse("clubs:home") + "#create-club"
     assert django_user_model.objects.get(username="vera").email == "vera@example.com"
 
 
