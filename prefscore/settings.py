@@ -302,19 +302,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # Compresses HTML and JSON answers, not the event stream (README, "Compression").
-    "prefscore.web.CompressionMiddleware",
+    "prefscore.web.middleware.CompressionMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "prefscore.web.ContentSecurityPolicyMiddleware",
+    "prefscore.web.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Private, no-store on every answer but the public ones (prefscore/web.py).
-    "prefscore.web.PrivateCacheMiddleware",
+    # Private, no-store on every answer but the public ones (prefscore/web/middleware.py).
+    "prefscore.web.middleware.PrivateCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Whose page it is, for the service worker to keep it for that account only.
-    "prefscore.web.AccountMiddleware",
+    "prefscore.web.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -450,13 +450,13 @@ INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 
-# Everything from the site itself, nothing inline (prefscore/web.py).
+# Everything from the site itself, nothing inline (prefscore/web/middleware.py).
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
 )
 # Pages that show nobody's data, which browsers may cache when no one is signed in;
-# every other answer is "Cache-Control: private, no-store" (prefscore/web.py).
+# every other answer is "Cache-Control: private, no-store" (prefscore/web/middleware.py).
 PUBLIC_VIEW_NAMES = frozenset(
     {"clubs:home", "conventions:list", "conventions:compare", "conventions:detail"}
 )
@@ -465,8 +465,8 @@ CSRF_COOKIE_HTTPONLY = True
 # A styled, translated page instead of Django's English one (prefscore/errors.py).
 CSRF_FAILURE_VIEW = "prefscore.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
-# Database sessions, read in one plain statement (why not cached: prefscore/web.py, SessionStore).
-SESSION_ENGINE = "prefscore.web"
+# Database sessions, read in one plain statement (why not cached: prefscore/web/sessions.py).
+SESSION_ENGINE = "prefscore.web.sessions"
 
 # While the database does not answer, pages are a 503 asking to retry after this long.
 DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from prefscore.clubs.permissions import ORGANISERS
 from prefscore.games.models import Pulka
-from prefscore.web import HtmxHttpRequest, render_page
+from prefscore.web.htmx import HtmxHttpRequest, render_page
 
 from . import entries, regulations, rounds, stages, tables
 from .forms import CloseTableForm, CutForm, EntryForm, SwapForm

@@ -21,7 +21,7 @@ from prefscore.clubs import approvals
 from prefscore.clubs.forms import ClubForm, GuestForm
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import club_for
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page, swaps_region
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page, swaps_region
 from scoring.conventions import convention_label
 
 from ..models import Pulka
