@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
 from . import approvals, names
 from .account_views import safe_next

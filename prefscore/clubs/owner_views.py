@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_http_methods
 
-from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
 from . import owner, ratelimit
 from .account_views import DisplayNameField
