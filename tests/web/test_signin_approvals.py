@@ -15,6 +15,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -251,3 +252,20 @@ def test_the_approval_views_refuse_other_methods_and_missing_tokens(club):
     assert strict.post(APPROVALS, {"code": "123456"}).status_code == 403
     assert approver(club["anna"]).post(reverse("signin_refuse", args=[999999])).status_code == 404
     assert Client().get(APPROVALS).status_code == 302  # sign in first
+
+
+def test_the_servers_terminal_approves_any_sign_in_the_owners_own_too(club, capsys):
+    botnet("vera")
+    client = Client(REMOTE_ADDR="203.0.113.9")
+    page = client.post(LOGIN, {"username": "vera", "password": "vera's passphrase 6"})
+    code = CODE.search(page.content.decode()).group(1)
+
+    call_command("approve_signin")
+    listed = capsys.readouterr().out
+    call_command("approve_signin", code)
+
+    assert "vera at" in listed and code not in listed
+    assert client.post(WAIT).status_code == 302
+    assert signed_in_as(client) == "vera"
+    with pytest.raises(CommandError, match="No sign-in"):
+        call_command("approve_signin", "000 000")

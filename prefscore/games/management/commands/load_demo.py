@@ -1,4 +1,5 @@
-"""`manage.py load_demo`: the demo data that `make run` signs in with.
+"""`manage.py load_demo`: the demo data that `make dev` signs in with (never `make run`:
+its password is published; prefscore/clubs/owner.py retires it there).
 
 Idempotent: running it again changes nothing that is already there. Each kind of demo
 object has its own small function: the user, the club with its players, and two pulkas
