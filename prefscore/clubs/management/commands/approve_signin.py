@@ -27,11 +27,13 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError("This server has no owner yet: make one first.", returncode=2)
         if not options["code"]:
-            for row in approvals.approvable_by(found).select_related("user").order_by("created_at"):
-                at = timezone.localtime(row.created_at).strftime("%H:%M")
-                self.stdout.write(f"{row.user.get_username()} at {at} from {row.address or '?'}")
+            waiting = approvals.approvable_by(found).order_by("created_at")
+            for row in waiting.values_list("user__username", "created_at", "address"):
+                name, asked, address = row
+                at = timezone.localtime(asked).strftime("%H:%M")
+                self.stdout.write(f"{name} at {at} from {address or '?'}")
             return
-        row = approvals.approve(found, options["code"])
-        if row is None:
+        approved = approvals.approve(found, options["code"])
+        if approved is None:
             raise CommandError("No sign-in is waiting with that code.", returncode=2)
-        self.stdout.write(f"Approved: {row.user.get_username()} signs in on that device.")
+        self.stdout.write(f"Approved: {approved.username} signs in on that device.")
