@@ -13,6 +13,8 @@ PORT ?= 8000
 # Where the browser tests look for them (tests/browser/conftest.py).
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
+# PostgreSQL 15's server, for the hosted route's test (it starts a throwaway cluster).
+PG_BIN := /usr/lib/postgresql/15/bin
 
 .PHONY: .venv install install-run node_modules run dev test check-tools lint typecheck bench messages
 
@@ -78,8 +80,10 @@ test: check-tools
 	$(MAKE) --no-print-directory lint typecheck
 
 # What the tests need from the machine: Debian's Chromium and its driver (browser tests),
-# npm (axe-core, for their accessibility checks), gettext (the catalogue test) and
-# redis-server (tests/test_cache_redis.py, against a real server). As root
+# npm (axe-core, for their accessibility checks), gettext (the catalogue test),
+# redis-server (tests/test_cache_redis.py, against a real server), and for the hosted
+# route's test (tests/deploy/test_topology.py) Caddy, PostgreSQL 15's server and
+# certutil (libnss3-tools: the phones trust Caddy's authority through it). As root
 # with CI=true the missing Debian packages are installed (npm only where there is no
 # Node.js: Debian's npm conflicts with a Node.js from elsewhere, as in .ci/run);
 # otherwise one line says what to install, and nothing runs.
@@ -95,6 +99,11 @@ check-tools:
 		need="$$need, gettext"; packages="$$packages gettext"; fi; \
 	if ! command -v redis-server >/dev/null; then \
 		need="$$need, redis-server (the shared cache's tests)"; packages="$$packages redis-server"; fi; \
+	if [ ! -x /usr/bin/caddy ]; then need="$$need, Caddy"; packages="$$packages caddy"; fi; \
+	if [ ! -x $(PG_BIN)/initdb ]; then \
+		need="$$need, PostgreSQL 15"; packages="$$packages postgresql-15"; fi; \
+	if [ ! -x /usr/bin/certutil ]; then \
+		need="$$need, certutil"; packages="$$packages libnss3-tools"; fi; \
 	[ -z "$$need" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ] && [ "$${CI:-}" = true ] && [ -z "$$own_node" ] \
 		&& command -v apt-get >/dev/null; then \

@@ -108,8 +108,12 @@ def secret_key_from_file(path: Path) -> str:
 
 
 def allowed_hosts(env: Env, debug: bool) -> list[str]:
-    """ALLOWED_HOSTS from the environment; the loopback names by default when DEBUG."""
-    return env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if debug else [], env)
+    """ALLOWED_HOSTS from the environment; else the site's DOMAIN (the name the proxy of
+    deploy/ gets its certificate for, set once in its environment file); else the
+    loopback names when DEBUG."""
+    domain = env_str("DOMAIN", env=env)
+    default = [domain] if domain else ["localhost", "127.0.0.1", "[::1]"] if debug else []
+    return env_list("ALLOWED_HOSTS", default, env)
 
 
 def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
@@ -364,7 +368,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes and WhiteNoise reads (the checkout's staticfiles/ by default).
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -10,7 +10,6 @@ before an upgrade (``prefscore-before-upgrade-…``) or written elsewhere is kep
 from __future__ import annotations
 
 import io
-import re
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -18,21 +17,20 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 
-# The names the backup command gives by default: prefscore-20261207-031500.sqlite3 (or .dump).
-SCHEDULED = re.compile(r"^prefscore-\d{8}-\d{6}\.(sqlite3|dump)$")
+# The backup command's own rule for its dated names and which of them go (--keep).
+from .management.commands.backup import DATED, older_than_newest
 
 
 def scheduled_backups(directory: Path) -> list[Path]:
     """The rotated backups in ``directory``, oldest first (their names sort by time)."""
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.iterdir() if SCHEDULED.match(p.name) and p.is_file())
+    return sorted(p for p in directory.iterdir() if DATED.fullmatch(p.name) and p.is_file())
 
 
 def prune(directory: Path, keep: int) -> list[Path]:
-    """Remove all but the newest ``keep`` scheduled backups; the removed, oldest first."""
-    found = scheduled_backups(directory)
-    removed = found[: max(0, len(found) - max(keep, 1))]
+    """Remove all but the newest ``keep`` dated backups (at least one); the removed."""
+    removed = older_than_newest(directory, max(keep, 1))
     for path in removed:
         path.unlink(missing_ok=True)
     return removed

@@ -1,7 +1,7 @@
 """Backups on a schedule (prefscore/clubs/backups.py): a whole copy a day, the newest kept.
 
-``make run`` calls ``backup_and_prune`` from its thread (prefscore/startup.py) and a
-timer calls ``manage.py backup --keep N``; restoring one is tests/test_startup.py's and
+``make run`` calls ``backup_and_prune`` from its thread (prefscore/startup.py), which
+prunes by the backup command's own rule (``--keep N``, test_backup.py); restoring one is tests/test_startup.py's and
 test_restore.py's.
 """
 
@@ -15,7 +15,6 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 
 from prefscore.clubs import backups
@@ -56,17 +55,6 @@ def test_a_backup_is_taken_and_only_the_newest_are_kept(folder, django_user_mode
     with sqlite3.connect(made) as copy:  # a whole database, with what was written
         assert copy.execute("SELECT username FROM auth_user").fetchall() == [("vera",)]
     copy.close()
-
-
-def test_the_backup_command_keeps_the_newest_n_for_a_timer(folder):
-    old = older(folder, "20261201-030000", "20261202-030000")
-    out, err = StringIO(), StringIO()
-
-    call_command("backup", "--keep", "2", stdout=out, stderr=err)
-
-    made = Path(out.getvalue().strip())
-    assert sorted(folder.iterdir()) == [old[1], made]
-    assert str(old[0]) in err.getvalue()
 
 
 def test_the_next_backup_is_due_a_day_after_the_newest(folder):
