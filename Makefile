@@ -4,23 +4,35 @@
 
 PYTHON ?= python3
 PY := .venv/bin/python
-# Reinstall only when pyproject.toml changes.
+# Reinstall only when pyproject.toml changes. `make run` installs what the server needs
+# (pip install -e .); `make install` and `make test` add the test and lint tools and the
+# offline seating solver (.[dev,seating]).
+RUN_STAMP := .venv/.installed-run
 STAMP := .venv/.installed
 PORT ?= 8000
 # Where the browser tests look for them (tests/browser/conftest.py).
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
+# PostgreSQL 15's server, for the hosted route's test (it starts a throwaway cluster).
+PG_BIN := /usr/lib/postgresql/15/bin
 
-.PHONY: .venv install node_modules run dev test check-tools lint typecheck bench messages
+.PHONY: .venv install install-run node_modules run dev test check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
+
+install-run: $(RUN_STAMP)
 
 $(PY):
 	$(PYTHON) -m venv .venv
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check --quiet -e '.[dev]'
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check --quiet -e .
 	touch $@
+
+# The developer's install holds the runtime's too.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check --quiet -e '.[dev,seating]'
+	touch $@ $(RUN_STAMP)
 
 # axe-core for the browser tests' accessibility checks (package.json, package-lock.json).
 # npm ci installs exactly the locked versions; again only when the lock file changes.
@@ -33,21 +45,21 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 # The club's own server: DEBUG off, the site on every interface under uvicorn, its
-# address and a QR code of it printed for the phones (prefscore/lan.py). Plain http on
-# the LAN; the secret key is made once in data/ (mode 0600).
+# address and a QR code of it printed for the phones (prefscore/lan.py). Before serving,
+# prefscore/startup.py checks the database, backs an older one up and migrates it (or
+# refuses, saying why), and prints the owner's one-time link on a server without one;
+# while serving, a backup a day. Plain http on the LAN, or HTTPS with the club's own
+# certificate: make run CERT=cert.pem KEY=key.pem [NAME=pref.club.example]. The secret
+# key is made once in data/ (mode 0600); mail settings are read from data/mail.env.
 run: export DEBUG = 0
 run: export SECRET_KEY_FILE ?= $(CURDIR)/data/secret_key
 run: export PLAIN_HTTP = 1
+run: export MAIL_SETTINGS_FILE ?= $(CURDIR)/data/mail.env
 # One process serves the club: a thread sends each queued mail after its answer
 # (production runs `manage.py send_queued_mail --loop` instead, README).
 run: export MAIL_SEND_IN_THREAD = 1
-run: install
-	$(PY) manage.py migrate --no-input
-	$(PY) manage.py createcachetable
-	$(PY) manage.py load_demo --force
-	$(PY) manage.py summarise
-	$(PY) manage.py collectstatic --no-input --verbosity 0
-	$(PY) -m prefscore.lan --port $(PORT)
+run: install-run
+	$(PY) -m prefscore.lan --port $(PORT) $(if $(CERT),--cert '$(CERT)') $(if $(KEY),--key '$(KEY)') $(if $(NAME),--name '$(NAME)')
 
 # Development: DEBUG on, loopback only, reloaded on every change of the code; uvicorn,
 # so the change signal works here too.
@@ -68,8 +80,10 @@ test: check-tools
 	$(MAKE) --no-print-directory lint typecheck
 
 # What the tests need from the machine: Debian's Chromium and its driver (browser tests),
-# npm (axe-core, for their accessibility checks), gettext (the catalogue test) and
-# redis-server (tests/test_cache_redis.py, against a real server). As root
+# npm (axe-core, for their accessibility checks), gettext (the catalogue test),
+# redis-server (tests/test_cache_redis.py, against a real server), and for the hosted
+# route's test (tests/deploy/test_topology.py) Caddy, PostgreSQL 15's server and
+# certutil (libnss3-tools: the phones trust Caddy's authority through it). As root
 # with CI=true the missing Debian packages are installed (npm only where there is no
 # Node.js: Debian's npm conflicts with a Node.js from elsewhere, as in .ci/run);
 # otherwise one line says what to install, and nothing runs.
@@ -85,6 +99,11 @@ check-tools:
 		need="$$need, gettext"; packages="$$packages gettext"; fi; \
 	if ! command -v redis-server >/dev/null; then \
 		need="$$need, redis-server (the shared cache's tests)"; packages="$$packages redis-server"; fi; \
+	if [ ! -x /usr/bin/caddy ]; then need="$$need, Caddy"; packages="$$packages caddy"; fi; \
+	if [ ! -x $(PG_BIN)/initdb ]; then \
+		need="$$need, PostgreSQL 15"; packages="$$packages postgresql-15"; fi; \
+	if [ ! -x /usr/bin/certutil ]; then \
+		need="$$need, certutil"; packages="$$packages libnss3-tools"; fi; \
 	[ -z "$$need" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ] && [ "$${CI:-}" = true ] && [ -z "$$own_node" ] \
 		&& command -v apt-get >/dev/null; then \

@@ -17,11 +17,10 @@ from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "prefscore.settings")
 
-# The paths of games:events and games:watch_events (prefscore/games/urls.py), and of the
-# room screens' (tournaments:room_events, projector_events, my_table_events).
-EVENT_STREAMS = re.compile(
-    r"^/(pulkas/\d+|watch/[^/]+|tournaments/[^/]+/[^/]+/(room|projector|my-table))/events/$"
-)
+# The event streams' paths: every path that ends in /events/, and no other view's does
+# (games:events, games:watch_events, the room screens'; tests/deploy/test_caddy_routes.py
+# checks the URL confs keep it so). deploy/Caddyfile sends the same paths to uvicorn.
+EVENT_STREAMS = re.compile(r"^/.*/events/$")
 
 
 class Handler(ASGIHandler):

@@ -108,8 +108,12 @@ def secret_key_from_file(path: Path) -> str:
 
 
 def allowed_hosts(env: Env, debug: bool) -> list[str]:
-    """ALLOWED_HOSTS from the environment; the loopback names by default when DEBUG."""
-    return env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if debug else [], env)
+    """ALLOWED_HOSTS from the environment; else the site's DOMAIN (the name the proxy of
+    deploy/ gets its certificate for, set once in its environment file); else the
+    loopback names when DEBUG."""
+    domain = env_str("DOMAIN", env=env)
+    default = [domain] if domain else ["localhost", "127.0.0.1", "[::1]"] if debug else []
+    return env_list("ALLOWED_HOSTS", default, env)
 
 
 def database_config(env: Env, base_dir: Path) -> dict[str, Any]:
@@ -198,6 +202,77 @@ def cache_config(env: Env) -> dict[str, Any]:
     }
 
 
+def time_zone(env: Env) -> str:
+    """TIME_ZONE if set, else the machine's own zone (the one its clock shows), else UTC.
+
+    The machine's zone is read by tzlocal: ``TZ``, then the system's configuration
+    (``/etc/localtime``, a link or a copy of a zone file, ``/etc/timezone`` and the other
+    distributions' files; the registry on Windows), and only a name the zone database
+    knows is taken. A club's laptop shows the time its owner set: the audit, the
+    statistics' dates and the phones at the table agree.
+    """
+    name = env_str("TIME_ZONE", env=env)
+    if name:
+        return name
+    try:
+        import tzlocal
+
+        name = tzlocal.get_localzone_name() or ""
+    except Exception:  # any failure to read the machine's zone is no reason not to start
+        name = ""
+    return name if _known_zone(name) else "UTC"
+
+
+def _known_zone(name: str) -> bool:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not name:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+# What a mail settings file may set (``MAIL_SETTINGS_FILE``, ``make run``'s data/mail.env).
+MAIL_VARIABLES = frozenset(
+    {
+        "EMAIL_HOST",
+        "EMAIL_PORT",
+        "EMAIL_HOST_USER",
+        "EMAIL_HOST_PASSWORD",
+        "EMAIL_USE_TLS",
+        "DEFAULT_FROM_EMAIL",
+    }
+)
+
+
+def mail_environment(env: Env) -> dict[str, str]:
+    """The environment with the mail settings of ``MAIL_SETTINGS_FILE`` under it.
+
+    The file holds ``NAME=value`` lines (``#`` starts a comment) naming only
+    :data:`MAIL_VARIABLES`; a variable set in the environment wins over the file. A
+    missing file is no mail settings: mail is then printed to the console.
+    """
+    found: dict[str, str] = {}
+    path = env_str("MAIL_SETTINGS_FILE", env=env)
+    if path and Path(path).is_file():
+        for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, equals, value = line.partition("=")
+            name = name.strip().removeprefix("export ").strip()
+            if not equals or name not in MAIL_VARIABLES:
+                raise ImproperlyConfigured(
+                    f"{path}, line {number}: expected NAME=value with NAME one of "
+                    f"{', '.join(sorted(MAIL_VARIABLES))}."
+                )
+            found[name] = value.strip().strip("'\"")
+    return {**found, **{k: v for k, v in env.items() if v.strip()}}
+
+
 def email_backend(env: Env) -> str:
     """SMTP when EMAIL_HOST is set; otherwise mail is printed to the console."""
     if env_str("EMAIL_HOST", env=env):
@@ -231,19 +306,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # Compresses HTML and JSON answers, not the event stream (README, "Compression").
-    "prefscore.web.CompressionMiddleware",
+    "prefscore.web.middleware.CompressionMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "prefscore.web.ContentSecurityPolicyMiddleware",
+    "prefscore.web.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Private, no-store on every answer but the public ones (prefscore/web.py).
-    "prefscore.web.PrivateCacheMiddleware",
+    # Private, no-store on every answer but the public ones (prefscore/web/middleware.py).
+    "prefscore.web.middleware.PrivateCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Whose page it is, for the service worker to keep it for that account only.
-    "prefscore.web.AccountMiddleware",
+    "prefscore.web.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -288,12 +363,13 @@ LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
-TIME_ZONE = env_str("TIME_ZONE", "Europe/Moscow")
+TIME_ZONE = time_zone(os.environ)
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes and WhiteNoise reads (the checkout's staticfiles/ by default).
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -312,7 +388,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Mail is queued in the request and sent after it (prefscore/clubs/outbox.py) through
 # MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
 EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
-MAIL_DELIVERY_BACKEND = email_backend(os.environ)
+MAIL_ENV = mail_environment(os.environ)
+MAIL_DELIVERY_BACKEND = email_backend(MAIL_ENV)
+# Whether the site can mail at all: a challenged sign-in then also offers a mailed code.
+MAIL_CONFIGURED = MAIL_DELIVERY_BACKEND.endswith("smtp.EmailBackend")
 # 1: a thread of the app server sends after each response (the default with DEBUG, so
 # that `make run` needs nothing more); 0: `manage.py send_queued_mail --loop` alone
 # sends, which keeps answer times closest whatever the email (docs/benchmarks.md).
@@ -322,12 +401,13 @@ MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)
 RESETS_PER_ADDRESS_PER_HOUR = env_int("RESETS_PER_ADDRESS_PER_HOUR", 10)
 INVITATIONS_PER_ADDRESS_PER_HOUR = env_int("INVITATIONS_PER_ADDRESS_PER_HOUR", 30)
-EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 587)
-EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
-EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "prefscore@localhost")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost", MAIL_ENV)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, MAIL_ENV)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", env=MAIL_ENV)
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", env=MAIL_ENV)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True, MAIL_ENV)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "prefscore@localhost", MAIL_ENV)
+del MAIL_ENV  # holds the SMTP password: not a setting to show
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # The address the join and spectator QR codes give, e.g. http://192.168.1.20:8000 (make
@@ -375,13 +455,13 @@ INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 
-# Everything from the site itself, nothing inline (prefscore/web.py).
+# Everything from the site itself, nothing inline (prefscore/web/middleware.py).
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
 )
 # Pages that show nobody's data, which browsers may cache when no one is signed in;
-# every other answer is "Cache-Control: private, no-store" (prefscore/web.py).
+# every other answer is "Cache-Control: private, no-store" (prefscore/web/middleware.py).
 PUBLIC_VIEW_NAMES = frozenset(
     {"clubs:home", "conventions:list", "conventions:compare", "conventions:detail"}
 )
@@ -390,15 +470,21 @@ CSRF_COOKIE_HTTPONLY = True
 # A styled, translated page instead of Django's English one (prefscore/errors.py).
 CSRF_FAILURE_VIEW = "prefscore.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
-# Database sessions, read in one plain statement (why not cached: prefscore/web.py, SessionStore).
-SESSION_ENGINE = "prefscore.web"
+# Database sessions, read in one plain statement (why not cached: prefscore/web/sessions.py).
+SESSION_ENGINE = "prefscore.web.sessions"
 
 # While the database does not answer, pages are a 503 asking to retry after this long.
 DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
+# `make run` takes one every BACKUP_EVERY_HOURS (0: never) and keeps the newest BACKUP_KEEP
+# (prefscore/clubs/backups.py); `manage.py backup --keep N` is the same for a timer.
+BACKUP_EVERY_HOURS = env_int("BACKUP_EVERY_HOURS", 24)
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 
 # A challenged sign-in's mailed code (prefscore/clubs/signin_codes.py).
 SIGNIN_CODE_MINUTES = env_int("SIGNIN_CODE_MINUTES", 15)
 SIGNIN_CODE_TRIES = env_int("SIGNIN_CODE_TRIES", 5)
+# How long a challenged sign-in waits for a person to approve it (prefscore/clubs/approvals.py).
+SIGNIN_APPROVAL_MINUTES = env_int("SIGNIN_APPROVAL_MINUTES", 30)

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from prefscore.web import HtmxHttpRequest, render_page
+from prefscore.web.htmx import HtmxHttpRequest, render_page
 from scoring.engine.conventions import Convention as EngineConvention
 from scoring.engine.errors import ConventionError
 

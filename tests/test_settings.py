@@ -82,6 +82,13 @@ def test_allowed_hosts_default_to_loopback_only_with_debug():
     assert allowed_hosts({"ALLOWED_HOSTS": "example.com"}, debug=True) == ["example.com"]
 
 
+def test_the_sites_domain_is_the_allowed_host_unless_allowed_hosts_says_otherwise():
+    assert allowed_hosts({"DOMAIN": "pref.example"}, debug=False) == ["pref.example"]
+    assert allowed_hosts({"DOMAIN": "pref.example"}, debug=True) == ["pref.example"]
+    both = {"DOMAIN": "pref.example", "ALLOWED_HOSTS": "a.example,b.example"}
+    assert allowed_hosts(both, debug=False) == ["a.example", "b.example"]
+
+
 def test_without_database_url_the_database_is_sqlite_in_the_data_folder(tmp_path: Path):
     config = database_config({}, tmp_path)
 

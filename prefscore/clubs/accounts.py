@@ -75,6 +75,7 @@ def _save(form: UserCreationForm, keep_email: bool) -> Any:
     return user
 
 
+@outbox.composes("email_in_use")
 def tell_the_owner(params: dict[str, Any]) -> None:
     """Mail the address's owner that someone else signed up with it, if someone did."""
     owner = email_taken(params["email"])

@@ -10,9 +10,11 @@ class ClubsConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import register_converter
 
-        from prefscore.web import IdConverter
+        from prefscore.web.integers import IdConverter
 
-        from . import signals  # noqa: F401  (connects the receivers)
+        # The receivers connected; the mail queue's composers registered (outbox.py).
+        from . import accounts, signals, signin_codes  # noqa: F401
 
-        # ``<id:pk>``, before any URLconf is read: ids bounded in one place (web.py).
+        # ``<id:pk>``, before any URLconf is read: ids bounded in one place
+        # (prefscore/web/integers.py).
         register_converter(IdConverter, "id")

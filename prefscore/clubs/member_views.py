@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page, request_int
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web.integers import request_int
 
 from . import invitations, players, ratelimit
 from .models import Club, Invitation, Membership, Player, Role

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -100,6 +100,24 @@ def defer(job: str, to: str, **params: Any) -> None:
     send_later()
 
 
+Composer = Callable[[dict[str, Any]], None]
+# Each job's composer, named by the module that queues the job (``composes``): the queue
+# imports none of them, so none of them is an import back into it. clubs' AppConfig
+# imports those modules, so every process that sends (a worker too) has them all.
+COMPOSERS: dict[str, Composer] = {}
+
+
+def composes(job: str) -> Callable[[Composer], Composer]:
+    """Registers the decorated function as the composer of ``job``'s mail."""
+
+    def register(compose: Composer) -> Composer:
+        COMPOSERS[job] = compose
+        return compose
+
+    return register
+
+
+@composes("password_reset")
 def compose_password_reset(params: dict[str, Any]) -> None:
     """Django's reset mail, for each active account with this email, if any."""
     from django.contrib.auth.forms import PasswordResetForm
@@ -108,25 +126,6 @@ def compose_password_reset(params: dict[str, Any]) -> None:
     if form.is_valid():
         with translation.override(params["language"]):
             form.save(domain_override=params["domain"], use_https=params["use_https"])
-
-
-def compose_email_in_use(params: dict[str, Any]) -> None:
-    from .accounts import tell_the_owner
-
-    tell_the_owner(params)
-
-
-def compose_signin_code(params: dict[str, Any]) -> None:
-    from .signin_codes import mail_code
-
-    mail_code(params)
-
-
-COMPOSERS = {
-    "password_reset": compose_password_reset,
-    "email_in_use": compose_email_in_use,
-    "signin_code": compose_signin_code,
-}
 
 
 class QueueBackend(BaseEmailBackend):

@@ -23,7 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page, request_int
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web.integers import request_int
 
 from . import players
 from .models import Club, Player, PlayerEvent

@@ -43,7 +43,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from prefscore.web import PlainUserRead
+from prefscore.web.auth import PlainUserRead
 
 from .models import SignInCounter
 

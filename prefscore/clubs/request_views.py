@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
 from . import membership_requests as requests
 from . import players

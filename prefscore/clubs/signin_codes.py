@@ -61,6 +61,7 @@ def start(request: HttpRequest, challenge: ratelimit.Challenge, username: str) -
     )
 
 
+@outbox.composes("signin_code")
 def mail_code(params: dict[str, Any]) -> None:
     """The code's mail, composed after the response (outbox.py); none for a wrong password."""
     user = get_user_model().objects.filter(pk=params["user"]).first()

@@ -32,8 +32,9 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState, apply
 
 from . import events
-from .access import locked_message, may_arbitrate, pencil_holder, result_locked
+from .access import may_arbitrate
 from .models import AuditEvent, Consent, Correction, Deal, ForgottenDeal, Pulka, PulkaSeat
+from .pencil import locked_message, pencil_holder, result_locked
 from .services import NotAllowed, _after_change, audit, score, standing_deals
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.names import isolate, normalise_text
-from prefscore.web import request_int
+from prefscore.web.integers import request_int
 from scoring.engine.errors import DealError
 from scoring.engine.seats import seating
 from scoring.engine.sheet import SheetState

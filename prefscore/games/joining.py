@@ -30,8 +30,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from prefscore.clubs.models import Role
 
-from .access import Seating
 from .models import Pulka, TableLinks, _link_code
+from .seating import Seating
 
 JOIN_SALT = "prefscore.join"
 SPECTATOR_SALT = "prefscore.spectator"

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from prefscore.clubs.names import normalise_text
-from prefscore.web import request_int
+from prefscore.web.integers import request_int
 from scoring.engine.errors import DealError
 from scoring.engine.manual import MAX_POINTS, MAX_REASON, ManualLine
 from scoring.messages import message_for

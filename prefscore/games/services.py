@@ -23,8 +23,8 @@ from scoring.engine.errors import DealError
 from scoring.engine.sheet import apply
 
 from . import events
-from .access import locked_message, pencil_deal, pencil_holder, pencil_until, result_locked
 from .models import Abandonment, AuditEvent, Correction, Deal, ForgottenDeal, Pulka
+from .pencil import locked_message, pencil_deal, pencil_holder, pencil_until, result_locked
 
 
 class Conflict(Exception):

@@ -4,7 +4,9 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from prefscore.admin_words import WordedAdmin
 from scoring.engine import season as engine
 from scoring.messages import message_for
 
@@ -64,7 +66,8 @@ class SeasonAdminForm(forms.ModelForm):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(WordedAdmin):
+    add_title = gettext_lazy("New season")
     form = SeasonAdminForm
     list_display = ("name", "club", "starts_on", "ends_on", "public", "policy_frozen_at")
     list_filter = ("club",)
@@ -73,7 +76,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(PolicyChange, Qualification, DivisionMove)
-class RecordAdmin(admin.ModelAdmin):
+class RecordAdmin(WordedAdmin):
     """What was decided stays written (docs/seasons.md §8–§10): read, never changed here."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -22,7 +22,7 @@ from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import ORGANISERS, club_and_role_for, may
 from prefscore.stats import exports as stats_exports
 from prefscore.tournaments.services import TournamentError
-from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
 from . import divisions, exports, presenters, qualification, standings
 from .division_forms import ConfirmForm, DivisionsForm, MarkedForm

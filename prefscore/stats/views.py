@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from prefscore.clubs.models import Club, Player
 from prefscore.clubs.permissions import ADMINS, club_and_role_for, club_for, may
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
 from . import exports, presenters, ratings
 from .forms import StatsFilter

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from prefscore.clubs.forms import free_among, slug_from_name
 from prefscore.clubs.models import Club, Player
 from prefscore.clubs.names import isolate
-from prefscore.web import IdsChoiceField, request_int
+from prefscore.web.integers import IdsChoiceField, request_int
 from scoring.conventions import convention_choices, convention_for_key, convention_record
 from scoring.engine import ranking
 from scoring.engine.conventions import from_options

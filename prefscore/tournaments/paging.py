@@ -17,7 +17,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q
 
 from prefscore.games.models import Pulka, PulkaSeat
-from prefscore.web import request_int
+from prefscore.web.integers import request_int
 
 from . import presenters, results, services, titles
 from .models import Round, Tournament, TournamentEntry

@@ -37,7 +37,7 @@ from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games import events as pulka_events
 from prefscore.games.models import Pulka
 from prefscore.games.views import events
-from prefscore.web import HtmxHttpRequest
+from prefscore.web.htmx import HtmxHttpRequest
 
 from .models import Round, TableClosure, Tournament
 

@@ -28,7 +28,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
-from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page, request_int
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
+from prefscore.web.integers import request_int
 
 from . import exports, jobs, printables, room
 from .models import ImportJob, Tournament

@@ -28,7 +28,7 @@ from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games.access import club_and_role_for
 from prefscore.games.presenters import joining
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
 from . import (
     checkin,

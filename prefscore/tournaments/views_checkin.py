@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
 from . import checkin
 from .forms_checkin import BulkCheckInForm

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from prefscore.clubs.permissions import ORGANISERS
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
 from . import constraints
 from .forms_constraints import HomeClubsForm, PairForm

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from prefscore.clubs.permissions import ORGANISERS
 from prefscore.games.models import Pulka
-from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
 from . import entries, presenters_leaving, regulations, rounds, stages, tables
 from .forms import CloseTableForm, CutForm, EntryForm, LeaveForm, SwapForm

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_http_methods, require_POST
 
 from prefscore.clubs.permissions import ORGANISERS
-from prefscore.web import HtmxHttpRequest, render_page
+from prefscore.web.htmx import HtmxHttpRequest, render_page
 
 from . import decisions, recut
 from .forms import CorrectClosureForm, DecisionReasonForm

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_http_methods
 
 from prefscore.clubs.permissions import ORGANISERS
-from prefscore.web import HtmxHttpRequest, render_page
+from prefscore.web.htmx import HtmxHttpRequest, render_page
 
 from . import discipline
 from .discipline_forms import DisciplineForm

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from prefscore.clubs.permissions import ORGANISERS
-from prefscore.web import HtmxHttpRequest
+from prefscore.web.htmx import HtmxHttpRequest
 
 from . import timecontrol
 from .services import TournamentError

@@ -1,5 +1,5 @@
 """htmx still works under the Content-Security-Policy, and the browser reports no
-violation (prefscore/web.py)."""
+violation (prefscore/web/middleware.py)."""
 
 import pytest
 

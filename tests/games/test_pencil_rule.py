@@ -1,7 +1,7 @@
 """The pencil rule (Кодекс 4.2.8) is one function: who holds the pencil, until when.
 
 Whoever recorded the last deal holds it until the next deal is recorded or the club's
-window passes; every screen and service asks ``prefscore.games.access``.
+window passes; every screen and service asks ``prefscore.games.pencil``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from prefscore.games import presenters, services
-from prefscore.games.access import pencil_deal, pencil_holder, pencil_until
 from prefscore.games.models import Pulka
+from prefscore.games.pencil import pencil_deal, pencil_holder, pencil_until
 from prefscore.games.services import record_deal, standing_deals
 from tests.games.conftest import six
 
@@ -71,4 +71,4 @@ def test_an_archived_pulka_or_a_deal_without_recorder_has_no_pencil(
 
 def test_the_services_and_the_screens_ask_the_same_function() -> None:
     assert services.pencil_deal is pencil_deal
-    assert presenters.table.access.pencil_until is pencil_until
+    assert presenters.table.pencil_rule.pencil_until is pencil_until

@@ -123,6 +123,42 @@ def test_an_error_goes_to_stderr_with_exit_status_2(tmp_path, where):
     assert out.getvalue() == ""
 
 
+def test_keep_leaves_the_newest_dated_backups_of_the_folder_and_nothing_else_is_touched(
+    deals, tmp_path, settings
+):
+    """The daily timer's ``--keep N``: the N newest dated backups stay, the new one with
+    them; a file of another name in the folder is left alone."""
+    settings.BACKUP_DIR = tmp_path
+    suffix = ".sqlite3" if connection.vendor == "sqlite" else ".dump"
+    older = [tmp_path / f"prefscore-2026010{day}-030000{suffix}" for day in (1, 2, 3)]
+    for path in older:
+        path.write_text("an older backup")
+    other = tmp_path / "prefscore-by-hand.sqlite3"
+    other.write_text("kept by hand")
+    out = StringIO()
+
+    call_command("backup", "--keep", "2", stdout=out)
+
+    printed, *removed = out.getvalue().splitlines()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [older[2].name, Path(printed).name, other.name]
+    )
+    assert removed == [f"removed {older[0]}", f"removed {older[1]}"]
+
+
+@pytest.mark.parametrize("keep", ["0", "-1", "many"])
+def test_keep_must_be_a_whole_number_from_one_and_nothing_is_written_otherwise(
+    keep, tmp_path, settings
+):
+    settings.BACKUP_DIR = tmp_path / "backups"
+
+    with pytest.raises(CommandError, match="how many backups to keep") as raised:
+        call_command("backup", "--keep", keep, stdout=StringIO())
+
+    assert raised.value.returncode == 2
+    assert not settings.BACKUP_DIR.exists()
+
+
 # --- PostgreSQL: pg_dump, then pg_restore into a database made for the test ---
 
 

@@ -18,8 +18,8 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from prefscore.clubs.models import Membership
-from prefscore.games import access, joining
 from prefscore.games import events as pulka_events
+from prefscore.games import joining, poll_tickets
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.games.views import events
@@ -95,7 +95,7 @@ def test_the_stream_with_the_pages_ticket_needs_its_session(make_table_pulka, ta
         client = await signed_in(table_world.users["anna"])
         session_key = client.cookies["sessionid"].value
         user = table_world.users["anna"]
-        ticket = access.issue(pulka, user.pk, session_key, user.password)
+        ticket = poll_tickets.issue(pulka, user.pk, session_key, user.password)
         good = await client.get(events_url(pulka), {"t": ticket})
         stranger = AsyncClient()  # the same ticket without the session cookie
         bad = await stranger.get(events_url(pulka), {"t": ticket})

@@ -1,4 +1,4 @@
-"""The site's fixed words (prefscore.web.fixed_words): the outbox's and the network's
+"""The site's fixed words (prefscore.web.words.fixed_words): the outbox's and the network's
 words, rendered from an empty context once per process and language."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from prefscore.games.models import Pulka
-from prefscore.web import NotFixed, _Empty, _kept_words, fixed_words
+from prefscore.web.words import NotFixed, _Empty, _kept_words, fixed_words
 from tests.web.fixtures_table import EN
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 in every place that reads one give the page or a message, never a 500.
 
 ``"²".isdigit()`` is true but ``int("²")`` fails; ``int("٣")`` is 3; 5,000 digits exceed
-what ``int`` converts. Every place reads its integers through ``prefscore.web.request_int``.
+what ``int`` converts. Every place reads its integers through ``prefscore.web.integers.request_int``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from prefscore.games.models import Deal, ForgottenDeal
-from prefscore.web import request_int
+from prefscore.web.integers import request_int
 from tests.web.fixtures_corrections import ALLPASS, correction_form, seated_record
 from tests.web.fixtures_table import EN, HTMX
 

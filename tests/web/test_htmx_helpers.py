@@ -1,4 +1,4 @@
-"""The one htmx rendering helper and the one redirect helper (prefscore/web.py).
+"""The one htmx rendering helper and the one redirect helper (prefscore/web/htmx.py).
 
 Every view answers through them: the whole page, or to htmx only the region it swaps;
 ``Vary: HX-Request`` on both, so a cache never serves one for the other; a history
@@ -16,7 +16,7 @@ from django.utils.cache import has_vary_header
 from django_htmx.middleware import HtmxMiddleware
 
 from prefscore.games.models import Pulka
-from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, swaps_region
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, swaps_region
 from tests.web.fixtures_table import EN, HTMX
 
 pytestmark = pytest.mark.django_db

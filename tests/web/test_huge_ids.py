@@ -1,7 +1,7 @@
 """Every URL pattern with an id beyond what a database holds: a 404 (or the refusal the
 page gives anyone), never a 500, on SQLite and PostgreSQL alike.
 
-Ids are bounded in one place, the ``<id:…>`` path converter (prefscore/web.py), which
+Ids are bounded in one place, the ``<id:…>`` path converter (prefscore/web/integers.py), which
 every pattern uses; the admin's object ids go through Django's own lookup.
 """
 

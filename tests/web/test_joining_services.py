@@ -15,8 +15,8 @@ from prefscore.clubs import membership_requests as requests
 from prefscore.clubs.invitations import AlreadyMember
 from prefscore.clubs.models import Club, Membership, MembershipRequest, Player
 from prefscore.games import joining
-from prefscore.games.access import Seating
 from prefscore.games.models import TableLinks
+from prefscore.games.seating import Seating
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from prefscore.offline import PRECACHED, release
-from prefscore.web import ACCOUNT_HEADER
+from prefscore.web.middleware import ACCOUNT_HEADER
 from tests.web.fixtures_table import EN, HTMX
 
 pytestmark = pytest.mark.django_db

@@ -1,8 +1,10 @@
 """Mail leaves the request (prefscore/clubs/outbox.py): queued in a table, sent after the
 response, never lost or doubled, and limited per recipient and per client address."""
 
+import re
 import threading
 from datetime import timedelta
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -173,3 +175,14 @@ def test_jobs_go_once_done_and_sent_mail_after_a_day(lena):
     outbox.deliver_due()
 
     assert not OutgoingMail.objects.exists()
+
+
+def test_every_job_that_is_queued_has_its_composer():
+    """The modules that queue a job register its composer (``outbox.composes``), and
+    clubs' AppConfig imports them, so a worker that only sends has every one too."""
+    queued = set()
+    for path in (Path(outbox.__file__).parent).glob("*.py"):
+        queued |= set(re.findall(r'defer\(\s*"(\w+)"', path.read_text(encoding="utf-8")))
+
+    assert queued == {"password_reset", "email_in_use", "signin_code"}
+    assert queued <= set(outbox.COMPOSERS)

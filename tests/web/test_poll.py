@@ -158,7 +158,7 @@ def test_a_signed_out_device_is_told_to_sign_in(make_table_pulka, table_client):
 
 def ticket_for(pulka: Pulka, user, client=None) -> str:
     """The ticket the sheet page gives this device: sealed to its session and password."""
-    from prefscore.games.access import issue
+    from prefscore.games.poll_tickets import issue
 
     key = client.session.session_key if client is not None else ""
     return issue(pulka, user.pk, key or "", user.password)

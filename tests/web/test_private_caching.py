@@ -1,4 +1,4 @@
-"""Nothing of a person's is kept in a cache (prefscore/web.py): every page and export
+"""Nothing of a person's is kept in a cache (prefscore/web/middleware.py): every page and export
 that shows someone's data says ``Cache-Control: private, no-store``, only the listed
 public pages may be cached, and signing out tells the browser to clear what it kept."""
 

@@ -1,10 +1,13 @@
-"""How many modules one htmx record passes through (docs/design.md, "How the table
-screen is cached").
+"""Which modules one htmx record passes through (docs/design.md, "How the table screen
+is cached").
 
 One deal recorded with ``HX-Request`` on a table whose phones have seen its version,
 traced with ``sys.setprofile``: the distinct modules under ``prefscore/`` whose code is
-called. The count measures how many files a reader follows to understand the record's
-path; it stays under 20.
+called. The record of a club table stays in the layers below the table: the site's web
+helpers and cache, the clubs' names and mail signals, and games; nothing of tournaments,
+statistics or seasons runs on its way. The number of modules is no goal of its own:
+modules are cut where the code has a seam (docs/design.md, "Layout"), and a count to keep
+low rewarded merging unrelated concerns into one file.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from tests.web.fixtures_table import HTMX, deal_form, legal_deals
 pytestmark = pytest.mark.django_db
 
 PACKAGE = Path(prefscore.__file__).resolve().parent
-MOST_MODULES = 19  # the issue's goal: under 20 (it was 37 with this trace)
+# Where a club table's record may run: the layers below the table (pyproject.toml).
+ALLOWED = ("prefscore/web/", "prefscore/cache.py", "prefscore/clubs/", "prefscore/games/")
 
 
 def modules_entered(action: Callable[[], Any]) -> tuple[Any, set[str]]:
@@ -47,7 +51,7 @@ def modules_entered(action: Callable[[], Any]) -> tuple[Any, set[str]]:
     return result, entered
 
 
-def test_one_htmx_record_enters_fewer_than_20_modules(
+def test_one_htmx_record_runs_only_in_the_layers_below_the_table(
     make_table_pulka: Callable[..., Pulka], table_client: Callable[..., Client]
 ) -> None:
     pulka = make_table_pulka(deals=legal_deals(("Anna", "Boris", "Vera"), 5), target=1000)
@@ -77,4 +81,6 @@ def test_one_htmx_record_enters_fewer_than_20_modules(
         )
     )
     assert response.status_code == 200, response.content[:500]
-    assert len(entered) <= MOST_MODULES, f"{len(entered)} modules:\n" + "\n".join(sorted(entered))
+    assert entered, "the trace saw no module"
+    assert {"prefscore/games/views/sheet.py", "prefscore/games/services.py"} <= entered
+    assert sorted(m for m in entered if not m.startswith(ALLOWED)) == []

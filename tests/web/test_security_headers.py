@@ -9,7 +9,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from prefscore.web import HEADER
+from prefscore.web.middleware import HEADER
 from tests.helpers import run_python
 
 pytestmark = pytest.mark.django_db
@@ -126,7 +126,7 @@ def test_with_debug_off_cookies_are_secure_and_hsts_is_sent_for_a_year():
     assert seen["SECURE_SSL_REDIRECT"]
     assert seen["CONTENT_SECURITY_POLICY"] == POLICY
     assert seen["AUTHENTICATION_BACKENDS"] == ["prefscore.clubs.ratelimit.RateLimitedModelBackend"]
-    assert "prefscore.web.ContentSecurityPolicyMiddleware" in seen["MIDDLEWARE"]
+    assert "prefscore.web.middleware.ContentSecurityPolicyMiddleware" in seen["MIDDLEWARE"]
 
 
 def test_mail_is_queued_and_goes_out_by_smtp_when_a_host_is_set():

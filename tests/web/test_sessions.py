@@ -1,4 +1,4 @@
-"""Sessions read in one plain statement (prefscore/web.py, ``SessionStore``): what Django's
+"""Sessions read in one plain statement (prefscore/web/sessions.py, ``SessionStore``): what Django's
 database sessions do, signing in, out and expiring alike."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from prefscore.web import SessionStore
+from prefscore.web.sessions import SessionStore
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_sessions_are_the_plain_statements():
-    assert settings.SESSION_ENGINE == "prefscore.web"
+    assert settings.SESSION_ENGINE == "prefscore.web.sessions"
 
 
 def test_a_stored_session_is_read_back_and_an_unknown_key_is_none():

@@ -1,4 +1,4 @@
-"""The sheet's one statement (``games.access.read_sheet``, issue 16) reads what the ORM
+"""The sheet's one statement (``games.sheet_read.read_sheet``, issue 16) reads what the ORM
 reads: the same field values, converted the same way, for the pulka, its club, its
 links, its seats with their players, and the viewer's role."""
 
@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from prefscore.clubs.models import Player
 from prefscore.games import joining
-from prefscore.games.access import read_sheet
 from prefscore.games.models import Pulka, PulkaSeat
+from prefscore.games.sheet_read import read_sheet
 from tests.web.fixtures_corrections import seated_record
 from tests.web.fixtures_table import legal_deals
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from prefscore.clubs.models import Player
-from prefscore.games.access import pencil_holder
 from prefscore.games.models import Pulka
+from prefscore.games.pencil import pencil_holder
 from prefscore.games.services import record_deal, standing_deals
 from prefscore.tournaments import checks, entries, exports, imports, tables
 from prefscore.tournaments.models import TableClosure

@@ -1,5 +1,5 @@
 """The signed-in user read in one plain statement (``web.PlainUserRead.get_user``,
-``prefscore.web.row_by_pk``): the same user as the ORM reads, and the same refusals."""
+``prefscore.web.auth.row_by_pk``): the same user as the ORM reads, and the same refusals."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from prefscore.clubs.ratelimit import RateLimitedModelBackend
-from prefscore.web import row_by_pk
+from prefscore.web.auth import row_by_pk
 
 pytestmark = pytest.mark.django_db
 

@@ -1,12 +1,12 @@
 """``{% fixed_words "_outbox_words.html" %}``: the site's fixed words, kept per language
-(``prefscore.web.fixed_words``)."""
+(``prefscore.web.words.fixed_words``)."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.safestring import SafeString
 
-from prefscore.web import fixed_words as _fixed_words
+from prefscore.web.words import fixed_words as _fixed_words
 
 register = template.Library()
 

@@ -18,8 +18,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from .. import joining, render_cache
-from ..access import Seating, role_in_club
+from ..access import role_in_club
 from ..models import Pulka, TableLinks
+from ..seating import Seating
 
 
 @dataclass(frozen=True)

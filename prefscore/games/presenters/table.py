@@ -26,13 +26,15 @@ from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 from scoring.engine.stats import balance_after_each_deal
 
-from .. import access, recording, render_cache, services
+from .. import access, poll_tickets, recording, render_cache, services
+from .. import pencil as pencil_rule
 from ..abandon import pending_with_answers
 from ..corrections import tournament_finished
 from ..forms import DealForm
 from ..manual_entries import is_manual_row
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..recording import score_before_last
+from ..seating import Seating
 from ..titles import other_sheet
 from .conflict import EntryConflict
 from .entry import EntryForm, abandon_panel, entry_form, over_text, values_from_facts
@@ -68,9 +70,9 @@ def line_actions(
     """
     if pulka.status == Pulka.Status.ARCHIVED or not deals:
         return LineActions()
-    held = access.pencil_holder(pulka, deals)
+    held = pencil_rule.pencil_holder(pulka, deals)
     numbers = range(1, len(deals) + 1) if not pulka.is_frozen else [len(deals)]
-    if access.result_locked(pulka):  # a closed tournament table: the arbiter's alone
+    if pencil_rule.result_locked(pulka):  # a closed tournament table: the arbiter's alone
         numbers = []
     correctable = frozenset(n for n in numbers if held is None or n != held.number)
     held_text = ""
@@ -80,7 +82,7 @@ def line_actions(
             "changes it (Кодекс 4.2.8)."
         ) % {
             "user": display_name(held.entered_by) if held.entered_by else "—",
-            "time": time_format(timezone.localtime(access.pencil_until(pulka, held)), "H:i"),
+            "time": time_format(timezone.localtime(pencil_rule.pencil_until(pulka, held)), "H:i"),
         }
     return LineActions(
         correctable=correctable if seats else frozenset(),
@@ -236,7 +238,7 @@ def _protocol(
         pulka, "protocol-head", lambda: split_newest(made.lines(newest))[0], newest
     )
     last = len(deals)
-    until = access.pencil_until(pulka, pencil) if pencil is not None else None
+    until = pencil_rule.pencil_until(pulka, pencil) if pencil is not None else None
 
     def head_values() -> dict[str, Any]:
         return {"protocol_head": for_viewer(head, actions, held, pulka.pk), "pencil_until": until}
@@ -305,7 +307,7 @@ def table_context(
     conflict: EntryConflict | None = None,
     notice: str = "",
     whole_protocol: bool = False,
-    seating: access.Seating | None = None,
+    seating: Seating | None = None,
     undone: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the table screen shows, from the pulka and its standing deals.
@@ -331,13 +333,13 @@ def table_context(
     made = _Shared(pulka, standing, corrections, scored)
     # Asked only by the parts that read the state: a body shared from the cache needs none.
     state = made.state
-    seating = seating if seating is not None else access.Seating.of(pulka)
+    seating = seating if seating is not None else Seating.of(pulka)
     seats = seating.of_user(request.user)
     # Proposals and their answers move the version (corrections.py, abandon.py).
     proposal = render_cache.versioned(pulka, "proposal", lambda: recording.latest_proposal(pulka))
     pending = proposal is not None and proposal.status == ForgottenDeal.Status.PENDING
     may_propose = bool(seats) and not pending and not pulka.is_frozen
-    pencil = access.pencil_deal(pulka, request.user, standing)
+    pencil = pencil_rule.pencil_deal(pulka, request.user, standing)
     # A manual line under the pencil is undone, never changed in the deal form (§3.11).
     changing = pencil is not None and change == pencil.number and not is_manual_row(pencil)
     entry_region = None  # only the empty form of the next deal is the same for everyone
@@ -367,7 +369,7 @@ def table_context(
     if proposal is not None:
         last = standing[-1] if standing else None
         banner = forgotten_banner(pulka, proposal, seating, request.user, state(), last)
-    pencil_until = access.pencil_until(pulka, pencil) if pencil else None
+    pencil_until = pencil_rule.pencil_until(pulka, pencil) if pencil else None
     role = access.role_in_club(request, pulka.club)
     over = entry is None and entry_region is None and conflict is None
     return {
@@ -403,7 +405,7 @@ def table_context(
         # Another device's deal and the one sent for it, in the form's place (409).
         "conflict": conflict,
         "notice": notice,
-        "poll_url": access.poll_url(pulka, access.ticket_for(request, pulka)),
+        "poll_url": poll_tickets.poll_url(pulka, poll_tickets.ticket_for(request, pulka)),
         # An admin at the table sees who waits to join (one count, read only for him;
         # a plain number, so that it keys the shared page: presenters/viewer_class.py).
         "waiting_requests": _waiting(pulka, role),

@@ -2,7 +2,7 @@
 
 This only formats what the models and the engine hold; the rules are
 ``corrections.py``'s (Кодекс 4.2.7–4.2.10, 4.2.16), who sits where and the latest
-proposal ``access.Seating``'s and ``recording.latest_proposal``'s, and the figures the engine's.
+proposal ``seating.Seating``'s and ``recording.latest_proposal``'s, and the figures the engine's.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from scoring.engine.deals import parse_deal
 from scoring.engine.errors import ScoringError
 from scoring.engine.sheet import SheetState, apply
 
-from ..access import Seating
 from ..models import AuditEvent, Deal, ForgottenDeal, Pulka
+from ..seating import Seating
 from .bidi import isolate
 from .entry import ABANDON_ACTIONS, abandon_sentence
 from .numbers import format_points, reader_notation

@@ -14,7 +14,8 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from prefscore.web import HtmxHttpRequest, request_int
+from prefscore.web.htmx import HtmxHttpRequest
+from prefscore.web.integers import request_int
 
 from .. import abandon as rules
 from ..access import pulka_for

@@ -19,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.views.decorators.http import require_http_methods
 
-from prefscore.web import HtmxHttpRequest, render_page
+from prefscore.web.htmx import HtmxHttpRequest, render_page
 
 from .. import io, presenters
 from ..calculator_forms import PaperFiguresForm, PaperPlayersForm, paper_sheet

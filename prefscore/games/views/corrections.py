@@ -25,20 +25,22 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from prefscore.web import HtmxHttpRequest, invalid_status, render_page, request_int, swaps_region
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, render_page, swaps_region
+from prefscore.web.integers import request_int
 from scoring.engine.errors import DealError
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
 from scoring.messages import message_for
 
 from .. import corrections, presenters, services
-from ..access import Seating, pulka_for
+from ..access import pulka_for
 from ..corrections import Refusal, answer_forgotten, correct_deal, propose_forgotten
 from ..forms import ArbiterForm, DealForm
 from ..models import ForgottenDeal, Pulka
 from ..presenters import table_context
 from ..presenters import trail as trail_words
 from ..recording import effective_facts, state_before
+from ..seating import Seating
 from ..services import load_corrections, load_deals
 from .sheet import changed, once_per_entry, refuse, render_table
 

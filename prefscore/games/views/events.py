@@ -28,7 +28,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, Stream
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
-from prefscore.web import HtmxHttpRequest
+from prefscore.web.htmx import HtmxHttpRequest
 
 from .. import events, joining
 from ..models import Pulka

@@ -23,11 +23,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from prefscore.clubs import membership_requests
 from prefscore.clubs.invitations import AlreadyMember
 from prefscore.clubs.models import MembershipRequest
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
 from .. import joining
-from ..access import Seating, pulka_for
+from ..access import pulka_for
 from ..models import Pulka
+from ..seating import Seating
 
 
 def _gone(request: HtmxHttpRequest) -> HttpResponse:

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from prefscore.web import HtmxHttpRequest, invalid_status, redirect_to, render_page
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 from scoring.engine.errors import DealError
 from scoring.engine.manual import MAX_POINTS, MAX_REASON, describe
 

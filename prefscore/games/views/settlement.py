@@ -11,7 +11,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.views.decorators.http import require_safe
 
-from prefscore.web import HtmxHttpRequest, render_page, request_int
+from prefscore.web.htmx import HtmxHttpRequest, render_page
+from prefscore.web.integers import request_int
 
 from .. import presenters, render_cache, services
 from ..access import pulka_for

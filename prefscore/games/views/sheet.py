@@ -50,25 +50,27 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from prefscore.web import (
+from prefscore.web.htmx import (
     HtmxHttpRequest,
     invalid_status,
     redirect_to,
     render_page,
     render_partials,
-    request_int,
     swaps_region,
 )
+from prefscore.web.integers import request_int
 from scoring.engine.errors import DealError
 
-from .. import access, presenters, recording, services
-from ..access import Seating, pencil_deal, pulka_and_seats_for, pulka_for, undone_facts
+from .. import poll_tickets, presenters, recording, services
+from ..access import pulka_and_seats_for, pulka_for
 from ..forms import DealForm
 from ..models import Correction, Deal, Pulka, SentEntry
+from ..pencil import pencil_deal, undone_facts
 from ..presenters import entry_form, table_context
 from ..presenters.conflict import entry_conflict
 from ..presenters.joining import join_panel, read_with_pulka
 from ..recording import score_before_last
+from ..seating import Seating
 
 # Every region of the screen, in page order; the poll element carries the version.
 REGIONS = ("status", "forgotten", "sheet", "entry", "protocol", "poll")
@@ -149,7 +151,7 @@ def _change_param(request: HtmxHttpRequest) -> int | None:
 
 
 def _undone(request: HtmxHttpRequest, pulka: Pulka) -> dict[str, Any]:
-    """The facts of the deal this viewer undid, if ``?undone=`` names it (access.undone_facts)."""
+    """The facts of the deal this viewer undid, if ``?undone=`` names it (pencil.undone_facts)."""
     number = request_int(request.GET.get("undone", ""), max_digits=7)
     if number is None:
         return {}  # no query on an ordinary visit
@@ -183,12 +185,12 @@ def sheet_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def version_for_ticket(request: HtmxHttpRequest, pk: int) -> int | None:
     """The version, if the device's ticket is valid, sealed to its live session and its
     account's current password, and the account still belongs to the club: one query."""
-    claim = access.claim(request.GET.get("t", ""), pk)
+    claim = poll_tickets.claim(request.GET.get("t", ""), pk)
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     if claim is None or not session_key:
         return None
     found = Pulka.objects.version_for_session(pk, claim.user_id, session_key)
-    if found is None or not access.holds(claim, session_key, found[1]):
+    if found is None or not poll_tickets.holds(claim, session_key, found[1]):
         return None
     return found[0]
 

@@ -17,7 +17,8 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from prefscore.web import HtmxHttpRequest, redirect_to, render_page, render_partials, request_int
+from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page, render_partials
+from prefscore.web.integers import request_int
 
 from .. import joining
 from ..models import Pulka

@@ -1,17 +1,21 @@
-"""`manage.py backup [--output PATH]`: a consistent copy of the database; prints its path.
+"""`manage.py backup [--output PATH] [--keep N]`: a consistent copy of the database;
+prints its path.
 
 SQLite: the online backup API (``sqlite3.Connection.backup``), safe while the site runs.
 PostgreSQL: ``pg_dump --format=custom`` (from PATH, else /usr/lib/postgresql/15/bin).
 The copy is written beside its final name and renamed when complete, so a file with
 the final name is always a whole backup. It is readable by its owner alone (mode 0600,
-in a directory created 0700): it holds password hashes and sessions. Errors go to
-standard error, exit status 2.
+in a directory created 0700): it holds password hashes and sessions. With ``--keep N``
+(the daily backups of deploy/'s timer), only the N newest dated backups
+(``prefscore-<time>``) of that folder stay; each one removed is printed after the path.
+Errors go to standard error, exit status 2.
 README, "Backup and restore", says how to restore.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -25,6 +29,8 @@ from django.utils import timezone
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 SUFFIX = {"sqlite": ".sqlite3", "postgresql": ".dump"}
+# The names default_output gives: a UTC time, so that their order is their age.
+DATED = re.compile(r"prefscore-\d{8}-\d{6}(\.sqlite3|\.dump)")
 
 
 def fail(message: str) -> CommandError:
@@ -34,6 +40,23 @@ def fail(message: str) -> CommandError:
 def default_output(vendor: str) -> Path:
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
     return Path(settings.BACKUP_DIR) / f"prefscore-{stamp}{SUFFIX[vendor]}"
+
+
+def older_than_newest(folder: Path, keep: int) -> list[Path]:
+    """The dated backups in ``folder`` beyond the ``keep`` newest."""
+    dated = sorted(path for path in folder.iterdir() if DATED.fullmatch(path.name))
+    return dated[: max(0, len(dated) - keep)]
+
+
+def keep_count(value: str) -> int:
+    """--keep's argument: a whole number from 1 up (a backup is never removed at once)."""
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise fail(f"--keep {value}: give how many backups to keep, 1 or more.")
+    return count
 
 
 def backup_sqlite(connection: Any, output: Path) -> None:
@@ -90,10 +113,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--database", default=DEFAULT_DB_ALIAS, help="The database alias (default: default)."
         )
+        parser.add_argument(
+            "--keep",
+            metavar="N",
+            help="Afterwards remove the dated backups (prefscore-<time>.*) of the folder "
+            "written to, but the N newest.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         connection = connections[options["database"]]
         vendor = connection.vendor
+        keep = None if options["keep"] is None else keep_count(str(options["keep"]))
         if vendor not in SUFFIX:
             raise fail(f"backup knows SQLite and PostgreSQL, not {vendor}.")
         output = Path(options["output"]) if options["output"] else default_output(vendor)
@@ -118,3 +148,7 @@ class Command(BaseCommand):
         finally:
             partial.unlink(missing_ok=True)
         self.stdout.write(str(output))
+        if keep is not None:
+            for old in older_than_newest(output.parent, keep):
+                old.unlink()
+                self.stdout.write(f"removed {old}")

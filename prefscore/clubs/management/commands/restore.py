@@ -6,7 +6,8 @@ the site first. SQLite: the backup is checked, the live file's stale ``-wal`` an
 as it does after an unclean stop), and the copy replaces the file in one rename.
 The replaced file (with its -wal, if any) is kept beside it, readable by its owner alone,
 as ``db.sqlite3.replaced-<time>``: a restore of the wrong backup loses nothing.
-PostgreSQL: ``pg_restore --clean --if-exists --no-owner --single-transaction``.
+PostgreSQL: in one transaction, every table the site's role owns is dropped and the
+backup (``pg_restore``'s SQL, without owners) made again: the whole database as it was.
 Then the restored database's integrity is checked and its counts of deals, corrections
 and audit events are printed. Errors go to standard error, exit status 2.
 """
@@ -17,6 +18,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -95,7 +97,48 @@ def keep_replaced(live: Path) -> Path | None:
     return kept
 
 
+# Inside the restore's transaction, before the backup's objects are made again: every
+# table, view and sequence the site's role owns, so that the restore gives back the
+# whole database as it was, without the tables a later migration added (which
+# ``pg_restore --clean`` would leave, and ``migrate`` then refuse to make again).
+DROP_OWNED_RELATIONS = """
+DO $$
+DECLARE
+    relation record;
+BEGIN
+    FOR relation IN
+        SELECT CASE c.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW'
+                              WHEN 'S' THEN 'SEQUENCE' WHEN 'f' THEN 'FOREIGN TABLE'
+                              ELSE 'TABLE' END AS kind,
+               quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+          AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+          AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+          AND n.nspname NOT LIKE 'pg\\_%'
+        ORDER BY c.relkind IN ('v', 'm') DESC, c.relkind = 'S'
+    LOOP
+        EXECUTE format('DROP %s IF EXISTS %s CASCADE', relation.kind, relation.name);
+    END LOOP;
+END
+$$;
+"""
+
+
+def pg_tool(name: str) -> str:
+    found = shutil.which(name) or str(PG_BIN / name)
+    if not os.access(found, os.X_OK):
+        raise fail(f"{name} not found: install postgresql-client (or postgresql-15).")
+    return found
+
+
 def restore_postgresql(connection: Any, backup: Path) -> None:
+    """The backup in place of the whole database, in one transaction: all or nothing.
+
+    pg_restore writes the backup out as SQL first, whole (a damaged backup stops there,
+    before anything changes); psql then drops the role's relations and runs that SQL
+    in a single transaction.
+    """
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
@@ -105,17 +148,27 @@ def restore_postgresql(connection: Any, backup: Path) -> None:
     if others:
         raise fail(f"{others} other connection(s) hold the database: stop the site first.")
     db = connection.settings_dict
-    found = shutil.which("pg_restore") or str(PG_BIN / "pg_restore")
-    command = [found, "--clean", "--if-exists", "--no-owner", "--single-transaction"]
-    command += ["--dbname", db["NAME"]]
-    for option, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
-        if db.get(key):
-            command += [option, str(db[key])]
-    env = dict(os.environ, PGPASSWORD=db.get("PASSWORD") or "")
     connection.close()
-    result = subprocess.run(command + [str(backup)], env=env, capture_output=True, text=True)
+    env = dict(os.environ, PGPASSWORD=db.get("PASSWORD") or "")
+    descriptor, name = tempfile.mkstemp(prefix="prefscore-restore-", suffix=".sql")
+    script = Path(name)  # mode 0600: it holds what the backup holds
+    try:
+        os.close(descriptor)
+        command = [pg_tool("pg_restore"), "--no-owner", f"--file={script}", str(backup)]
+        written = subprocess.run(command, env=env, capture_output=True, text=True)
+        if written.returncode != 0:
+            raise fail(f"pg_restore cannot read {backup}: {written.stderr.strip()}")
+        command = [pg_tool("psql"), "--no-psqlrc", "--quiet", "--single-transaction",
+                   "--set=ON_ERROR_STOP=1", "--command", DROP_OWNED_RELATIONS,
+                   f"--file={script}", "--dbname", db["NAME"]]  # fmt: skip
+        for option, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
+            if db.get(key):
+                command += [option, str(db[key])]
+        result = subprocess.run(command, env=env, capture_output=True, text=True)
+    finally:
+        script.unlink(missing_ok=True)
     if result.returncode != 0:
-        raise fail(f"pg_restore failed: {result.stderr.strip()}")
+        raise fail(f"the restore failed, the database is unchanged: {result.stderr.strip()}")
 
 
 def counts(connection: Any) -> dict[str, int]:
@@ -162,7 +215,7 @@ class Command(BaseCommand):
 
     def check_integrity(self, connection: Any) -> None:
         if connection.vendor != "sqlite":
-            return  # pg_restore's single transaction either restored everything or nothing
+            return  # psql's single transaction restored everything or nothing
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA integrity_check")
             (verdict,) = cursor.fetchone()
