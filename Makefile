@@ -4,7 +4,10 @@
 
 PYTHON ?= python3
 PY := .venv/bin/python
-# Reinstall only when pyproject.toml changes.
+# Reinstall only when pyproject.toml changes. `make run` installs what the server needs
+# (pip install -e .); `make install` and `make test` add the test and lint tools and the
+# offline seating solver (.[dev,seating]).
+RUN_STAMP := .venv/.installed-run
 STAMP := .venv/.installed
 PORT ?= 8000
 # Where the browser tests look for them (tests/browser/conftest.py).
@@ -13,16 +16,23 @@ CHROMEDRIVER := /usr/bin/chromedriver
 # PostgreSQL 15's server, for the hosted route's test (it starts a throwaway cluster).
 PG_BIN := /usr/lib/postgresql/15/bin
 
-.PHONY: .venv install node_modules run dev test test-js check-tools lint typecheck bench messages
+.PHONY: .venv install install-run node_modules run dev test test-js check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
+
+install-run: $(RUN_STAMP)
 
 $(PY):
 	$(PYTHON) -m venv .venv
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check --quiet -e '.[dev]'
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check --quiet -e .
 	touch $@
+
+# The developer's install holds the runtime's too.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check --quiet -e '.[dev,seating]'
+	touch $@ $(RUN_STAMP)
 
 # axe-core for the browser tests' accessibility checks (package.json, package-lock.json).
 # npm ci installs exactly the locked versions; again only when the lock file changes.
@@ -35,21 +45,21 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 # The club's own server: DEBUG off, the site on every interface under uvicorn, its
-# address and a QR code of it printed for the phones (prefscore/lan.py). Plain http on
-# the LAN; the secret key is made once in data/ (mode 0600).
+# address and a QR code of it printed for the phones (prefscore/lan.py). Before serving,
+# prefscore/startup.py checks the database, backs an older one up and migrates it (or
+# refuses, saying why), and prints the owner's one-time link on a server without one;
+# while serving, a backup a day. Plain http on the LAN, or HTTPS with the club's own
+# certificate: make run CERT=cert.pem KEY=key.pem [NAME=pref.club.example]. The secret
+# key is made once in data/ (mode 0600); mail settings are read from data/mail.env.
 run: export DEBUG = 0
 run: export SECRET_KEY_FILE ?= $(CURDIR)/data/secret_key
 run: export PLAIN_HTTP = 1
+run: export MAIL_SETTINGS_FILE ?= $(CURDIR)/data/mail.env
 # One process serves the club: a thread sends each queued mail after its answer
 # (production runs `manage.py send_queued_mail --loop` instead, README).
 run: export MAIL_SEND_IN_THREAD = 1
-run: install
-	$(PY) manage.py migrate --no-input
-	$(PY) manage.py createcachetable
-	$(PY) manage.py load_demo --force
-	$(PY) manage.py summarise
-	$(PY) manage.py collectstatic --no-input --verbosity 0
-	$(PY) -m prefscore.lan --port $(PORT)
+run: install-run
+	$(PY) -m prefscore.lan --port $(PORT) $(if $(CERT),--cert '$(CERT)') $(if $(KEY),--key '$(KEY)') $(if $(NAME),--name '$(NAME)')
 
 # Development: DEBUG on, loopback only, reloaded on every change of the code; uvicorn,
 # so the change signal works here too.

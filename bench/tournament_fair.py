@@ -119,6 +119,13 @@ def measure(players: int, rounds: int, seeds: int) -> str:
 
 
 def main() -> None:
+    try:
+        import ortools  # noqa: F401
+    except ImportError:
+        sys.exit(
+            "bench/tournament_fair.py solves with OR-Tools, the seating extra: "
+            ".venv/bin/pip install -e '.[seating]' (make test installs it)."
+        )
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, nargs="*", default=list(FIELDS))
     parser.add_argument("--effort", type=float, default=60.0)

@@ -2,12 +2,19 @@
 
 ``python -m prefscore.lan --port 8000`` finds the machine's LAN addresses, lets Django
 answer to them (``ALLOWED_HOSTS``), makes the first one the address of the join and
-spectator QR codes (``PUBLIC_URL``), prints it with a QR code the phones can scan, and
-serves the whole site under uvicorn on every interface: the pages, the static files
-(WhiteNoise) and the change signal (``games/views/events.py``) in one process, which
-keeps the SQLite watcher to one per server.
+spectator QR codes (``PUBLIC_URL``), prepares the database (prefscore/startup.py: checks,
+a backup before an upgrade, migrations, the owner's one-time link), prints the address
+with a QR code the phones can scan, and serves the whole site under uvicorn on every
+interface: the pages, the static files (WhiteNoise) and the change signal
+(``games/views/events.py``) in one process, which keeps the SQLite watcher to one per
+server. It takes the daily backups too (``startup.BackupSchedule``).
 
-Runs before Django is set up: what it sets in the environment is what the settings read.
+Plain http unless the club has a certificate for a name that points at this machine:
+``--cert FILE --key FILE`` (``make run CERT=… KEY=…``) serves HTTPS under that name
+(``--name``, else the certificate's first DNS name), which the phones need for the
+offline sheet and installing to the home screen.
+
+Sets the environment before Django is set up: what it sets is what the settings read.
 """
 
 from __future__ import annotations
@@ -16,7 +23,10 @@ import argparse
 import ipaddress
 import os
 import socket
+import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 # Linux's ioctl that reads an interface's IPv4 address; elsewhere it fails, and the
@@ -66,37 +76,89 @@ def lan_addresses(candidates: Iterable[str] | None = None) -> list[str]:
 
 
 def lan_environment(
-    addresses: list[str], port: int, env: dict[str, str], hostname: str = ""
+    addresses: list[str],
+    port: int,
+    env: dict[str, str],
+    hostname: str = "",
+    tls_name: str = "",
 ) -> dict[str, str]:
     """What the settings read: the hosts to answer to and the address the QR codes give.
 
     The machine's name counts too, bare and under ``.local`` (mDNS, as phones and laptops
-    resolve it). A variable already set (``ALLOWED_HOSTS``, ``PUBLIC_URL``) is kept.
+    resolve it). With a certificate (``tls_name``) the address is that name over HTTPS,
+    and the site runs as production does (no ``PLAIN_HTTP``: secure cookies, a redirect
+    to HTTPS). A variable already set (``ALLOWED_HOSTS``, ``PUBLIC_URL``) is kept.
     """
     names = [hostname, f"{hostname}.local"] if hostname else []
-    hosts = LOOPBACK_HOSTS + names + addresses
-    public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
-    return {
+    hosts = LOOPBACK_HOSTS + ([tls_name] if tls_name else []) + names + addresses
+    if tls_name:
+        public = f"https://{tls_name}:{port}"
+    else:
+        public = f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}"
+    found = {
         "ALLOWED_HOSTS": env.get("ALLOWED_HOSTS") or ",".join(hosts),
         "PUBLIC_URL": env.get("PUBLIC_URL") or public,
     }
+    if tls_name:
+        found["PLAIN_HTTP"] = "0"
+    return found
 
 
-def banner(public_url: str, addresses: list[str], port: int) -> str:
-    """What the terminal shows: where the phones go, as text and as a QR code."""
+def certificate_names(cert_file: str) -> list[str]:
+    """The DNS names a PEM certificate is for (its subjectAltName), in its order."""
+    import ssl
+
+    try:
+        decoded = ssl._ssl._test_decode_cert(cert_file)  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ssl.SSLError, ValueError):
+        return []
+    return [value for kind, value in decoded.get("subjectAltName", ()) if kind == "DNS"]
+
+
+# What the organiser is told of plain http, where it matters (README, "Offline, and on a
+# home screen").
+PLAIN_HTTP_NOTE = (
+    "Plain http: the phones keep and send their entries, but cannot reload the sheet "
+    "offline or install it on the home screen. Those need HTTPS: make run CERT=… KEY=… "
+    "with a certificate for a name that points at this machine, or the hosted route "
+    "(README, 'Running in production')."
+)
+
+
+def banner(
+    public_url: str,
+    addresses: list[str],
+    port: int,
+    owner_url: str | None = None,
+    notes: Iterable[str] = (),
+) -> str:
+    """What the terminal shows: where the phones go, as text and as a QR code; on a
+    server without an owner, the owner's one-time link and its QR code too."""
     import segno
 
     lines = [f"prefscore is at {public_url}", ""]
     if not addresses:
         lines.append("No network address found: only this machine can open it.")
     else:
-        others = [f"http://{address}:{port}" for address in addresses[1:]]
-        if others:
+        scheme = public_url.split(":", 1)[0]
+        others = [f"{scheme}://{address}:{port}" for address in addresses[1:]]
+        if others and scheme == "http":
             lines.append("Also at " + ", ".join(others))
         lines.append("Phones on the same Wi-Fi open it by scanning this code:")
-    qr = segno.make(public_url, error="m")
-    lines.append(_terminal_qr(qr))
-    lines.append("Sign in as demo / demo-pulka, or create your club. Ctrl-C stops it.")
+    lines.append(_terminal_qr(segno.make(public_url, error="m")))
+    lines.extend(notes)
+    if public_url.startswith("http:"):
+        lines.append(PLAIN_HTTP_NOTE)
+    if owner_url:
+        lines += [
+            "",
+            "This server has no owner yet. Open this link (it works once) to make the",
+            f"owner's account: {owner_url}",
+            _terminal_qr(segno.make(owner_url, error="l")),
+        ]
+    else:
+        lines.append("Sign in, or sign up and create your club.")
+    lines.append("Ctrl-C stops it.")
     return "\n".join(lines)
 
 
@@ -108,23 +170,113 @@ def _terminal_qr(qr: object) -> str:
     return out.getvalue()
 
 
-def main(argv: list[str] | None = None) -> None:
+def _options(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--host", default="0.0.0.0", help="the interface to listen on")
+    parser.add_argument("--cert", default="", help="a PEM certificate: serve HTTPS with it")
+    parser.add_argument("--key", default="", help="the certificate's private key (PEM)")
+    parser.add_argument(
+        "--name", default="", help="the name the certificate is for (default: its first)"
+    )
+    parser.add_argument(
+        "--prepare-only", action="store_true", help="prepare the database, print, and stop"
+    )
     options = parser.parse_args(argv)
+    if bool(options.cert) != bool(options.key):
+        parser.error("give both CERT and KEY (the certificate and its private key)")
+    for path in (options.cert, options.key):
+        if path and not os.access(path, os.R_OK):
+            parser.error(f"cannot read {path}")
+    if options.cert and not options.name:
+        names = certificate_names(options.cert)
+        if not names:
+            parser.error("the certificate names no DNS name: give it with NAME=…")
+        options.name = names[0].removeprefix("*.")
+    return options
+
+
+def prepare_or_exit() -> object:
+    """Set Django up and prepare the database (prefscore/startup.py); a refusal or any
+    failure is told in a sentence and the process exits with status 2, no traceback."""
+    import traceback
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "prefscore.settings")
+    try:
+        django.setup()
+        from prefscore import startup
+
+        return startup.prepare(sys.stdout)
+    except Exception as error:
+        refused = type(error).__name__ == "StartRefused"
+        if not refused:
+            log = Path(__file__).resolve().parent.parent / "data" / "start-error.log"
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.write_text(traceback.format_exc())
+            error = RuntimeError(f"{type(error).__name__}: {error} (details in {log})")
+        print(f"prefscore did not start: {error}", file=sys.stderr, flush=True)
+        sys.exit(2)
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """Whether uvicorn can listen there: checked before the banner shows the address."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> None:
+    options = _options(argv)
+    if not port_is_free(options.host, options.port):
+        print(
+            f"prefscore did not start: port {options.port} is in use (another server?). "
+            f"Stop it, or choose another port: make run PORT={options.port + 1}",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     addresses = lan_addresses() if options.host in ("0.0.0.0", "::") else [options.host]
     addresses = [a for a in addresses if not ipaddress.ip_address(a).is_loopback]
-    environment = lan_environment(addresses, options.port, dict(os.environ), socket.gethostname())
+    environment = lan_environment(
+        addresses, options.port, dict(os.environ), socket.gethostname(), options.name
+    )
     os.environ.update(environment)
-    print(banner(os.environ["PUBLIC_URL"], addresses, options.port), flush=True)
+    prepared: Any = prepare_or_exit()
+    owner_url = None
+    if prepared.owner_token:
+        from prefscore.clubs.management.commands.owner_link import owner_url as link_to
+
+        owner_url = link_to(os.environ["PUBLIC_URL"], prepared.owner_token)
+    text = banner(os.environ["PUBLIC_URL"], addresses, options.port, owner_url, prepared.notes)
+    print(text, flush=True)
+    if options.prepare_only:
+        return
+    serve(options)
+
+
+def serve(options: argparse.Namespace) -> None:
+    """uvicorn on the interface and port, HTTPS with a certificate; the backups beside it."""
+    from datetime import timedelta
 
     import uvicorn
+    from django.conf import settings
 
+    from prefscore.startup import BackupSchedule
+
+    if settings.BACKUP_EVERY_HOURS > 0:
+        BackupSchedule(timedelta(hours=settings.BACKUP_EVERY_HOURS), sys.stdout).start()
     uvicorn.run(
         "prefscore.asgi:application",
         host=options.host,
         port=options.port,
+        ssl_certfile=options.cert or None,
+        ssl_keyfile=options.key or None,
         # Forwarded headers only from a proxy on this machine (uvicorn's default).
         proxy_headers=True,
         server_header=False,

@@ -42,6 +42,7 @@ PRECACHED = (
     "js/stream-core.js",
     "js/stream.js",
     "js/push.js",
+    "js/plain-offline.js",
     "django_htmx/htmx-2.min.js",
     "icons/icon-192.png",
     "icons/favicon.ico",

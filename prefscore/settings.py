@@ -202,6 +202,77 @@ def cache_config(env: Env) -> dict[str, Any]:
     }
 
 
+def time_zone(env: Env) -> str:
+    """TIME_ZONE if set, else the machine's own zone (the one its clock shows), else UTC.
+
+    The machine's zone is read by tzlocal: ``TZ``, then the system's configuration
+    (``/etc/localtime``, a link or a copy of a zone file, ``/etc/timezone`` and the other
+    distributions' files; the registry on Windows), and only a name the zone database
+    knows is taken. A club's laptop shows the time its owner set: the audit, the
+    statistics' dates and the phones at the table agree.
+    """
+    name = env_str("TIME_ZONE", env=env)
+    if name:
+        return name
+    try:
+        import tzlocal
+
+        name = tzlocal.get_localzone_name() or ""
+    except Exception:  # any failure to read the machine's zone is no reason not to start
+        name = ""
+    return name if _known_zone(name) else "UTC"
+
+
+def _known_zone(name: str) -> bool:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not name:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+# What a mail settings file may set (``MAIL_SETTINGS_FILE``, ``make run``'s data/mail.env).
+MAIL_VARIABLES = frozenset(
+    {
+        "EMAIL_HOST",
+        "EMAIL_PORT",
+        "EMAIL_HOST_USER",
+        "EMAIL_HOST_PASSWORD",
+        "EMAIL_USE_TLS",
+        "DEFAULT_FROM_EMAIL",
+    }
+)
+
+
+def mail_environment(env: Env) -> dict[str, str]:
+    """The environment with the mail settings of ``MAIL_SETTINGS_FILE`` under it.
+
+    The file holds ``NAME=value`` lines (``#`` starts a comment) naming only
+    :data:`MAIL_VARIABLES`; a variable set in the environment wins over the file. A
+    missing file is no mail settings: mail is then printed to the console.
+    """
+    found: dict[str, str] = {}
+    path = env_str("MAIL_SETTINGS_FILE", env=env)
+    if path and Path(path).is_file():
+        for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, equals, value = line.partition("=")
+            name = name.strip().removeprefix("export ").strip()
+            if not equals or name not in MAIL_VARIABLES:
+                raise ImproperlyConfigured(
+                    f"{path}, line {number}: expected NAME=value with NAME one of "
+                    f"{', '.join(sorted(MAIL_VARIABLES))}."
+                )
+            found[name] = value.strip().strip("'\"")
+    return {**found, **{k: v for k, v in env.items() if v.strip()}}
+
+
 def email_backend(env: Env) -> str:
     """SMTP when EMAIL_HOST is set; otherwise mail is printed to the console."""
     if env_str("EMAIL_HOST", env=env):
@@ -292,7 +363,7 @@ LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
-TIME_ZONE = env_str("TIME_ZONE", "Europe/Moscow")
+TIME_ZONE = time_zone(os.environ)
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -317,7 +388,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Mail is queued in the request and sent after it (prefscore/clubs/outbox.py) through
 # MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
 EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
-MAIL_DELIVERY_BACKEND = email_backend(os.environ)
+MAIL_ENV = mail_environment(os.environ)
+MAIL_DELIVERY_BACKEND = email_backend(MAIL_ENV)
+# Whether the site can mail at all: a challenged sign-in then also offers a mailed code.
+MAIL_CONFIGURED = MAIL_DELIVERY_BACKEND.endswith("smtp.EmailBackend")
 # 1: a thread of the app server sends after each response (the default with DEBUG, so
 # that `make run` needs nothing more); 0: `manage.py send_queued_mail --loop` alone
 # sends, which keeps answer times closest whatever the email (docs/benchmarks.md).
@@ -327,12 +401,13 @@ MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)
 RESETS_PER_ADDRESS_PER_HOUR = env_int("RESETS_PER_ADDRESS_PER_HOUR", 10)
 INVITATIONS_PER_ADDRESS_PER_HOUR = env_int("INVITATIONS_PER_ADDRESS_PER_HOUR", 30)
-EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 587)
-EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
-EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "prefscore@localhost")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost", MAIL_ENV)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, MAIL_ENV)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", env=MAIL_ENV)
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", env=MAIL_ENV)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True, MAIL_ENV)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "prefscore@localhost", MAIL_ENV)
+del MAIL_ENV  # holds the SMTP password: not a setting to show
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # The address the join and spectator QR codes give, e.g. http://192.168.1.20:8000 (make
@@ -405,10 +480,16 @@ DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
+# `make run` takes one every BACKUP_EVERY_HOURS (0: never) and keeps the newest BACKUP_KEEP
+# (prefscore/clubs/backups.py); `manage.py backup --keep N` is the same for a timer.
+BACKUP_EVERY_HOURS = env_int("BACKUP_EVERY_HOURS", 24)
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 
 # A challenged sign-in's mailed code (prefscore/clubs/signin_codes.py).
 SIGNIN_CODE_MINUTES = env_int("SIGNIN_CODE_MINUTES", 15)
 SIGNIN_CODE_TRIES = env_int("SIGNIN_CODE_TRIES", 5)
+# How long a challenged sign-in waits for a person to approve it (prefscore/clubs/approvals.py).
+SIGNIN_APPROVAL_MINUTES = env_int("SIGNIN_APPROVAL_MINUTES", 30)
 
 # Open event streams a process holds (prefscore/games/stream_limits.py): per account and
 # per address (429 beyond), and in all (503 beyond; 0: what the open files allow); the

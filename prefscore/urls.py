@@ -2,8 +2,12 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from prefscore import offline
+
+# The admin's name in its header and the browser's tab, in the page's language.
+admin.site.site_header = admin.site.site_title = _("prefscore administration")
 
 urlpatterns = [
     # The installable app: the service worker from the root, its manifest, the favicon,

@@ -22,6 +22,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from prefscore.admin_words import WordedAdmin
 from prefscore.clubs.models import Club
 
 from .choices import ConcedeLevel
@@ -87,7 +88,8 @@ def _list_formfield(db_field: Field[Any, Any]) -> forms.Field:
 
 
 @admin.register(Convention)
-class ConventionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ConventionAdmin(WordedAdmin):
+    add_title = _("New convention")
     list_display = (
         "__str__",
         "owner",

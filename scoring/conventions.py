@@ -53,6 +53,16 @@ def convention_choices(club: Club | None) -> list[tuple[str, str]]:
     return _choices(_records(club))
 
 
+def stored_names(club: Club | None) -> list[tuple[str, str]]:
+    """(stored name, label) for each convention a pulka of ``club`` may be played under:
+    the name :func:`convention_for_key` stores on the pulka, presets first."""
+    records = _records(club)
+    return [
+        (record.slug if record.is_preset else record.name, label)
+        for record, (_key, label) in zip(records, _choices(records), strict=True)
+    ]
+
+
 def user_convention_choices(user: Any) -> list[tuple[str, str]]:
     """(key, label) for the paper-pulka calculator: the presets and the user's clubs' own."""
     return _choices(_in_order(ConventionRecord.objects.visible_to(user)))

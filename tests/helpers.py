@@ -22,6 +22,8 @@ SETTINGS_VARIABLES = (
     "SECRET_KEY_FILE",
     "PLAIN_HTTP",
     "PUBLIC_URL",
+    "TIME_ZONE",
+    "TZ",
     # Set by the browser tests; the deploy check rightly refuses it.
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )

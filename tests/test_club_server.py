@@ -71,6 +71,33 @@ def test_the_banner_prints_the_address_and_a_qr_code_of_it():
 
     assert "prefscore is at http://192.168.1.20:8000" in text
     assert "█" in text  # the QR code, drawn in block characters
+    assert "demo" not in text  # no published sign-in
+
+
+def test_on_plain_http_the_banner_says_what_the_phones_miss_and_how_to_get_it():
+    plain = lan.banner("http://192.168.1.20:8000", ["192.168.1.20"], 8000)
+    secure = lan.banner("https://pref.club.example:8000", ["192.168.1.20"], 8000)
+
+    assert lan.PLAIN_HTTP_NOTE in plain
+    assert "offline" in lan.PLAIN_HTTP_NOTE and "CERT=" in lan.PLAIN_HTTP_NOTE
+    assert lan.PLAIN_HTTP_NOTE not in secure
+
+
+def test_a_server_without_an_owner_prints_the_owners_link_and_its_qr_code():
+    link = "http://192.168.1.20:8000/owner/" + "t" * 43 + "/"
+
+    text = lan.banner("http://192.168.1.20:8000", ["192.168.1.20"], 8000, link)
+
+    assert link in text
+    assert text.count("▀") > lan.banner("http://192.168.1.20:8000", [], 8000).count("▀")
+
+
+def test_with_a_certificate_the_address_is_its_name_over_https():
+    env = lan.lan_environment(["192.168.1.20"], 8443, {}, "clubpc", "pref.club.example")
+
+    assert env["PUBLIC_URL"] == "https://pref.club.example:8443"
+    assert "pref.club.example" in env["ALLOWED_HOSTS"].split(",")
+    assert env["PLAIN_HTTP"] == "0"
 
 
 @override_settings(PUBLIC_URL="http://192.168.1.20:8000")

@@ -4,7 +4,14 @@ the ``members`` namespace, a club's members and invitations."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import account_views, member_views, player_views, request_views
+from . import (
+    account_views,
+    approval_views,
+    member_views,
+    owner_views,
+    player_views,
+    request_views,
+)
 
 member_patterns = [
     path("clubs/<slug:slug>/members/", member_views.members, name="list"),
@@ -28,9 +35,19 @@ member_patterns = [
 urlpatterns = [
     path("accounts/login/", account_views.SignInView.as_view(), name="login"),
     path("accounts/login/code/", account_views.sign_in_code, name="login_code"),
+    # A challenged sign-in approved by a person (prefscore/clubs/approvals.py).
+    path("accounts/login/approval/", approval_views.login_approval, name="login_approval"),
+    path("accounts/approvals/", approval_views.signin_approvals, name="signin_approvals"),
+    path(
+        "accounts/approvals/<id:pk>/refuse/",
+        approval_views.refuse_signin,
+        name="signin_refuse",
+    ),
     path("accounts/logout/", account_views.SignOutView.as_view(), name="logout"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/name/", account_views.display_name, name="display_name"),
+    # The one-time link a new server prints for its owner (prefscore/clubs/owner.py).
+    path("owner/<str:token>/", owner_views.owner_setup, name="owner_setup"),
     path(
         "accounts/password/change/",
         auth_views.PasswordChangeView.as_view(),

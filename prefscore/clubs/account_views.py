@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods
 
 from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import accounts, names, outbox, ratelimit, signin_codes
+from . import accounts, approvals, names, outbox, ratelimit, signin_codes
 from .models import Player
 from .name_rules import NO_LETTER, refuse_look_alike, shown_name, shows
 
@@ -34,8 +34,12 @@ TOO_MANY = "too_many_attempts"
 TOO_MANY_REQUESTS = _("Too many requests from your network. Try again in an hour.")
 CHALLENGE_MESSAGE = _(
     "Too many failed sign-in attempts on this account or from this network. If the "
-    "username and password were right, we have mailed a one-time code to the account's "
-    "email address: enter it to sign in."
+    "username and password were right, this device can still sign in once a person "
+    "approves it."
+)
+MAILED_MESSAGE = _(
+    "If the account has an email address, we have also mailed it a one-time code: enter "
+    "it here to sign in at once."
 )
 
 
@@ -49,7 +53,9 @@ class SignInForm(AuthenticationForm):
             challenge = getattr(self.request, "signin_challenge", None)
             if challenge is None or self.request is None:
                 raise
-            signin_codes.start(self.request, challenge, self.cleaned_data.get("username", ""))
+            username = self.cleaned_data.get("username", "")
+            signin_codes.start(self.request, challenge, username)
+            approvals.start(self.request, challenge, username)
             raise ValidationError(CHALLENGE_MESSAGE, code=TOO_MANY) from None
 
 
@@ -76,8 +82,22 @@ class CodeForm(forms.Form):
 def code_page(
     request: HtmxHttpRequest, form: CodeForm, next_url: str, status: int = 200
 ) -> HttpResponse:
-    context = {"form": form, "next": next_url, "message": CHALLENGE_MESSAGE}
+    """The challenged sign-in's page: this device's code for a person to approve it and,
+    where the server has mail, the mailed code's field (prefscore/clubs/approvals.py)."""
+    context = {
+        "form": form,
+        "next": next_url,
+        "message": CHALLENGE_MESSAGE,
+        "mailed_message": MAILED_MESSAGE,
+        "mail": settings.MAIL_CONFIGURED,
+        "approval_code": _spaced(approvals.pending_code(request)),
+    }
     return render_page(request, "registration/signin_code.html", context, status=status)
+
+
+def _spaced(code: str | None) -> str | None:
+    """123 456: six digits read out in two halves."""
+    return f"{code[:3]} {code[3:]}" if code else None
 
 
 @sensitive_post_parameters("code")

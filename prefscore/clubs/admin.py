@@ -9,8 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth import admin as auth_admin
+from django.contrib.auth.models import Group, User
 from django.forms import ModelForm
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from prefscore.admin_words import WordedAdmin
 
 from .account_views import SignInView
 from .models import Club, Invitation, Membership, Player, SignInCounter
@@ -30,7 +35,8 @@ class PlayerInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(WordedAdmin):
+    add_title = _("New club")
     list_display = ["name", "slug", "pencil_minutes", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -44,7 +50,8 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(WordedAdmin):
+    add_title = _("New player")
     list_display = ["name", "club", "user"]
     list_filter = ["club"]
     list_select_related = ["club", "user"]
@@ -53,7 +60,8 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(WordedAdmin):
+    add_title = _("New membership")
     list_display = ["user", "club", "role"]
     list_filter = ["role", "club"]
     list_select_related = ["club", "user"]
@@ -68,7 +76,8 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(WordedAdmin):
+    add_title = _("New invitation")
     list_display = ["club", "role", "created_by", "expires_at", "used_by", "used_at"]
     list_filter = ["role", "club"]
     list_select_related = ["club", "created_by", "used_by"]
@@ -77,7 +86,7 @@ class InvitationAdmin(admin.ModelAdmin):
 
 
 @admin.register(SignInCounter)
-class SignInCounterAdmin(admin.ModelAdmin):
+class SignInCounterAdmin(WordedAdmin):
     """Read-only but for deletion: deleting a counter lifts its challenge at once."""
 
     list_display = ["scope", "key", "failures", "strikes", "locked_until", "trusted"]
@@ -98,3 +107,18 @@ def admin_sign_in(request: HttpRequest, extra_context: dict[str, Any] | None = N
 
 # AdminSite.login is what /admin/login/ calls; replacing it keeps the admin's URL names.
 admin.site.login = admin_sign_in  # type: ignore[method-assign]
+
+
+# Django's own admins of accounts and groups, with the titles worded as the others'.
+admin.site.unregister(User)
+admin.site.unregister(Group)
+
+
+@admin.register(User)
+class AccountAdmin(WordedAdmin, auth_admin.UserAdmin):
+    add_title = _("New user")
+
+
+@admin.register(Group)
+class GroupAdmin(WordedAdmin, auth_admin.GroupAdmin):
+    add_title = _("New group")

@@ -374,3 +374,94 @@ class MembershipRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} → {self.club} ({self.status})"
+
+
+class OwnerLink(models.Model):
+    """The one-time link that makes a new server's owner (prefscore/clubs/owner.py).
+
+    Only the token's digest is kept: the link is printed once on the server's terminal
+    and is worth nothing to whoever reads the database. A link works once; a new start
+    without an owner makes a new link and ends the older ones.
+    """
+
+    digest = models.CharField(_("token digest"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("made"), default=timezone.now)
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("owner made"),
+    )
+
+    class Meta:
+        verbose_name = _("owner link")
+        verbose_name_plural = _("owner links")
+
+    def __str__(self) -> str:
+        return f"owner link {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class SignInApprovalQuerySet(models.QuerySet["SignInApproval"]):
+    def waiting(self) -> SignInApprovalQuerySet:
+        """Asked with the right password, not yet decided, not expired."""
+        return self.filter(
+            user__isnull=False,
+            status=SignInApproval.Status.WAITING,
+            expires_at__gt=timezone.now(),
+        )
+
+
+class SignInApproval(models.Model):
+    """A challenged sign-in waiting to be confirmed by a person (prefscore/clubs/approvals.py).
+
+    Every challenged attempt makes one, whatever its password, so that its answer tells
+    nothing; ``user`` is set only when the password was right, and only those rows are
+    ever shown to anyone who may approve. The waiting device keeps a secret in its
+    session (its digest here) and shows ``code``, which the approver types in.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        APPROVED = "approved", _("approved")
+        REFUSED = "refused", _("refused")
+        USED = "used", _("signed in")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("account"),
+    )
+    username = models.CharField(_("username typed"), max_length=150)
+    address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    code = models.CharField(_("code shown"), max_length=8)
+    secret_digest = models.CharField(_("secret digest"), max_length=64)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.WAITING
+    )
+    created_at = models.DateTimeField(_("asked"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    objects = SignInApprovalQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("sign-in approval")
+        verbose_name_plural = _("sign-in approvals")
+        indexes = [models.Index(fields=["status", "expires_at"], name="signin_approval_waiting")]
+
+    def __str__(self) -> str:
+        return f"{self.username} {self.status} {self.created_at:%Y-%m-%d %H:%M}"

@@ -17,11 +17,13 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from prefscore.admin_words import WordedAdmin
+
 from . import events
 from .models import AuditEvent, Correction, Deal, Pulka, PulkaSeat
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(WordedAdmin):
     """View only: no adding, changing or deleting."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -52,7 +54,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Pulka)
-class PulkaAdmin(admin.ModelAdmin):
+class PulkaAdmin(WordedAdmin):
     list_display = ["__str__", "club", "convention_name", "status", "created_at"]
     list_filter = ["club", "status"]
     list_select_related = ["club"]

@@ -14,6 +14,7 @@ from prefscore.tournaments.models import Tournament
 from scoring.engine import season as engine
 from scoring.messages import message_for
 
+from . import coefficients
 from .models import Season
 
 TIE_BREAK_CHOICES = [
@@ -27,12 +28,6 @@ TIE_BREAK_CHOICES = [
 
 # ModelForm is generic in the stubs only (pyproject.toml, [[tool.mypy.overrides]]).
 class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
-    coefficients_text = forms.CharField(
-        label=_("Coefficients per convention"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_("One a line, as “Sochi = 2” or “Rostov = 4/3”; others count 1."),
-    )
     first_tie_break = forms.ChoiceField(
         label=_("First tie-break"), choices=TIE_BREAK_CHOICES, required=False
     )
@@ -88,9 +83,7 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
                 "The club has no tournament yet; choose them here once it has."
             )
         season = self.instance
-        self.fields["coefficients_text"].initial = "\n".join(
-            f"{name} = {value}" for name, value in (season.coefficients or {}).items()
-        )
+        self._coefficient_fields(season)
         breaks = list(season.tie_breaks or []) + ["", ""]
         self.fields["first_tie_break"].initial = breaks[0]
         self.fields["second_tie_break"].initial = breaks[1]
@@ -114,19 +107,55 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
         base = slug_from_name(name, fallback="season")
         return free_among(others, base, {"new"})  # "new": the URL of the new-season form
 
-    def clean_coefficients_text(self) -> dict[str, str]:
+    def _coefficient_fields(self, season: Season) -> None:
+        """A coefficient field per convention the club plays, stored by its name
+        (docs/seasons.md §3); a stored name that matches none gets a field of its own,
+        refused until it is emptied (``coefficients.unknown``)."""
+        stored = dict(season.coefficients or {})
+        known = coefficients.weighable(self.club)
+        names = {name for name, _label in known}
+        strays = [(name, "") for name in stored if name not in names]
+        self.coefficient_names: dict[str, tuple[str, bool]] = {}
+        for name, label in [*known, *strays]:
+            key = coefficients.field_name(name)
+            self.coefficient_names[key] = (name, name in names)
+            self.fields[key] = forms.CharField(
+                label=label or _("“%(name)s” (no convention of the club)") % {"name": name},
+                required=False,
+                max_length=20,
+                initial=stored.get(name, ""),
+                widget=forms.TextInput(attrs={"placeholder": "1", "autocomplete": "off"}),
+            )
+
+    @property
+    def coefficient_fields(self) -> list[forms.BoundField]:
+        """The coefficient fields in the order shown: presets, the club's own, the rest."""
+        return [self[key] for key in self.coefficient_names]
+
+    def _clean_coefficients(self) -> dict[str, str]:
+        """The coefficients by convention name; each refusal next to its field."""
         out: dict[str, str] = {}
-        for line in self.cleaned_data["coefficients_text"].splitlines():
-            if not line.strip():
+        for key, (name, known) in self.coefficient_names.items():
+            value = (self.cleaned_data.get(key) or "").strip()
+            if not value:
                 continue
-            name, sep, value = line.partition("=")
-            if not sep or not name.strip():
-                raise forms.ValidationError(_("Write each line as “convention = coefficient”."))
-            out[name.strip()] = value.strip()
-        try:
-            engine.check_policy(engine.Policy(coefficients=engine.parse_coefficients(out)))
-        except engine.SeasonError as error:
-            raise forms.ValidationError(message_for(error)) from error
+            if not known:
+                self.add_error(
+                    key,
+                    _(
+                        "No convention of the club is called “%(name)s”: give its coefficient "
+                        "to the convention it means, and empty this field."
+                    )
+                    % {"name": name},
+                )
+                continue
+            try:
+                weight = engine.parse_coefficients({name: value})
+                engine.check_policy(engine.Policy(coefficients=weight))
+            except engine.SeasonError as error:
+                self.add_error(key, message_for(error))
+                continue
+            out[name] = value
         return out
 
     def clean_yellow_cards_limit(self) -> int | None:
@@ -148,13 +177,14 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
         if len(set(breaks)) != len(breaks):
             self.add_error("second_tie_break", _("Choose two different tie-breaks."))
         data["tie_breaks"] = breaks
+        data["coefficients"] = self._clean_coefficients()
         if not data.get("slug") and data.get("name"):
             data["slug"] = self._free_slug(data["name"])
         return data
 
     def save(self, commit: bool = True) -> Season:
         season: Season = super().save(commit=False)
-        season.coefficients = self.cleaned_data["coefficients_text"]
+        season.coefficients = self.cleaned_data["coefficients"]
         season.tie_breaks = self.cleaned_data["tie_breaks"]
         if commit:
             season.save()

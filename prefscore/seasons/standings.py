@@ -98,11 +98,12 @@ def rating_changes(club_id: int, fresh: bool = False) -> dict[int, dict[int, Fra
 def tournament_events(season: Season) -> list[tuple[str, str, tuple[engine.Table, ...], Cards]]:
     """The season's finished tournaments and its final, one event each (docs/seasons.md §1).
 
-    Each table of a tournament is a table of its event: its stored whole whists, or the
-    arbiter's where he closed it (docs/tournaments.md §4.11); results are locked once the
-    tournament is finished, so only finished ones count. Its cards count with it (§13).
-    Its tables move no club rating (docs/rating.md §5): under the rating measure it
-    counts nought.
+    Each table of a tournament is a table of its event exactly as the tournament counts
+    it (``tournaments.results.counted_tables``, docs/tournaments.md §4.9–§4.11): a table
+    of 4 that played on as three is one table, with the arbiter's figures, the fines on
+    its sheet and a forfeit's cap. Results are locked once the tournament is finished,
+    so only finished ones count. Its cards count with it (§13). Its tables move no club
+    rating (docs/rating.md §5): under the rating measure it counts nought.
     """
     chosen = {t.pk: t for t in season.tournaments.all()}
     if season.final is not None:
@@ -111,20 +112,13 @@ def tournament_events(season: Season) -> list[tuple[str, str, tuple[engine.Table
     finished = [t for t in chosen.values() if t.finished and t.finished_at is not None]
     cards = tournament_cards([t.pk for t in finished])
     for tournament in finished:
-        tables = results.standing_tables(tournament)
-        stored = results.table_results(tournament, tables)
         counted = tuple(
             engine.Table(
-                players=tuple(int(key) for key in table.keys),
-                whists=tuple(
-                    table.arbiter_whists
-                    if table.arbiter_whists is not None
-                    else stored[table.pk].whists
-                ),
+                players=tuple(int(key) for key in table.result.players),
+                whists=table.result.whists,
                 convention=tournament.convention_name,
             )
-            for table in tables
-            if table.pk in stored and table.keys
+            for table in results.counted_tables(tournament).tables
         )
         day = timezone.localdate(tournament.finished_at).isoformat()
         events.append((day, f"{day} {tournament.name}", counted, cards.get(tournament.pk, {})))

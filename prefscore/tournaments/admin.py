@@ -16,6 +16,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from prefscore.admin_words import WordedAdmin
+
 from . import decisions
 from .models import (
     RegulationChange,
@@ -111,7 +113,7 @@ class ClosureCorrectionForm(forms.ModelForm):
 
 
 @admin.register(TableClosure)
-class TableClosureAdmin(admin.ModelAdmin):
+class TableClosureAdmin(WordedAdmin):
     list_display = ["pulka", "reason", "closed_by", "closed_at"]
     readonly_fields = CLOSURE_FIELDS
 
@@ -154,7 +156,7 @@ class TableClosureAdmin(admin.ModelAdmin):
 
 
 @admin.register(TournamentEvent)
-class TournamentEventAdmin(admin.ModelAdmin):
+class TournamentEventAdmin(WordedAdmin):
     """The directors' decisions: read only, never deleted (the audit)."""
 
     list_display = ["tournament", "action", "user", "at"]
@@ -171,7 +173,8 @@ class TournamentEventAdmin(admin.ModelAdmin):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(WordedAdmin):
+    add_title = _("New tournament")
     list_display = ["name", "club", "status", "public", "table_size", "created_at"]
     list_filter = ["status", "public", "club"]
     search_fields = ["name", "club__name"]

@@ -1,29 +1,36 @@
 """Re-validating a whole tournament (docs/tournaments.md §4.13–4.14, §7.12).
 
-What ``manage.py check_tournament`` runs: every player seated at most once per round
-and only if entered, table sizes by the regulations, every drawn table still in its
-round, the stages in order, every table's seats and closing well formed, no table
-played on after it was closed, every table's result adding up to zero, the standings
-equal to a recomputation from the tables alone, and each round's reported repeats equal
-to a recount. Each violation is one line of English for the organiser's terminal; an
-empty list means the tournament is sound. A malformed table is named, and left out of
-the checks that would have to read it: nothing here raises on bad data.
+What ``manage.py check_tournament`` runs. The tables: every player seated at most once
+per round and only if entered, table sizes by the regulations, every drawn table still
+in its round, the stages in order, every table's seats and closing well formed, no
+table played on after it was closed, every table's result adding up to zero. The
+results, against a recount by code of its own (``recount.py``): every stored table
+result against its sheet's deals, the standings against each player's points counted
+again, and each round's reported repeats. The decisions (``audit.py``): every state a
+director's decision leaves has its record, and every record its state.
+
+Each violation is one line in the reader's language, naming tables by round and number
+and players by name; an empty list means the tournament is sound. A malformed table is
+named and left out of the checks that would have to read it: nothing here raises on bad
+data.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 
-from prefscore.games.models import Pulka
-from scoring.engine import ranking, seating
-from scoring.engine.errors import ScoringError
-from scoring.engine.forfeit import forfeited
-from scoring.engine.normalise import Score, normalised
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
-from . import results
-from .models import Round, Tournament
-from .services import _keys, _results, closure_of, history, standings, tournament_pulkas
+from prefscore.games.models import Pulka, PulkaSeat
+from scoring.engine import seating
+from scoring.engine.normalise import Score
+
+from . import audit, recount, results
+from .models import Round, TableResult, Tournament, TournamentEntry, TournamentEvent
+from .recount import Sheet
+from .services import _keys, closure_of, history, standings, tournament_pulkas
 
 STAGE_RANK: dict[str, int] = {
     Round.Stage.QUALIFYING: 0,
@@ -34,84 +41,183 @@ STAGE_RANK: dict[str, int] = {
 
 def check(tournament: Tournament) -> list[str]:
     """Every violation found in ``tournament``, one line each (empty: sound)."""
-    pulkas = tournament_pulkas(tournament)
-    rounds = list(tournament.rounds.filter(status=Round.Status.PUBLISHED))
+    all_rounds = list(tournament.rounds.all())
+    rounds = [r for r in all_rounds if r.status == Round.Status.PUBLISHED]
+    live = tournament_pulkas(tournament)
+    archived = _archived(tournament)
+    entries = list(tournament.entries.select_related("player"))
+    names = _names(entries, [*live, *archived])
+    label = _labeller(all_rounds, live, names)
+    sheets = {pulka.pk: recount.fold(pulka) for pulka in live}
+    sheets.update({pulka.pk: Sheet(pulka, _keys(pulka), over=True) for pulka in archived})
     problems = []
     # Before the standings are read: reading them writes stale rows back.
-    problems += _stored_results(tournament)
-    problems += _seating(tournament, pulkas, rounds)
-    problems += _drawn_tables(tournament, pulkas, rounds)
+    problems += _stored_results(tournament, sheets, label)
+    problems += _seating(tournament, live, rounds, label, names)
+    problems += _drawn_tables(live, rounds)
     problems += _stages(rounds)
-    read: dict[int, ranking.TableResult] = {}
-    for pulka in pulkas:
-        malformed = _malformed(pulka)
-        if isinstance(malformed, str):
+    sound = {}
+    for pulka in live:
+        malformed = _malformed(pulka, sheets[pulka.pk], label)
+        if malformed:
             problems.append(malformed)
         else:
-            read[pulka.pk] = malformed
-    problems += _played_on(tournament, pulkas)
-    problems += _zero_sums(pulkas, read)
-    if len(read) == len(pulkas):  # the standings read every table
-        by_table = {p.pk: read[p.pk] for p in pulkas}
-        joined = results.join_continued(by_table, results.continued(rounds))
-        problems += _standings(tournament, joined, rounds)
-    problems += _repeats(pulkas, rounds)
+            sound[pulka.pk] = sheets[pulka.pk]
+    problems += _played_on(tournament, live, label)
+    problems += _zero_sums(sound, label)
+    if len(sound) == len(live):  # the standings read every table
+        forfeits = {
+            (str(e.player_id), e.forfeited_round) for e in entries if e.forfeited_round is not None
+        }
+        expected = recount.points(tournament, sound, rounds, forfeits)
+        problems += _standings(tournament, expected, entries, names)
+    problems += _repeats(live, rounds)
+    context = audit.Context(
+        tournament,
+        sheets,
+        label,
+        lambda key: names.get(key, key),
+        all_rounds,
+        entries,
+        _events(tournament),
+    )
+    problems += audit.unexplained(context)
     return problems
 
 
-def _table(pulka: Pulka) -> str:
-    return f"round {pulka.round_number or 0}, table {pulka.pk}"
+def _archived(tournament: Tournament) -> list[Pulka]:
+    """The sheets a drop re-seated: their seats and closing, not their deals."""
+    seats = Prefetch("seats", queryset=PulkaSeat.objects.order_by("seat"))
+    pulkas = tournament.pulkas.filter(status=Pulka.Status.ARCHIVED).select_related("closure")
+    found = list(pulkas.order_by("round_number", "pk").prefetch_related(seats))
+    for pulka in found:
+        pulka.standing_deals = []  # type: ignore[attr-defined]
+    return found
 
 
-def _seating(tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
+def _events(tournament: Tournament) -> list[TournamentEvent]:
+    return list(tournament.events.select_related("user").order_by("at", "pk"))
+
+
+def _names(entries: Sequence[TournamentEntry], pulkas: Sequence[Pulka]) -> dict[str, str]:
+    """Each player's name by his key: the entries', then a seat's (a stranger's)."""
+    names = {str(entry.player_id): entry.player.name for entry in entries}
+    for pulka in pulkas:
+        for seat, name in zip(pulka.seats.all(), pulka.player_names or (), strict=False):
+            names.setdefault(str(seat.player_id), str(name))
+    return names
+
+
+def _labeller(
+    rounds: Sequence[Round], live: Sequence[Pulka], names: dict[str, str]
+) -> Callable[[Pulka], str]:
+    """How a table is named: by round and number as every screen numbers it; a sheet
+    of three played on after a drop, and an archived sheet, say which they are."""
+    by_number = {r.number: r for r in rounds}
+    by_round: dict[int, list[Pulka]] = defaultdict(list)
+    for pulka in live:
+        by_round[pulka.round_number or 0].append(pulka)
+    numbers: dict[int, int] = {}
+    for number, pulkas in by_round.items():
+        numbers.update(results.table_numbers(by_number.get(number), pulkas))
+    short = recount.continues(rounds)
+
+    def label(pulka: Pulka) -> str:
+        words = {"round": pulka.round_number or 0, "table": numbers.get(pulka.pk, "?")}
+        if pulka.status == Pulka.Status.ARCHIVED:
+            players = ", ".join(names.get(key, key) for key in _keys(pulka))
+            return _("round %(round)s, the archived sheet of %(players)s") % {
+                "round": words["round"],
+                "players": players,
+            }
+        if pulka.pk in short:
+            return _("round %(round)s, table %(table)s (the sheet of three)") % words
+        return _("round %(round)s, table %(table)s") % words
+
+    return label
+
+
+def _seating(
+    tournament: Tournament,
+    pulkas: Sequence[Pulka],
+    rounds: list[Round],
+    label: Callable[[Pulka], str],
+    names: dict[str, str],
+) -> list[str]:
     entered = {str(key) for key in tournament.entries.values_list("player_id", flat=True)}
     published = {r.number for r in rounds}
     sizes = {3} if tournament.table_size == 3 else {3, 4}
     problems = []
-    seated: dict[int, Counter[str]] = defaultdict(Counter)
+    seated: dict[int, dict[str, list[Pulka]]] = defaultdict(lambda: defaultdict(list))
     # A sheet of three that played on after a drop seats its players again (§4.9).
-    continued = results.continued(rounds)
+    continued = recount.continues(rounds)
+    by_pk = {pulka.pk: pulka for pulka in pulkas}
     for pulka in pulkas:
         number = pulka.round_number or 0
         keys = _keys(pulka)
+        if len(keys) not in sizes:
+            problems.append(
+                _("%(table)s: %(count)s players") % {"table": label(pulka), "count": len(keys)}
+            )
         if pulka.pk in continued:
-            first = next((p for p in pulkas if p.pk == continued[pulka.pk]), None)
+            first = by_pk.get(continued[pulka.pk])
             if first is None or not set(keys) < set(_keys(first)):
-                problems.append(f"round {number}, table {pulka.pk}: continues no table of theirs")
-            if len(keys) not in sizes:
-                problems.append(f"round {number}, table {pulka.pk}: {len(keys)} players")
+                problems.append(
+                    _("%(table)s continues no table of its players") % {"table": label(pulka)}
+                )
             continue
         if number not in published:
-            problems.append(f"table {pulka.pk} is in round {number}, which is not published")
-        if len(keys) not in sizes:
-            problems.append(f"round {number}, table {pulka.pk}: {len(keys)} players")
+            problems.append(
+                _("%(table)s is in round %(round)s, which is not published")
+                % {"table": label(pulka), "round": number}
+            )
         for key in keys:
-            seated[number][key] += 1
+            seated[number][key].append(pulka)
             if key not in entered:
-                problems.append(f"round {number}: player {key} is seated but not entered")
-    for number, counts in sorted(seated.items()):
-        for key, times in sorted(counts.items()):
-            if times > 1:
-                problems.append(f"round {number}: player {key} is seated {times} times")
+                problems.append(
+                    _("round %(round)s: %(player)s is seated but not entered")
+                    % {"round": number, "player": names.get(key, key)}
+                )
+    for number, players in sorted(seated.items()):
+        for key, tables in sorted(players.items()):
+            if len(tables) > 1:
+                problems.append(
+                    _("round %(round)s: %(player)s sits at %(tables)s")
+                    % {
+                        "round": number,
+                        "player": names.get(key, key),
+                        "tables": "; ".join(label(t) for t in tables),
+                    }
+                )
     return problems
 
 
-def _stored_results(tournament: Tournament) -> list[str]:
-    """Each table's stored result (``results``) against a recount of its sheet."""
-    wording = {
-        "missing": "no stored result",
-        "differs": "stored result differs from the sheet",
-    }
-    return [
-        f"round {pulka.round_number}, table {pulka.pk}: {wording[how]}"
-        f" (manage.py rebuild_results {tournament.club.slug}/{tournament.slug})"
-        for pulka, how in results.differences(tournament)
-    ]
-
-
-def _drawn_tables(
-    tournament: Tournament, pulkas: Sequence[Pulka], rounds: list[Round]
+def _stored_results(
+    tournament: Tournament, sheets: dict[int, Sheet], label: Callable[[Pulka], str]
 ) -> list[str]:
+    """Each table's stored result (``results``) against the sheet's own fold."""
+    stored = {row.pulka_id: row for row in TableResult.objects.filter(tournament=tournament)}
+    address = f"{tournament.club.slug}/{tournament.slug}"
+    problems = []
+    for pk, one in sheets.items():
+        if one.pulka.status == Pulka.Status.ARCHIVED or one.error:
+            continue
+        row = stored.get(pk)
+        fresh = (list(one.whists), [list(s) for s in one.stats], one.deals)
+        if row is None and one.deals:
+            how = _("no stored result")
+        elif row is not None and (row.whists, row.stats, row.deals) != fresh:
+            how = _("the stored result differs from the sheet")
+        else:
+            continue
+        problems.append(
+            _("%(table)s: %(how)s (manage.py rebuild_results %(address)s)")
+            % {"table": label(one.pulka), "how": how, "address": address}
+        )
+    return problems
+
+
+def _drawn_tables(pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
     """Each published round has a table in play for each table its draw made: a table
     re-seated after a drop is replaced, never lost (docs/tournaments.md §4.9)."""
     live: dict[int, set[int]] = defaultdict(set)
@@ -127,12 +233,15 @@ def _drawn_tables(
             key = table.get("pulka")
             if isinstance(key, int) and key not in live[round_.number]:
                 problems.append(
-                    f"round {round_.number}: table {number} of the draw (pulka {key}) "
-                    "is not in play"
+                    _("round %(round)s: table %(table)s of the draw is not in play")
+                    % {"round": round_.number, "table": number}
                 )
-        count = len(live[round_.number])
+        count = len(live[round_.number]) - sum(1 for t in drawn if t.get("continues"))
         if not named and count != len(drawn):
-            problems.append(f"round {round_.number}: {len(drawn)} tables drawn, {count} in play")
+            problems.append(
+                _("round %(round)s: %(drawn)s tables drawn, %(count)s in play")
+                % {"round": round_.number, "drawn": len(drawn), "count": count}
+            )
     return problems
 
 
@@ -144,29 +253,33 @@ def _stages(rounds: list[Round]) -> list[str]:
     previous: str = Round.Stage.QUALIFYING
     for round_ in sorted(rounds, key=lambda r: r.number):
         stage: str = round_.stage
+        words = {"round": round_.number, "stage": stage, "previous": previous}
         players = {k for t in round_.tables if isinstance(t, dict) for k in t.get("players", [])}
         if stage not in STAGE_RANK:
-            problems.append(f"round {round_.number}: unknown stage {stage!r}")
+            problems.append(_("round %(round)s: unknown stage “%(stage)s”") % words)
             continue
+        words["stage"] = str(Round.Stage(stage).label)
+        words["previous"] = str(Round.Stage(previous).label)
         if STAGE_RANK[stage] < STAGE_RANK[previous]:
-            problems.append(f"round {round_.number}: a {stage} round after the {previous}")
-        if round_.is_final != (stage != Round.Stage.QUALIFYING):
+            problems.append(_("round %(round)s: a %(stage)s round after the %(previous)s") % words)
+        if round_.is_final and stage == Round.Stage.QUALIFYING:
+            problems.append(_("round %(round)s: a qualifying round marked as after a cut") % words)
+        if not round_.is_final and stage != Round.Stage.QUALIFYING:
             problems.append(
-                f"round {round_.number}: stage {stage} but is_final is {round_.is_final}"
+                _("round %(round)s: a %(stage)s round not marked as after a cut") % words
             )
         if stage != Round.Stage.QUALIFYING and round_.method not in (
             "standing",
             "swapped",
             "moved",
+            "seeded",
         ):
-            problems.append(
-                f"round {round_.number}: a {stage} round seated by {round_.method or 'nothing'}"
-                ", not by standing after a cut"
-            )
+            problems.append(_("round %(round)s: a %(stage)s round not seated by standing") % words)
         if stage != previous and stage != Round.Stage.QUALIFYING:
             if field is not None and players and not players < field:
                 problems.append(
-                    f"round {round_.number}: the {stage} does not seat a cut of the field before"
+                    _("round %(round)s: the %(stage)s does not seat a cut of the field before")
+                    % words
                 )
             field = players or field
         elif stage == Round.Stage.QUALIFYING:
@@ -175,13 +288,19 @@ def _stages(rounds: list[Round]) -> list[str]:
     return problems
 
 
-def _malformed(pulka: Pulka) -> str | ranking.TableResult:
-    """The table's result, or why its seats, closing or sheet cannot be read: named,
-    never raised."""
+def _malformed(pulka: Pulka, one: Sheet, label: Callable[[Pulka], str]) -> str:
+    """Why the table's seats, closing or sheet cannot be read, or nothing: named, never
+    raised."""
     names = list(pulka.player_names) if isinstance(pulka.player_names, list) else []
     seats = [seat.seat for seat in pulka.seats.all()]
     if seats != list(range(len(names))):
-        return f"{_table(pulka)}: seats {seats} do not match the {len(names)} players of its sheet"
+        return _(
+            "%(table)s: its seats %(seats)s do not match the %(count)s players of its sheet"
+        ) % {
+            "table": label(pulka),
+            "seats": seats,
+            "count": len(names),
+        }
     closure = closure_of(pulka)
     whists = closure.whists if closure is not None else None
     if whists is not None:
@@ -189,100 +308,135 @@ def _malformed(pulka: Pulka) -> str | ranking.TableResult:
             isinstance(w, int) and not isinstance(w, bool) for w in whists
         )
         if not whole:
-            return f"{_table(pulka)}: the closing's whists {whists!r} are not whole numbers"
+            return _("%(table)s: the closing's whists %(whists)r are not whole numbers") % {
+                "table": label(pulka),
+                "whists": whists,
+            }
         if len(whists) != len(names):
-            return f"{_table(pulka)}: the closing has {len(whists)} whists for {len(names)} players"
-    try:
-        return _results([pulka])[0]
-    except (ScoringError, ValueError, TypeError, KeyError) as error:
-        return f"{_table(pulka)}: its sheet cannot be scored ({error!r})"
+            return _("%(table)s: the closing has %(count)s whists for %(players)s players") % {
+                "table": label(pulka),
+                "count": len(whists),
+                "players": len(names),
+            }
+    if one.error:
+        return _("%(table)s: its sheet cannot be scored (%(error)s)") % {
+            "table": label(pulka),
+            "error": one.error,
+        }
+    return ""
 
 
-def _played_on(tournament: Tournament, pulkas: Sequence[Pulka]) -> list[str]:
+def _played_on(
+    tournament: Tournament, pulkas: Sequence[Pulka], label: Callable[[Pulka], str]
+) -> list[str]:
     """A closed table records no deal after its closing, and plays no more (§4.9)."""
     problems = []
     for pulka in pulkas:
         closure = closure_of(pulka)
         if closure is not None:
             if pulka.status == Pulka.Status.RUNNING:
-                problems.append(f"{_table(pulka)}: closed, yet it played on (running)")
+                problems.append(
+                    _("%(table)s: closed, yet it is still running") % {"table": label(pulka)}
+                )
             later = [
                 deal.number
                 for deal in pulka.standing_deals  # type: ignore[attr-defined]
                 if deal.entered_at > closure.closed_at
             ]
             if later:
-                problems.append(f"{_table(pulka)}: closed, yet it played on (deals {later})")
+                problems.append(
+                    _("%(table)s: closed, yet deals %(deals)s came after the closing")
+                    % {"table": label(pulka), "deals": ", ".join(map(str, later))}
+                )
         if tournament.finished and pulka.status == Pulka.Status.RUNNING:
-            problems.append(f"{_table(pulka)}: still running in a finished tournament")
+            problems.append(
+                _("%(table)s: still running in a finished tournament") % {"table": label(pulka)}
+            )
     return problems
 
 
-def _zero_sums(pulkas: Sequence[Pulka], results: dict[int, ranking.TableResult]) -> list[str]:
-    return [
-        f"{_table(pulka)}: whists add up to {sum(results[pulka.pk].whists)}"
-        for pulka in pulkas
-        if pulka.pk in results and sum(results[pulka.pk].whists) != 0
-    ]
+def _zero_sums(sheets: dict[int, Sheet], label: Callable[[Pulka], str]) -> list[str]:
+    problems = []
+    for one in sheets.values():
+        figures = recount.arbiter_whists(one.pulka)
+        total = sum(figures if figures is not None else one.whists)
+        if total != 0:
+            problems.append(
+                _("%(table)s: the whists add up to %(sum)s")
+                % {"table": label(one.pulka), "sum": total}
+            )
+    return problems
 
 
 def _standings(
-    tournament: Tournament, results: Sequence[ranking.TableResult], rounds: list[Round]
+    tournament: Tournament,
+    expected: Mapping[str, Score],
+    entries: Sequence[TournamentEntry],
+    names: dict[str, str],
 ) -> list[str]:
-    """The standings against a plain recount of each player's points, and their order
-    (a forfeited round counted as the regulations say, §4.9)."""
-    stage_of = {r.number: r.stage for r in rounds}
-    by_stage: dict[str, dict[str, Score]] = defaultdict(lambda: defaultdict(int))
-    left = tournament.entries.filter(forfeited_round__isnull=False)
-    forfeits = {(str(k), int(n)) for k, n in left.values_list("player_id", "forfeited_round") if n}
-    for table in results:
-        result = forfeited(table, forfeits, tournament.forfeit_whists)
-        stage = stage_of.get(result.round_number, Round.Stage.QUALIFYING)
-        points = normalised(result.whists, tournament.normalisation)
-        for key, point in zip(result.players, points, strict=True):
-            by_stage[stage][key] += point
-    factor = ranking.CARRY[tournament.carry]
+    """The standings against the recount of each player's points, whom they rank
+    (those who sat at a table, a no-show never) and their order."""
+    absent = {str(e.player_id) for e in entries if e.state == TournamentEntry.State.ABSENT}
     lines = standings(tournament).lines
     problems = []
-    stages = [s for s in (Round.Stage.SEMIFINAL, Round.Stage.FINAL) if s in by_stage]
+    ranked = {line.player for line in lines}
+    for key in sorted(set(expected) - ranked - absent, key=lambda k: names.get(k, k)):
+        problems.append(
+            _("standings: %(player)s sat at a table and is not ranked")
+            % {"player": names.get(key, key)}
+        )
     for line in lines:
-        expected: Score = by_stage[Round.Stage.QUALIFYING].get(line.player, 0)
-        for stage in stages:
-            if line.player in by_stage[stage]:
-                expected = expected * factor + by_stage[stage][line.player]
-        if line.points != expected:
+        who = names.get(line.player, line.player)
+        if line.player not in expected:
+            problems.append(_("standings: %(player)s is ranked without a table") % {"player": who})
+        elif line.points != expected[line.player]:
             problems.append(
-                f"standings: player {line.player} has {line.points} points, recount {expected}"
+                _("standings: %(player)s has %(points)s points, the recount %(recount)s")
+                % {"player": who, "points": line.points, "recount": expected[line.player]}
             )
     for before, after in zip(lines, lines[1:], strict=False):
         same_group = (before.out, before.finalist) == (after.out, after.finalist)
         if same_group and after.points > before.points:
-            problems.append(f"standings: {after.player} is placed below {before.player}")
+            problems.append(
+                _("standings: %(player)s is placed below %(other)s, with more points")
+                % {
+                    "player": names.get(after.player, after.player),
+                    "other": names.get(before.player, before.player),
+                }
+            )
         if after.place < before.place:
-            problems.append(f"standings: place {after.place} follows place {before.place}")
+            problems.append(
+                _("standings: place %(after)s follows place %(before)s")
+                % {"after": after.place, "before": before.place}
+            )
     return problems
 
 
 def _repeats(pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
     """Each qualifying round's reported repeats against a recount over the rounds before."""
     problems = []
-    for round_ in rounds:
-        if round_.stage != Round.Stage.QUALIFYING:
-            continue
-        before = [p for p in pulkas if (p.round_number or 0) < round_.number]
-        tables = [tuple(t["players"]) for t in round_.tables] or [
-            _keys(p) for p in pulkas if p.round_number == round_.number
-        ]
-        met = seating.meetings(history(before))
-        counted = sum(
-            1
-            for table in tables
-            for i, a in enumerate(table)
-            for b in table[i + 1 :]
-            if met[frozenset((a, b))]
-        )
-        if counted != round_.repeats:
-            problems.append(
-                f"round {round_.number}: {round_.repeats} repeats reported, {counted} counted"
+    by_round: dict[int, list[Pulka]] = defaultdict(list)
+    for pulka in pulkas:
+        by_round[pulka.round_number or 0].append(pulka)
+    before: list[Pulka] = []
+    for round_ in sorted(rounds, key=lambda r: r.number):
+        if round_.stage == Round.Stage.QUALIFYING:
+            drawn = [t for t in round_.tables if isinstance(t, dict) and "players" in t]
+            tables = [tuple(t["players"]) for t in drawn] or [
+                _keys(p) for p in by_round[round_.number]
+            ]
+            met = seating.meetings(history(before))
+            counted = sum(
+                1
+                for table in tables
+                for i, a in enumerate(table)
+                for b in table[i + 1 :]
+                if met[frozenset((a, b))]
             )
+            if counted != round_.repeats:
+                problems.append(
+                    _("round %(round)s: %(reported)s repeats reported, %(counted)s counted")
+                    % {"round": round_.number, "reported": round_.repeats, "counted": counted}
+                )
+        before += by_round[round_.number]
     return problems

@@ -98,15 +98,8 @@ def _apply_threshold(tournament: Tournament, entry: TournamentEntry, user: Any) 
         why = _("%(count)s yellow cards") % {"count": yellow}
     else:
         return
-    note = entries.move(tournament, entry.pk, "disqualify", user)
-    TournamentEvent.objects.create(
-        tournament=tournament,
-        entry=entry,
-        action=Action.DISQUALIFIED,
-        reason=why,
-        details={"player": entry.player.name, "table": note},
-        user=_user(user),
-    )
+    # The disqualification is written down by the move, with the regulations' reason.
+    entries.move(tournament, entry.pk, "disqualify", user, why)
 
 
 def playing_table(tournament: Tournament, entry: TournamentEntry) -> Pulka | None:

@@ -16,11 +16,13 @@ from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Player
 
-from .models import Round, Tournament, TournamentEntry
+from . import journal
+from .models import Round, Tournament, TournamentEntry, TournamentEvent
 from .services import TournamentError
 from .tables import leave_table
 
 State = TournamentEntry.State
+Action = TournamentEvent.Action
 
 # What the organiser may do from each state, by the name of the button.
 MOVES: dict[str, tuple[str, ...]] = {
@@ -69,15 +71,18 @@ def register(tournament: Tournament, players: Iterable[Player]) -> int:
     return len(made)
 
 
-def move(tournament: Tournament, entry_id: int, action: str, user: Any) -> str:
+def move(tournament: Tournament, entry_id: int, action: str, user: Any, reason: str = "") -> str:
     """Change one entry's state by the organiser's ``action`` (a name of :data:`MOVES`).
 
-    Returns a note on what happened at the player's table, if anything did.
+    A drop, a disqualification and taking a player back are decisions: each is written
+    down with ``reason`` and what it did at his table (``journal``, §4.15). Returns a
+    note on what happened at the player's table, if anything did.
     """
     _not_finished(tournament)
     with transaction.atomic():
         entry = (
             TournamentEntry.objects.select_for_update()
+            .select_related("player")
             .filter(pk=entry_id, tournament=tournament)
             .first()
         )
@@ -89,8 +94,16 @@ def move(tournament: Tournament, entry_id: int, action: str, user: Any) -> str:
             entry.state = State.DROPPED if action == "drop" else State.DISQUALIFIED
             entry.left_after_round = _published(tournament)
             entry.save(update_fields=["state", "left_after_round"])
-            return leave_table(tournament, entry, user)
+            note = leave_table(tournament, entry, user)
+            decided = Action.DROPPED if action == "drop" else Action.DISQUALIFIED
+            journal.record(
+                tournament, decided, user, reason, entry, player=entry.player.name, table=note
+            )
+            return note
         if action == "reinstate":
+            journal.record(
+                tournament, Action.REINSTATED, user, reason, entry, player=entry.player.name
+            )
             played = tournament.pulkas.filter(seats__player_id=entry.player_id).exists()
             published = _published(tournament)
             later = State.CHECKED_IN if published else State.REGISTERED

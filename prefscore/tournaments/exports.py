@@ -269,6 +269,7 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
     named = titles.titles_of(((r.number, r.stage) for r in rounds), tournament.stage_rounds)
     ids = {entry.player_id: entry.player.name for entry in entries}
     conventions = Conventions()
+    places = _table_places(rounds, by_round)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -282,9 +283,10 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
             round_json(r, by_round.get(r.number, []), names, named.get(r.number, ""), conventions)
             for r in rounds
         ],
+        "discipline": file_extras.discipline_json(tournament, places),
+        "decisions": file_extras.decisions_json(tournament, places, ids),
         # Players who tie on every criterion share a place: listed by name within it, so
         # an imported copy (whose players have other ids) exports the same list.
-        "discipline": file_extras.discipline_json(tournament, _table_places(rounds, by_round)),
         "standings": sorted(
             (standing_json(line, table.players) for line in table.lines),
             key=lambda row: (row["place"], row["name"]),
@@ -294,10 +296,12 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
 
 def _table_places(
     rounds: Sequence[Round], by_round: Mapping[int, Sequence[Pulka]]
-) -> dict[int, tuple[int, int]]:
-    """Each exported table's round and number by its pulka id (§4.11)."""
+) -> dict[int, tuple[int, int, int]]:
+    """Each exported table's round, number and sheet by its pulka id (§4.11): sheet 2 is
+    the sheet of three a table of 4 played on with after a drop, under the same number."""
+    short = results.continued(rounds)
     return {
-        pulka.pk: (round_.number, number)
+        pulka.pk: (round_.number, number, 2 if pulka.pk in short else 1)
         for round_ in rounds
         for number, pulka in services.numbered(round_, by_round.get(round_.number, []))
     }

@@ -20,18 +20,34 @@ from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import Player
 
+from . import journal
 from .constraints import MAX_PAIRS
 from .file_fields import as_list, as_object, choice, moment, refuse, text, whole
 from .models import Tournament, TournamentEntry, TournamentEvent
 
 Action = TournamentEvent.Action
-# The decisions the file keeps: the discipline's (§4.9). Check-ins, withdrawals and
-# reopenings are the history of this site's running of it, not the results.
+# The discipline's decisions (§4.9), under ``discipline``: each about a player.
 DISCIPLINE = (Action.YELLOW_CARD, Action.RED_CARD, Action.FINE, Action.DISQUALIFIED)
+# The director's other decisions (§4.15), under ``decisions``: an import keeps the
+# history that explains each state (``audit.py``). A player's own check-in is not one.
+DECISIONS = (
+    Action.REOPENED,
+    Action.TABLE_CLOSED,
+    Action.CLOSURE_CORRECTED,
+    Action.CUT,
+    Action.NO_SHOW,
+    Action.DROPPED,
+    Action.REINSTATED,
+)
 # Details that name a table by its pulka id: in the file, by round and table number.
 TABLE_KEYS = ("pulka", "floor_pulka")
+# A cut's details name its players by club player id: in the file, by name.
+PLAYER_LISTS: dict[str, str] = {Action.CUT: "players"}
+# The details that are lists: a closing's figures and names, a cut's players.
+LIST_KEYS = ("whists", "players", "before", "after")
 MAX_EVENTS = 10_000
 MAX_DETAILS = 12
+MAX_LIST = 2_000
 MAX_FIGURE = 1_000_000_000
 REASON_LENGTH = TournamentEvent._meta.get_field("reason").max_length or 300
 HOME_CLUB_LENGTH = TournamentEntry._meta.get_field("home_club").max_length or 80
@@ -58,37 +74,59 @@ def pairs_json(tournament: Tournament, names: Mapping[int, str]) -> list[list[st
     return sorted(pairs)
 
 
-def discipline_json(
-    tournament: Tournament, tables: Mapping[int, tuple[int, int]]
-) -> list[dict[str, Any]]:
+Places = Mapping[int, tuple[int, int, int]]  # a pulka's round, table number and sheet
+
+
+def discipline_json(tournament: Tournament, tables: Places) -> list[dict[str, Any]]:
     """Every card, fine and disqualification, oldest first (one query); ``tables``: each
     exported pulka's round and table number by its id."""
-    events = (
-        tournament.events.filter(action__in=DISCIPLINE, entry__isnull=False)
-        .select_related("entry__player", "user")
-        .order_by("at", "pk")
-    )
+    events = tournament.events.filter(action__in=DISCIPLINE, entry__isnull=False)
+    return _events_json(events, tables, {})
+
+
+def decisions_json(
+    tournament: Tournament, tables: Places, names: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    """The director's other decisions, oldest first (one query): closings, corrections
+    of them, cuts, reopenings, players put out and taken back (§4.15)."""
+    return _events_json(tournament.events.filter(action__in=DECISIONS), tables, names)
+
+
+def _events_json(events: Any, tables: Places, names: Mapping[int, str]) -> list[dict[str, Any]]:
     return [
         {
             "action": event.action,
-            "player": event.entry.player.name,  # type: ignore[union-attr]
+            "player": event.entry.player.name if event.entry else None,
             "reason": event.reason,
             "at": event.at.isoformat(),
             "by": event.user.get_username() if event.user else None,
-            "details": _details_out(event.details or {}, tables),
+            "details": _details_out(event.action, event.details or {}, tables, names),
         }
-        for event in events
+        for event in events.select_related("entry__player", "user").order_by("at", "pk")
     ]
 
 
+def _place(round_number: int, table: int, sheet: int) -> dict[str, int]:
+    """A table in the file: its round and number, and ``sheet`` 2 for the sheet of three
+    it played on with after a drop (§4.9), which has the same number."""
+    place = {"round": round_number, "table": table}
+    return {**place, "sheet": sheet} if sheet != 1 else place
+
+
 def _details_out(
-    details: Mapping[str, Any], tables: Mapping[int, tuple[int, int]]
+    action: str,
+    details: Mapping[str, Any],
+    tables: Places,
+    names: Mapping[int, str],
 ) -> dict[str, Any]:
     out = dict(details)
     for key in TABLE_KEYS:
         if key in out:
             place = tables.get(out[key]) if isinstance(out[key], int) else None
-            out[key] = None if place is None else {"round": place[0], "table": place[1]}
+            out[key] = None if place is None else _place(*place)
+    listed = PLAYER_LISTS.get(action)
+    if listed and isinstance(out.get(listed), list):
+        out[listed] = [names.get(int(key), str(key)) for key in out[listed]]
     return out
 
 
@@ -98,7 +136,7 @@ def _details_out(
 @dataclass(frozen=True)
 class EventFile:
     action: str
-    player: str
+    player: str  # empty for a decision about the tournament or a table
     reason: str
     at: datetime | None
     by: str
@@ -112,6 +150,9 @@ class Extras:
     home_clubs: Mapping[str, str] = field(default_factory=dict)
     pairs: tuple[tuple[str, str], ...] = ()
     events: tuple[EventFile, ...] = ()
+    # The file carries the director's decisions (``decisions``); a file written before
+    # it did has its states' records rebuilt on import (``journal.reconstruct``).
+    decisions: bool = False
 
 
 def read_regulations(data: Mapping[str, Any], place: str) -> dict[str, Any]:
@@ -140,15 +181,16 @@ def read_regulations(data: Mapping[str, Any], place: str) -> dict[str, Any]:
 
 def read_extras(data: Mapping[str, Any], names: set[str]) -> Extras:
     """Home clubs, pairs kept apart and the discipline's decisions, each checked."""
+    events = [
+        _read_event(item, f"{key} → {index}", names, actions)
+        for key, actions in (("discipline", DISCIPLINE), ("decisions", DECISIONS))
+        for index, item in enumerate(as_list(data.get(key, []), key, MAX_EVENTS), start=1)
+    ]
     return Extras(
         _read_home_clubs(data.get("players")),
         _read_pairs(data.get("tournament"), names),
-        tuple(
-            _read_event(item, f"discipline → {index}", names)
-            for index, item in enumerate(
-                as_list(data.get("discipline", []), "discipline", MAX_EVENTS), start=1
-            )
-        ),
+        tuple(sorted(events, key=lambda event: (event.at is None, event.at or 0))),
+        "decisions" in data,
     )
 
 
@@ -174,18 +216,29 @@ def _read_pairs(data: Any, names: set[str]) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-def _read_event(item: Any, place: str, names: set[str]) -> EventFile:
+def _read_event(
+    item: Any, place: str, names: set[str], actions: Sequence[str] = DISCIPLINE
+) -> EventFile:
     item = as_object(item, place)
-    player = text(item, "player", place, 200)
-    if player not in names:
+    action = choice(item, "action", place, actions)
+    about_a_player = (
+        action in DISCIPLINE or action in TournamentEvent.LEAVING or (action == Action.REINSTATED)
+    )
+    player = text(item, "player", place, 200) if about_a_player else ""
+    if about_a_player and player not in names:
         raise refuse(place, _("%(name)s is not among the players.") % {"name": player})
+    details = _read_details(item.get("details", {}), f"{place} → details")
+    listed = PLAYER_LISTS.get(action)
+    strangers = [n for n in details.get(listed, ()) if n not in names] if listed else []
+    if strangers:
+        raise refuse(place, _("%(name)s is not among the players.") % {"name": strangers[0]})
     return EventFile(
-        action=choice(item, "action", place, DISCIPLINE),
+        action=action,
         player=player,
         reason=text(item, "reason", place, REASON_LENGTH, blank=True),
         at=moment(item, "at", place),
         by=text(item, "by", place, 150, blank=True) if item.get("by") else "",
-        details=_read_details(item.get("details", {}), f"{place} → details"),
+        details=details,
     )
 
 
@@ -199,6 +252,9 @@ def _read_details(value: Any, place: str) -> dict[str, Any]:
             item = as_object(item, here)
             whole(item, "round", here, 1, 100)
             whole(item, "table", here, 1, 1000)
+            whole({"sheet": 1, **item}, "sheet", here, 1, 2)
+        elif key in LIST_KEYS and isinstance(item, list):
+            _read_list(item, here)
         elif isinstance(item, int) and not isinstance(item, bool):
             whole(details, key, place, -MAX_FIGURE, MAX_FIGURE)
         elif isinstance(item, str):
@@ -208,6 +264,18 @@ def _read_details(value: Any, place: str) -> dict[str, Any]:
     return dict(details)
 
 
+def _read_list(items: list[Any], place: str) -> None:
+    """A list in a decision's details: whole figures (whists) or short texts (names)."""
+    as_list(items, place, MAX_LIST)
+    for index, item in enumerate(items):
+        if isinstance(item, int) and not isinstance(item, bool):
+            whole({"item": item}, "item", f"{place} → {index + 1}", -MAX_FIGURE, MAX_FIGURE)
+        elif isinstance(item, str):
+            text({"item": item}, "item", f"{place} → {index + 1}", 200, blank=True)
+        else:
+            raise refuse(f"{place} → {index + 1}", _("must be a number or a text."))
+
+
 # --- storing ----------------------------------------------------------------------------
 
 
@@ -215,10 +283,10 @@ def store_extras(
     tournament: Tournament,
     extras: Extras,
     players: Mapping[str, Player],
-    tables: Mapping[tuple[int, int], int],
+    tables: Mapping[tuple[int, int, int], int],
 ) -> None:
     """Home clubs, pairs and decisions into the new tournament; ``tables``: each stored
-    pulka's id by round and table number."""
+    pulka's id by round, table number and sheet."""
     if extras.home_clubs:
         entries = list(tournament.entries.select_related("player"))
         for entry in entries:
@@ -231,22 +299,27 @@ def store_extras(
         tournament.save(update_fields=["forbidden_pairs"])
     if extras.events:
         _store_events(tournament, extras.events, tables)
+    if not extras.decisions:  # a file from before the decisions travelled with it
+        journal.reconstruct(tournament)
 
 
 def _store_events(
-    tournament: Tournament, events: Sequence[EventFile], tables: Mapping[tuple[int, int], int]
+    tournament: Tournament,
+    events: Sequence[EventFile],
+    tables: Mapping[tuple[int, int, int], int],
 ) -> None:
     entries = {e.player.name: e for e in tournament.entries.select_related("player")}
     members = get_user_model().objects.filter(memberships__club=tournament.club)
     wanted = {event.by for event in events if event.by}
     users = {u.get_username(): u for u in members.filter(username__in=wanted)}
+    ids = {name: entry.player_id for name, entry in entries.items()}
     rows = TournamentEvent.objects.bulk_create(
         TournamentEvent(
             tournament=tournament,
-            entry=entries[event.player],
+            entry=entries[event.player] if event.player else None,
             action=event.action,
             reason=event.reason,
-            details=_details_in(event.details, tables),
+            details=_details_in(event.action, event.details, tables, ids),
             user=users.get(event.by),
         )
         for event in events
@@ -258,11 +331,17 @@ def _store_events(
 
 
 def _details_in(
-    details: Mapping[str, Any], tables: Mapping[tuple[int, int], int]
+    action: str,
+    details: Mapping[str, Any],
+    tables: Mapping[tuple[int, int, int], int],
+    ids: Mapping[str, int],
 ) -> dict[str, Any]:
     out = dict(details)
     for key in TABLE_KEYS:
         place = out.get(key)
         if isinstance(place, dict):
-            out[key] = tables.get((place["round"], place["table"]))
+            out[key] = tables.get((place["round"], place["table"], place.get("sheet", 1)))
+    listed = PLAYER_LISTS.get(action)
+    if listed and isinstance(out.get(listed), list):
+        out[listed] = [str(ids[name]) for name in out[listed]]
     return out

@@ -321,6 +321,16 @@ class SwapForm(forms.Form):
         return cleaned
 
 
+class LeaveForm(forms.Form):
+    """Why a player is dropped or disqualified: the decision's record (§4.15)."""
+
+    reason = forms.CharField(
+        label=_("Why"),
+        max_length=300,
+        help_text=_("Written in the tournament's record of decisions, with your name."),
+    )
+
+
 class CloseTableForm(forms.Form):
     """Why the organiser closes a table, and the arbiter's final sheet (Кодекс 4.2.16)."""
 

@@ -374,6 +374,17 @@ def read_file(text: str) -> TournamentFile:
     return TournamentFile(fields, players, tuple(rounds), entry_rounds, extras)
 
 
+def already(club: Club, fields: Mapping[str, Any]) -> Tournament | None:
+    """The club's tournament a file already is: the same short name or the same name
+    (an export imported back into its own club, or the same file twice)."""
+    name = str(fields.get("name") or "")
+    slug = str(fields.get("slug") or "")
+    found = club.tournaments.filter(name__iexact=name)
+    if slug:
+        found = found | club.tournaments.filter(slug=slug)
+    return found.order_by("pk").first()
+
+
 def too_large_message() -> str:
     return _("The file is larger than 16 MB.")
 
@@ -419,7 +430,7 @@ def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "
             )
             for name, state in file.players
         )
-        tables: dict[tuple[int, int], int] = {}
+        tables: dict[tuple[int, int, int], int] = {}
         for round_file in file.rounds:
             tables.update(_import_round(tournament, round_file, user, players))
         store_extras(tournament, file.extras, players, tables)
@@ -454,8 +465,9 @@ def _round_fields(fields: dict[str, Any]) -> dict[str, Any]:
 
 def _import_round(
     tournament: Tournament, round_file: RoundFile, user: Any, players: Mapping[str, Player]
-) -> dict[tuple[int, int], int]:
-    """The round and its tables; each stored pulka's id by round and table number."""
+) -> dict[tuple[int, int, int], int]:
+    """The round and its tables; each stored pulka's id by round, table number and sheet
+    (2: the sheet of three a table of 4 played on with, §4.9)."""
     draw = [
         {
             "players": [str(players[name].pk) for name in table.players],
@@ -479,7 +491,10 @@ def _import_round(
     if any(table.continues for table in round_file.tables):
         continued = [table.continues for table in round_file.tables]
         draw_with_continued(round_, continued, stored, players)
-    return {(round_.number, t.number): p.pk for t, p in zip(round_file.tables, stored, strict=True)}
+    return {
+        (round_.number, t.number, 2 if t.continues else 1): p.pk
+        for t, p in zip(round_file.tables, stored, strict=True)
+    }
 
 
 def _import_closure(tournament: Tournament, pulka: Pulka, closure: ClosureFile) -> None:

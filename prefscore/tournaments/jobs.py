@@ -40,17 +40,39 @@ def needs_job(text: str) -> bool:
     return len(text.encode("utf-8", "surrogatepass")) > INLINE_BYTES
 
 
-def submit(club: Club, user: Any, text: str, slug: str) -> ImportJob:
-    """Keep the file as a job and start it once the job is committed."""
+def submit(club: Club, user: Any, text: str, slug: str, already: Any = None) -> ImportJob:
+    """Keep the file as a job and start it once the job is committed; or, when the file
+    is ``already`` a tournament of the club, keep it and ask the organiser first."""
     job = ImportJob.objects.create(
         club=club,
         created_by=user,
         text=text,
         slug=slug,
         language=translation.get_language() or "",
+        already=already,
+        status=ImportJob.Status.ASKING if already is not None else ImportJob.Status.QUEUED,
     )
-    transaction.on_commit(lambda: start(job.pk))
+    if already is None:
+        transaction.on_commit(lambda: start(job.pk))
     return job
+
+
+def answer(job: ImportJob, go_on: bool) -> None:
+    """The organiser's answer to "the club has this tournament already": import it as
+    another tournament, or keep the club's as it is (nothing saved)."""
+    if job.status != ImportJob.Status.ASKING:
+        return
+    if not go_on:
+        _end(
+            job,
+            ImportJob.Status.FAILED,
+            message=_("Not imported: the club's tournament stays as it is."),
+        )
+        return
+    job.confirmed = True
+    job.status = ImportJob.Status.QUEUED
+    job.save(update_fields=["confirmed", "status", "updated_at"])
+    transaction.on_commit(lambda: start(job.pk))
 
 
 def start(job_id: int) -> None:
@@ -72,6 +94,11 @@ def run(job_id: int) -> None:
         try:
             _advance(job, ImportJob.Status.CHECKING)
             file = imports.read_file(job.text)
+            found = None if job.confirmed else imports.already(job.club, file.fields)
+            if found is not None:  # asked first, as a file read within the request is
+                job.already, job.status = found, ImportJob.Status.ASKING
+                job.save(update_fields=["already", "status", "updated_at"])
+                return
             _advance(job, ImportJob.Status.STORING)
             tournament = imports.import_tournament(job.club, file, job.created_by, job.slug)
         except imports.ImportRefused as error:
@@ -97,10 +124,14 @@ def _end(job: ImportJob, status: str, **fields: Any) -> None:
 
 
 def interrupted(job: ImportJob) -> bool:
-    """A job still under way that has not moved for ``STALE_SECONDS``: its worker stopped."""
-    under_way = job.status not in (ImportJob.Status.DONE, ImportJob.Status.FAILED)
+    """A job still under way that has not moved for ``STALE_SECONDS``: its worker stopped.
+    One waiting for the organiser's answer is not under way."""
+    waiting = (ImportJob.Status.DONE, ImportJob.Status.FAILED, ImportJob.Status.ASKING)
+    under_way = job.status not in waiting
     return under_way and timezone.now() - job.updated_at > timedelta(seconds=STALE_SECONDS)
 
 
 def finished(job: ImportJob) -> bool:
-    return job.status in (ImportJob.Status.DONE, ImportJob.Status.FAILED) or interrupted(job)
+    """Nothing more will happen by itself: the page stops asking."""
+    stopped = (ImportJob.Status.DONE, ImportJob.Status.FAILED, ImportJob.Status.ASKING)
+    return job.status in stopped or interrupted(job)

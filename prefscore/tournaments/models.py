@@ -356,23 +356,38 @@ class RegulationChange(SettingChange):
 class TournamentEvent(models.Model):
     """A director's decision on a tournament, kept as its audit (docs/tournaments.md §4.15).
 
-    Reopening a finished tournament, correcting an arbiter's closing, withdrawing a
-    player who never checked in, a card or a fine (``entry``: the player), a player's
-    own check-in: who, when, why, and what changed (``details``). The
-    tournament page lists them with the arbiters' corrections of closed tables.
+    Reopening a finished tournament, closing a table and correcting an arbiter's closing,
+    cutting the field, withdrawing a player who never checked in, dropping,
+    disqualifying or taking back a player, a card or a fine (``entry``: the player), a
+    player's own check-in: who, when, why, and what changed (``details``). Every state
+    a director's decision leaves (a closed or archived table, a player out, a stage's
+    field) has its decision here, and ``check_tournament`` names a state without one
+    (``audit.py``). The tournament page lists them with the arbiters' corrections of
+    closed tables.
     """
 
     class Action(models.TextChoices):
         REOPENED = "reopened", _("tournament reopened")
+        TABLE_CLOSED = "table_closed", _("table closed")
         CLOSURE_CORRECTED = "closure_corrected", _("arbiter's final sheet corrected")
+        CUT = "cut", _("field cut")
         NO_SHOW = "no_show", _("withdrawn: not checked in")
+        DROPPED = "dropped", _("dropped out")
+        REINSTATED = "reinstated", _("taken back")
         YELLOW_CARD = "yellow_card", _("yellow card")
         RED_CARD = "red_card", _("red card")
         FINE = "fine", _("whist fine")
-        DISQUALIFIED = "disqualified", _("disqualified by the regulations")
+        DISQUALIFIED = "disqualified", _("disqualified")
         CHECKED_IN = "checked_in", _("checked in by the player")
 
     CARDS = (Action.YELLOW_CARD, Action.RED_CARD)
+    # The decisions that put a player out of the tournament or back in (§4.2), by the
+    # state they leave.
+    LEAVING: dict[str, str] = {
+        Action.DROPPED: "dropped",
+        Action.DISQUALIFIED: "disqualified",
+        Action.NO_SHOW: "absent",
+    }
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     # The player a card, a fine or a check-in is about; None for the tournament's own.
@@ -448,10 +463,14 @@ class ImportJob(models.Model):
     imported by a thread of the worker that took it (``jobs.run``); the organiser's page
     asks for its state (``room_views.import_progress``). ``language``: the organiser's,
     for the refusal's message. ``updated_at`` moves at each step: a job that stops
-    moving (its worker was stopped) is reported as interrupted.
+    moving (its worker was stopped) is reported as interrupted. A file that is already a
+    tournament of the club (``already``) waits for the organiser's answer (``asking``)
+    whatever its size, and is imported once he ``confirmed`` it.
     """
 
     class Status(models.TextChoices):
+        # The file is already a tournament of the club: the organiser is asked first.
+        ASKING = "asking", _("waiting for your answer")
         QUEUED = "queued", _("waiting to begin")
         CHECKING = "checking", _("checking the file")
         STORING = "storing", _("storing the tournament")
@@ -470,6 +489,12 @@ class ImportJob(models.Model):
     language = models.CharField(max_length=10, blank=True)
     message = models.TextField(blank=True)
     tournament = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The organiser said to import it though the club has that tournament already.
+    confirmed = models.BooleanField(default=False)
+    # The club's tournament the file already is (shown while asking).
+    already = models.ForeignKey(
         Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 

@@ -98,7 +98,7 @@ def rounds_page(tournament: Tournament, at: Paging) -> RoundsPage:
     tables = (
         in_round.filter(pk__in=list(page.object_list))
         .select_related("closure")
-        .annotate(deal_count=Count("deals", filter=Q(deals__withdrawn_at__isnull=True)))
+        .annotate(deal_count=Count("deals", filter=results.PLAYED_DEALS))
         .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
     ordered = sorted(tables, key=lambda pulka: numbers[pulka.pk])

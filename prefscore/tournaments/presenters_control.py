@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from prefscore.clubs.names import display_name, isolate
 from prefscore.games.models import Pulka
 
+from . import recut
 from .entries import MOVES
 from .models import RegulationChange, Round, Tournament, TournamentEntry
 from .services import Standings, stage_pulkas
@@ -248,3 +249,39 @@ def finished_line(tournament: Tournament) -> str:
     return _(
         "Finished on %(when)s, when the last table of the final was over: the standings are final."
     ) % {"when": when}
+
+
+@dataclass(frozen=True)
+class CutChangeView:
+    """What the director is told when a correction changed who the last cut would take."""
+
+    text: str
+    then: str
+    may_redo: bool
+
+
+def cut_change_view(tournament: Tournament) -> CutChangeView | None:
+    """The warning of a cut a later correction would change (§4.10), or None."""
+    change = recut.cut_change(tournament)
+    if change is None:
+        return None
+    words = {
+        "stage": Round.Stage(change.stage).label,
+        "came": ", ".join(change.came_in),
+        "went": ", ".join(change.dropped_out),
+    }
+    text = (
+        _(
+            "A correction since the cut changes who goes through to the %(stage)s: by the "
+            "standings now, %(came)s instead of %(went)s."
+        )
+        % words
+    )
+    if change.may_redo:
+        then = _(
+            "No deal of it has been played: you may redo the cut, and its tables are drawn "
+            "again from the standings as they are now."
+        )
+    else:
+        then = _("Deals of it have been played: the cut stands, and the decision is the arbiter's.")
+    return CutChangeView(text, then, change.may_redo)

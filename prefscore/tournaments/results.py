@@ -10,10 +10,16 @@ read those rows (:func:`table_results`): a row counted at an older version of it
 written back. The figures are the engine's fold either way
 (``scoring.engine.ranking.table_result``); ``manage.py rebuild_results`` writes them all
 again, and ``check_tournament`` compares them with a recount (:func:`differences`).
+
+:func:`counted_tables` is the one place where those rows become what a tournament
+counts: each table of a published round once (a table of 4 that played on as three is
+one table), with the arbiter's figures and the forfeit's cap applied. The standings rank
+it and a season counts it (``seasons.standings``); nothing else turns sheets into results.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -21,13 +27,15 @@ from dataclasses import astuple, dataclass
 from typing import Any
 
 from django.db import DatabaseError, transaction
+from django.db.models import Q
 
 from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking
+from scoring.engine.forfeit import forfeited
 from scoring.engine.pulka import ScoredPulka
 
-from .models import TableResult, Tournament
+from .models import Round, TableResult, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -254,3 +262,133 @@ def join(first: ranking.TableResult, then: ranking.TableResult) -> ranking.Table
             for player, mine in zip(first.players, first.stats, strict=True)
         )
     return ranking.TableResult(first.round_number, first.players, whists, stats)
+
+
+# A table's deals as the room counts them: standing, and not a manual line (a fine, an
+# arbiter's line: docs/rules.md §3.11), which nobody deals and no deal limit counts.
+PLAYED_DEALS = Q(deals__withdrawn_at__isnull=True) & ~Q(deals__facts__has_key="manual")
+
+
+def table_numbers(round_: Round | None, pulkas: Sequence[Any]) -> dict[int, int]:
+    """Each live table's number in its round, by pulka id (docs/tournaments.md §4.11).
+
+    A table keeps the number of the draw's table it was started for (``Round.tables``
+    names its pulka, and a re-seat after a drop names the new one), on every screen,
+    sheet title and export alike. Tables the draw does not name (an imported round)
+    take the free numbers in the order they were started. ``pulkas``: anything with a
+    ``pk`` (pulkas, or the :class:`Table` rows the standings read).
+    """
+    drawn: dict[int, int] = {}
+    for number, table in enumerate(round_.tables if round_ is not None else [], start=1):
+        if isinstance(table, dict) and isinstance(table.get("pulka"), int):
+            drawn[table["pulka"]] = number
+            # A table played on short after a drop: its first sheet keeps the number too.
+            if isinstance(table.get("continues"), int):
+                drawn[table["continues"]] = number
+    numbers = {p.pk: drawn[p.pk] for p in pulkas if p.pk in drawn}
+    used = set(numbers.values())
+    free = (n for n in itertools.count(1) if n not in used)
+    for pulka in sorted(pulkas, key=lambda p: p.pk):
+        if pulka.pk not in numbers:
+            numbers[pulka.pk] = next(free)
+    return numbers
+
+
+# --- what a tournament counts -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CountedTable:
+    """One table of a published round as the tournament counts it (§4.9–§4.11).
+
+    ``sheets``: its pulka, then the sheet of three its players went on with after a drop,
+    if they did; ``result``: each player's whole whists and Кодекс 4.1.3 counts at the
+    table, the arbiter's figures where he closed a sheet, both sheets added, and a
+    forfeiting player's whists capped by the regulations.
+    """
+
+    round_number: int
+    stage: str
+    number: int
+    sheets: tuple[int, ...]
+    result: ranking.TableResult
+    running: bool
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What the tournament counts: its published rounds, their tables, and every live
+    sheet (a running one makes the standings provisional)."""
+
+    rounds: tuple[Round, ...]
+    tables: tuple[CountedTable, ...]
+    sheets: tuple[Table, ...]
+
+    @property
+    def seated(self) -> frozenset[str]:
+        """The players who sat at a counted table: only they are ranked (§4.2)."""
+        return frozenset(key for table in self.tables for key in table.result.players)
+
+
+def counted_tables(tournament: Tournament, before_round: int | None = None) -> Counted:
+    """The tables of the tournament and each player's result on them (§4.9–§4.11).
+
+    The one source of a tournament's results: ``services.standings`` ranks these and a
+    season counts them (docs/seasons.md §1). Each table of a published round counts
+    once, in round and start order: a sheet of three that played on after a drop is
+    added to the table of 4 it continues (:func:`join`), the arbiter's final sheet
+    replaces a sheet's whists, and a player who left a table after its first deal
+    counts at most the regulations' ``forfeit_whists`` there
+    (``scoring.engine.forfeit``). Five queries whatever the size (rounds, tables, seats,
+    forfeits, stored results), three more for stale results. ``before_round``: only the
+    rounds before it (the standings a cut was made on, ``recut.py``).
+    """
+    published = tournament.rounds.filter(status=Round.Status.PUBLISHED)
+    if before_round is not None:
+        published = published.filter(number__lt=before_round)
+    rounds = tuple(published)
+    of_round = {r.number: r for r in rounds}
+    sheets = standing_tables(tournament)
+    played = [t for t in sheets if t.round_number in of_round]
+    stored = table_results(tournament, played)
+    left = tournament.entries.filter(forfeited_round__isnull=False)
+    forfeits = {
+        (str(key), int(number))
+        for key, number in left.values_list("player_id", "forfeited_round")
+        if number is not None
+    }
+    by_round: dict[int, list[Table]] = defaultdict(list)
+    for table in played:
+        by_round[table.round_number].append(table)
+    numbers: dict[int, int] = {}
+    for number, round_tables in by_round.items():
+        numbers.update(table_numbers(of_round[number], round_tables))
+    by_pk = {table.pk: table for table in played}
+    # The sheet of three each table of 4 went on with after a drop, by its pulka (§4.9).
+    then = {
+        first: by_pk[later]
+        for later, first in continued(rounds).items()
+        if later in by_pk and first in by_pk
+    }
+    joined = {later.pk for later in then.values()}
+    counted = []
+    for table in played:
+        if table.pk in joined:
+            continue  # counted with the table of 4 it continues
+        result = ranked(stored[table.pk], table)
+        pulkas = [table]
+        if table.pk in then:
+            later = then[table.pk]
+            result = join(result, ranked(stored[later.pk], later))
+            pulkas.append(later)
+        counted.append(
+            CountedTable(
+                round_number=table.round_number,
+                stage=of_round[table.round_number].stage,
+                number=numbers[table.pk],
+                sheets=tuple(p.pk for p in pulkas),
+                result=forfeited(result, forfeits, tournament.forfeit_whists),
+                running=any(p.status == Pulka.Status.RUNNING for p in pulkas),
+            )
+        )
+    return Counted(rounds, tuple(counted), tuple(sheets))

@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 
 from prefscore.games.models import Pulka, PulkaSeat
 
-from . import presenters, services, titles
+from . import presenters, results, services, titles
 from .models import Round, Tournament
 
 # How often the projector and the dashboard ask again (htmx polling), in seconds.
@@ -135,15 +135,20 @@ def _pulkas_of(tournament: Tournament, number: int | None, *, earlier: bool = Fa
         pulkas.order_by("round_number", "pk")
         .select_related("closure")
         .annotate(
-            deal_count=Count("deals", filter=standing),
+            deal_count=Count("deals", filter=results.PLAYED_DEALS),
             last_deal_at=Max("deals__entered_at", filter=standing),
         )
         .prefetch_related(Prefetch("seats", queryset=PulkaSeat.objects.select_related("player")))
     )
 
 
-def _deals_text(tournament: Tournament, deals: int) -> str:
-    limit = tournament.deals_per_round
+def _deals_text(tournament: Tournament, deals: int, pulka: Pulka | None = None) -> str:
+    """The deals played, of the table's limit: the round's, or for a sheet of three that
+    played on after a drop the deals the round had left (§4.9)."""
+    own = (pulka.convention_options or {}).get("deal_limit") if pulka is not None else None
+    limit = (
+        own if isinstance(own, int) and tournament.deals_per_round else tournament.deals_per_round
+    )
     if limit:
         return _("%(played)s of %(limit)s deals") % {"played": deals, "limit": limit}
     return ngettext("%(count)s deal", "%(count)s deals", deals) % {"count": deals}
@@ -166,7 +171,7 @@ def room_table(
         player_ids=tuple(seat.player_id for seat in seats),
         first_dealer=names[pulka.first_dealer] if pulka.first_dealer < len(names) else "",
         deals=deals,
-        deals_text=_deals_text(tournament, deals),
+        deals_text=_deals_text(tournament, deals, pulka),
         running=running,
         last_deal=last,
         stalled=stalled,

@@ -57,6 +57,7 @@ class TournamentFileForm(forms.Form):
                 cleaned["deferred_text"] = text  # read and stored after the request (jobs)
             else:
                 cleaned["tournament_file"] = imports.read_file(text)
+                cleaned["text_read"] = text
         except imports.ImportRefused as error:
             self.add_error(field, str(error))
         cleaned["field"] = field
@@ -68,6 +69,9 @@ class TournamentFileForm(forms.Form):
         data = self.cleaned_data
         if "deferred_text" in data:
             return jobs.submit(self.club, user, data["deferred_text"], data.get("slug") or "")
+        found = imports.already(self.club, data["tournament_file"].fields)
+        if found is not None:  # the organiser is asked first, the file kept meanwhile
+            return jobs.submit(self.club, user, data["text_read"], data.get("slug") or "", found)
         try:
             return imports.import_tournament(
                 self.club, data["tournament_file"], user, data.get("slug") or ""

@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
@@ -217,6 +217,19 @@ def import_json(request: HtmxHttpRequest, club: str) -> HttpResponse:
     status = invalid_status(request) if request.method == "POST" else 200
     context = {"club": club_obj, "form": form}
     return render_page(request, "tournaments/room/import.html", context, "form", status=status)
+
+
+@require_POST
+@login_required
+def import_answer(request: HtmxHttpRequest, club: str, job: int) -> HttpResponse:
+    """The organiser's answer when the file is already a tournament of the club: import
+    it as another tournament (``go_on``), or not (docs/tournaments.md §6.4)."""
+    club_obj, _role = club_and_role_for(request, club, roles=ORGANISERS)
+    if job > jobs.LARGEST_ID:
+        raise Http404
+    found = get_object_or_404(ImportJob, pk=job, club=club_obj, created_by=request.user)
+    jobs.answer(found, request.POST.get("answer") == "import")
+    return redirect_to(request, reverse("tournaments:import_job", args=[club_obj.slug, found.pk]))
 
 
 @require_safe

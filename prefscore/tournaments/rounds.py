@@ -22,8 +22,9 @@ from prefscore.games import io
 from prefscore.games.models import Pulka
 from prefscore.games.titles import continuing, table_parts, table_title
 from scoring.engine import ranking, seating
+from scoring.engine.conventions import Convention
 
-from . import seeds, titles
+from . import journal, seeds, titles
 from .models import Round, Tournament, TournamentEntry, TournamentEvent
 from .services import (
     TournamentError,
@@ -298,6 +299,7 @@ def _withdraw_no_shows(tournament: Tournament, user: Any) -> None:
     TournamentEvent.objects.bulk_create(
         TournamentEvent(
             tournament=tournament,
+            entry=entry,
             action=TournamentEvent.Action.NO_SHOW,
             details={"player": entry.player.name},
             user=who,
@@ -314,11 +316,14 @@ def start_table(
     players: dict[str, Player],
     user: Any,
     continues: int | None = None,
+    convention: Convention | None = None,
 ) -> Pulka:
     """The pulka of one table of a published round (Кодекс 3.1.1: seats by lot).
 
     ``continues``: the pulka of the table of 4 whose other three play on at this sheet
-    of three (§4.9); the title says it continues that table."""
+    of three (§4.9); the title says it continues that table. ``convention``: the rules
+    it plays by, when not the tournament's own (the sheet of three plays the deals the
+    round has left)."""
     # The title is kept as facts and worded in each page's language (games/titles.py).
     # A qualifying round needs no place in its stage: no query per table for it.
     qualifying = round_.stage == Round.Stage.QUALIFYING
@@ -330,7 +335,7 @@ def start_table(
     pulka = io.create_pulka(
         tournament.club,
         convention_name=tournament.convention_name,
-        convention=tournament.convention,
+        convention=convention or tournament.convention,
         players=[players[key] for key in table["players"]],
         target=tournament.target,
         stake=None,
@@ -345,12 +350,19 @@ def start_table(
     return pulka
 
 
-def draw_stage(tournament_id: int, size: int, stage: str = Round.Stage.FINAL) -> Round:
+def draw_stage(
+    tournament_id: int,
+    size: int,
+    stage: str = Round.Stage.FINAL,
+    user: Any = None,
+    reason: str = "",
+) -> Round:
     """Cut the field to the top ``size`` and seat them by standing (docs/tournaments.md §4.10).
 
     ``stage``: a semi-final (qualifying → semi-final → final) or the final. The cut is
     made on the standings so far, finalists of the stage before first; players who
-    dropped never advance. The new stage is drawn as a draft like any round.
+    dropped never advance. The new stage is drawn as a draft like any round. The cut is
+    a decision: written down with who made it and whom it took (§4.15).
     """
     with transaction.atomic():
         tournament = _locked(tournament_id)
@@ -386,6 +398,16 @@ def draw_stage(tournament_id: int, size: int, stage: str = Round.Stage.FINAL) ->
             stage=stage,
             method="standing",
             tables=_stored(tables),
+        )
+        journal.record(
+            tournament,
+            TournamentEvent.Action.CUT,
+            user,
+            reason,
+            round=round_.number,
+            stage=stage,
+            size=size,
+            players=advancing,
         )
     return round_
 

@@ -10,7 +10,6 @@ they decide. Players are given to the engine by their club player id, as text.
 
 from __future__ import annotations
 
-import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -21,10 +20,10 @@ from prefscore.clubs.models import Player
 from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking, seating
-from scoring.engine.forfeit import forfeited
 
 from . import results
 from .models import Round, TableClosure, Tournament, TournamentEntry
+from .results import table_numbers as table_numbers  # where the tables are numbered
 
 
 class TournamentError(Exception):
@@ -112,30 +111,6 @@ def _met_once(tables: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
 def live_pulkas(tournament: Tournament) -> QuerySet[Pulka]:
     """The tables that count: a table re-seated after a drop leaves its old pulka archived."""
     return tournament.pulkas.exclude(status=Pulka.Status.ARCHIVED)
-
-
-def table_numbers(round_: Round | None, pulkas: Sequence[Pulka]) -> dict[int, int]:
-    """Each live table's number in its round, by pulka id (docs/tournaments.md §4.11).
-
-    A table keeps the number of the draw's table it was started for (``Round.tables``
-    names its pulka, and a re-seat after a drop names the new one), on every screen,
-    sheet title and export alike. Tables the draw does not name (an imported round)
-    take the free numbers in the order they were started.
-    """
-    drawn: dict[int, int] = {}
-    for number, table in enumerate(round_.tables if round_ is not None else [], start=1):
-        if isinstance(table, dict) and isinstance(table.get("pulka"), int):
-            drawn[table["pulka"]] = number
-            # A table played on short after a drop: its first sheet keeps the number too.
-            if isinstance(table.get("continues"), int):
-                drawn[table["continues"]] = number
-    numbers = {p.pk: drawn[p.pk] for p in pulkas if p.pk in drawn}
-    used = set(numbers.values())
-    free = (n for n in itertools.count(1) if n not in used)
-    for pulka in sorted(pulkas, key=lambda p: p.pk):
-        if pulka.pk not in numbers:
-            numbers[pulka.pk] = next(free)
-    return numbers
 
 
 def numbered(round_: Round | None, pulkas: Sequence[Pulka]) -> list[tuple[int, Pulka]]:
@@ -253,51 +228,45 @@ class Standings:
 STAGE_ORDER = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
 
 
-def standings(tournament: Tournament) -> Standings:
+def standings(tournament: Tournament, before_round: int | None = None) -> Standings:
     """Live standings from every table's sheet (Кодекс 4.1.3; docs/tournaments.md §4.8, §4.10).
 
-    Only published rounds count; a forfeited round counts at most the regulations'
-    ``forfeit_whists`` for the player who left (§4.9). Each table counts its stored result
-    (``results.table_results``), so the standings of 1,000 players over 5 rounds read
-    no deal. A constant number of queries however many players, tables and deals:
-    entries, players, rounds, the tables with their closures, their seats, and the
-    stored results (a stale result is counted again there, in one batch).
+    The tables and each player's result on them are ``results.counted_tables``, which a
+    season counts too: only published rounds, a table of 4 played on as three once, the
+    arbiter's figures, a forfeited round counted at most the regulations'
+    ``forfeit_whists`` (§4.9). Only players who sat at a counted table are ranked (§4.2).
+    A constant number of queries however many players, tables and deals: entries,
+    players, then those of ``counted_tables`` (its stored results, so the standings of
+    1,000 players over 5 rounds read no deal). ``before_round``: the standings as the
+    rounds before it left them (what a cut was made on).
     """
-    entries = list(tournament.entries.values_list("player_id", "state", "forfeited_round"))
+    entries = list(tournament.entries.values_list("player_id", "state"))
     players = {
         str(p.pk): p for p in Player.objects.filter(tournament_entries__tournament=tournament)
     }
-    rounds = tuple(tournament.rounds.filter(status=Round.Status.PUBLISHED))
-    tables = results.standing_tables(tournament)
-    _add_seated(players, tables)
-    stage_of = {r.number: r.stage for r in rounds}
-    stored = results.table_results(tournament, [t for t in tables if t.round_number in stage_of])
-    dropped = frozenset(str(key) for key, state, _r in entries if state in TournamentEntry.OUT)
-    state = {str(key): state for key, state, _r in entries}
-    # The rounds forfeited, each counted at most the regulations' figure (§4.9).
-    forfeits = {(str(key), number) for key, _s, number in entries if number is not None}
-    cap = tournament.forfeit_whists
+    counted = results.counted_tables(tournament, before_round)
+    _add_seated(players, counted.sheets)
+    stage_of = {r.number: r.stage for r in counted.rounds}
+    dropped = frozenset(str(key) for key, state in entries if state in TournamentEntry.OUT)
+    state = {str(key): state for key, state in entries}
     played = [s for s in STAGE_ORDER if s in stage_of.values() or s == Round.Stage.QUALIFYING]
     stages = []
-    continued = results.continued(rounds)
     for stage in played:
-        at = [t for t in tables if stage_of.get(t.round_number) == stage]
-        by_table = {t.pk: results.ranked(stored[t.pk], t) for t in at}
-        joined = results.join_continued(by_table, continued)
-        ranked = [forfeited(result, forfeits, cap) for result in joined]
-        stages.append((ranked, [key for t in at for key in t.keys]))
-    ranked_players = {key: p for key, p in players.items() if state.get(key) != ABSENT}
+        at = [table.result for table in counted.tables if table.stage == stage]
+        stages.append((at, [key for result in at for key in result.players]))
+    seated = counted.seated
+    ranked_players = [key for key in players if key in seated and state.get(key) != ABSENT]
     lines = ranking.stage_standings(
         stages, tournament.carry, tournament.rules, ranked_players, dropped
     )
     disqualified = frozenset(k for k, v in state.items() if v == DISQUALIFIED)
     lines = _disqualified_last(lines, disqualified)
-    unfinished = sum(1 for t in tables if t.status == Pulka.Status.RUNNING)
+    unfinished = sum(1 for t in counted.sheets if t.status == Pulka.Status.RUNNING)
     final = Round.Stage.FINAL in played
     return Standings(
         lines,
         players,
-        rounds,
+        counted.rounds,
         tournament,
         final,
         unfinished,

@@ -10,6 +10,7 @@ closing is a :class:`~.models.TableClosure` row: who, when, why.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -19,9 +20,10 @@ from django.utils.translation import gettext as _
 from prefscore.games import events
 from prefscore.games.models import Pulka
 from prefscore.games.titles import continued_by
+from scoring.engine.conventions import Convention
 
-from . import results, stages
-from .models import Round, TableClosure, Tournament, TournamentEntry
+from . import journal, results, stages
+from .models import Round, TableClosure, Tournament, TournamentEntry, TournamentEvent
 from .rounds import repeats_in, start_table
 from .services import (
     TournamentError,
@@ -72,6 +74,7 @@ def close_table(
         closure = TableClosure.objects.create(
             pulka=pulka, reason=reason, whists=figures, note=note[:300], closed_by=_user(user)
         )
+        _record_closing(tournament, pulka, closure, user)
         _finish(pulka)
     # A player below the regulations' floor gets his yellow card (discipline.py) before
     # the last table of the final closed ends the tournament (stages.py).
@@ -80,6 +83,24 @@ def close_table(
     check_floor(pulka.pk)
     stages.finish_if_over(tournament.pk)
     return closure
+
+
+def _record_closing(
+    tournament: Tournament, pulka: Pulka, closure: TableClosure, user: Any, archived: bool = False
+) -> None:
+    """The closing in the tournament's audit: who, why, and the figures (§4.15)."""
+    journal.record(
+        tournament,
+        TournamentEvent.Action.TABLE_CLOSED,
+        user,
+        closure.note,
+        pulka=pulka.pk,
+        round=pulka.round_number,
+        kind=closure.reason,
+        whists=closure.whists,
+        players=list(pulka.player_names),
+        archived=archived,
+    )
 
 
 def checked_whists(pulka: Pulka, whists: Sequence[int] | None) -> list[int]:
@@ -99,6 +120,59 @@ def _user(user: Any) -> Any:
     return user if getattr(user, "is_authenticated", False) else None
 
 
+@dataclass(frozen=True)
+class Leaving:
+    """What a drop or disqualification does at the player's table now (§4.5, §4.9): the
+    one decision :func:`leave_table` carries out and the confirmation says beforehand.
+
+    ``how``: ``draft`` (taken off the draft), ``none`` (no table in play), ``play_on``
+    (the table closed as it stands, the other three on at a sheet of three), ``close``
+    (closed as it stands), ``substitute`` (the next in the standings takes the seat),
+    ``reseat`` (the table started again without him). ``forfeit``: he leaves a table in
+    play, a forfeit of the round.
+    """
+
+    how: str
+    pulka: Pulka | None = None
+    round: Round | None = None
+    rest: tuple[str, ...] = ()
+    forfeit: bool = False
+    substitute: str | None = None
+    draft: Round | None = None
+
+
+def leaving(tournament: Tournament, entry: TournamentEntry) -> Leaving:
+    """What leaving would do now (see :func:`leave_table`); nothing is changed."""
+    key = str(entry.player_id)
+    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
+    if draft is not None and any(key in table["players"] for table in draft.tables):
+        return Leaving("draft", draft=draft)
+    pulka = (
+        live_pulkas(tournament)
+        .filter(status=Pulka.Status.RUNNING, seats__player_id=entry.player_id)
+        .first()
+    )
+    if pulka is None:
+        return Leaving("none")
+    round_ = tournament.rounds.get(number=pulka.round_number or 0)
+    keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
+    rest = tuple(k for k in keys if k != key)
+    # A sheet of three that played on after a drop continues a table already in play.
+    played = pulka.pk in results.continued([round_])
+    played = played or pulka.deals.filter(withdrawn_at__isnull=True).exists()
+    plan = Leaving("close", pulka, round_, rest, forfeit=played)
+    after_cut = round_.stage != Round.Stage.QUALIFYING
+    playing_on = after_cut or tournament.after_drop == Tournament.AfterDrop.PLAY_ON
+    if played and len(rest) == 3 and playing_on:
+        return replace(plan, how="play_on")
+    if played or (len(rest) < 3 and not after_cut):
+        return plan
+    substitute = next_in_standings(tournament, round_.stage) if after_cut else None
+    if substitute is not None:
+        return replace(plan, how="substitute", substitute=substitute)
+    return plan if len(rest) < 3 else replace(plan, how="reseat")
+
+
 def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> str:
     """What a drop or disqualification does to the player's table now (§4.5, §4.9).
 
@@ -109,46 +183,35 @@ def leave_table(tournament: Tournament, entry: TournamentEntry, user: Any) -> st
     playing short (a 4-table plays as 3). A qualifying table with deals, or one that
     would fall below 3, is closed as it stands: the deals played stand; at a table of 4,
     if the regulations say so (``Tournament.after_drop``), the other three then play on
-    at a sheet of three for the same table (:func:`_play_on_short`). A table after a
-    cut with deals plays on: the organiser closes it as any other, and a drop never ends
-    the final. Returns what happened, to show.
+    at a sheet of three for the same table (:func:`_play_on_short`). After a cut a table
+    of 4 with deals always goes on as a sheet of three, so that the stage goes on; a
+    table of 3 there is closed as it stands (two cannot play). Either way the player
+    leaves his seat: no sheet in play names him. The case is :func:`leaving`'s. Returns
+    what happened, to show.
     """
-    key = str(entry.player_id)
-    draft = tournament.rounds.filter(status=Round.Status.DRAFT).first()
-    if draft is not None and any(key in table["players"] for table in draft.tables):
-        return _leave_draft(tournament, draft, key)
-    pulka = (
-        live_pulkas(tournament)
-        .filter(status=Pulka.Status.RUNNING, seats__player_id=entry.player_id)
-        .first()
-    )
-    if pulka is None:
+    plan = leaving(tournament, entry)
+    if plan.how == "draft" and plan.draft is not None:
+        return _leave_draft(tournament, plan.draft, str(entry.player_id))
+    pulka, round_ = plan.pulka, plan.round
+    if pulka is None or round_ is None:
         return ""
-    round_ = tournament.rounds.get(number=pulka.round_number or 0)
-    keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
-    rest = [k for k in keys if k != key]
-    # A sheet of three that played on after a drop continues a table already in play.
-    played = pulka.pk in results.continued([round_])
-    played = played or pulka.deals.filter(withdrawn_at__isnull=True).exists()
-    if played:  # he leaves a table in play: a forfeit of this round (§4.9)
+    if plan.forfeit:  # he leaves a table in play: a forfeit of this round (§4.9)
         entry.forfeited_round = pulka.round_number
         entry.save(update_fields=["forfeited_round"])
-    if round_.stage != Round.Stage.QUALIFYING:
-        if played:
-            return _("the table plays on without the player")
-        substitute = next_in_standings(tournament, round_.stage)
-        if substitute is not None:
-            seated = [substitute if k == key else k for k in keys]
-            _reseat(tournament, round_, pulka, seated, pulka.first_dealer, user)
-            return _("%(name)s, next in the standings, takes the seat") % {
-                "name": _name(tournament, substitute)
-            }
-    if played and len(rest) == 3 and tournament.after_drop == Tournament.AfterDrop.PLAY_ON:
+    rest = list(plan.rest)
+    if plan.how == "play_on":
         _play_on_short(tournament, round_, pulka, rest, user)
         return _("the table was closed as it stands; the other three play on at a new sheet")
-    if played or len(rest) < 3:
+    if plan.how == "close":
         close_table(pulka.pk, tournament, TableClosure.Reason.DROP, user)
         return _("the table was closed as it stands")
+    if plan.how == "substitute" and plan.substitute is not None:
+        keys = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
+        seated = [plan.substitute if k == str(entry.player_id) else k for k in keys]
+        _reseat(tournament, round_, pulka, seated, pulka.first_dealer, user)
+        return _("%(name)s, next in the standings, takes the seat") % {
+            "name": _name(tournament, plan.substitute)
+        }
     _reseat(tournament, round_, pulka, rest, 0, user)
     return _("the table was re-seated without the player")
 
@@ -215,9 +278,10 @@ def _reseat(
     number = _table_number(tournament, round_, pulka)
     _draw_of(tournament, round_)
     with transaction.atomic():
-        TableClosure.objects.create(
+        closure = TableClosure.objects.create(
             pulka=pulka, reason=TableClosure.Reason.DROP, closed_by=_user(user)
         )
+        _record_closing(tournament, pulka, closure, user, archived=True)
         _finish(pulka, Pulka.Status.ARCHIVED)
         table = {"players": keys, "first_dealer": first_dealer}
         new = start_table(tournament, round_, number, table, players, user)
@@ -239,7 +303,8 @@ def _play_on_short(
     (``results.join_continued``).
     """
     number = _table_number(tournament, round_, pulka)
-    played = pulka.deals.filter(withdrawn_at__isnull=True).count()
+    # A manual line (a fine) is dealt by nobody and counts toward no limit (rules §3.11).
+    played = pulka.deals.filter(withdrawn_at__isnull=True).exclude(facts__has_key="manual").count()
     seats = [str(seat.player_id) for seat in pulka.seats.order_by("seat")]
     dealer = (pulka.first_dealer + played) % len(seats)
     while seats[dealer] not in rest:  # the leaver would have dealt: the next one deals
@@ -248,7 +313,16 @@ def _play_on_short(
     players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
     with transaction.atomic():
         table = {"players": rest, "first_dealer": rest.index(seats[dealer])}
-        new = start_table(tournament, round_, number, table, players, user, continues=pulka.pk)
+        new = start_table(
+            tournament,
+            round_,
+            number,
+            table,
+            players,
+            user,
+            continues=pulka.pk,
+            convention=_deals_left(pulka.convention, played),
+        )
         # The first sheet links to the new one: set before the closing moves its version,
         # so that its open sheets see both at their poll (games/titles.py).
         if pulka.title_parts:
@@ -262,6 +336,14 @@ def _play_on_short(
         # yet, so no floor card is given on the first sheet alone (discipline.py).
         close_table(pulka.pk, tournament, TableClosure.Reason.DROP, user)
     return new
+
+
+def _deals_left(convention: Convention, played: int) -> Convention:
+    """The round's rules for a sheet of three that plays on (§4.9): the deals the round
+    has left, not a full round again (at least one: it was in play)."""
+    if convention.deal_limit is None:
+        return convention
+    return replace(convention, deal_limit=max(convention.deal_limit - played, 1))
 
 
 def _draw_of(tournament: Tournament, round_: Round) -> None:

@@ -27,6 +27,7 @@ urlpatterns = [
     path(f"{T}/entries/check-in/", views_checkin.bulk_check_in, name="bulk_check_in"),
     path(f"{T}/check-in/<str:token>/", views_checkin.check_in_self, name="check_in_self"),
     path(f"{T}/entries/<id:entry>/state/", views_control.entry_state, name="entry_state"),
+    path(f"{T}/entries/<id:entry>/leave/", views_control.leave, name="leave"),
     path(
         f"{T}/entries/<id:entry>/discipline/",
         views_discipline.discipline_view,
@@ -47,6 +48,7 @@ urlpatterns = [
         name="correct_closure",
     ),
     path(f"{T}/reopen/", views_decisions.reopen, name="reopen"),
+    path(f"{T}/redo-cut/", views_decisions.redo_cut, name="redo_cut"),
     path(f"{T}/regulations/", views_control.edit_regulations, name="regulations"),
     path(f"{T}/cut/", views_control.cut, name="cut"),
     path(f"{T}/finish/", views_control.finish, name="finish"),
@@ -56,6 +58,7 @@ urlpatterns = [
     # The room (docs/tournaments.md §4.11-4.12): prefscore/tournaments/room_views.py.
     path("<slug:club>/new/import/", room_views.import_json, name="import"),
     path("<slug:club>/new/import/<id:job>/", room_views.import_job, name="import_job"),
+    path("<slug:club>/new/import/<id:job>/answer/", room_views.import_answer, name="import_answer"),
     path("<slug:club>/<slug:slug>/room/", room_views.dashboard, name="room"),
     path("<slug:club>/<slug:slug>/projector/", room_views.projector, name="projector"),
     path("<slug:club>/<slug:slug>/my-table/", room_views.my_table, name="my_table"),

@@ -179,6 +179,8 @@ def _detail_context(
         "open": open_ and not cut,
         "decisions": decisions.decision_rows(tournament),
         "reopen_form": DecisionReasonForm(),
+        "recut_form": DecisionReasonForm(),
+        "cut_change": presenters_control.cut_change_view(tournament) if may_run and cut else None,
     }
     context.update(overrides)
     return context

@@ -12,15 +12,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from prefscore.clubs.permissions import ORGANISERS
 from prefscore.games.models import Pulka
-from prefscore.web.htmx import HtmxHttpRequest, render_page
+from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import entries, regulations, rounds, stages, tables
-from .forms import CloseTableForm, CutForm, EntryForm, SwapForm
+from . import entries, presenters_leaving, regulations, rounds, stages, tables
+from .forms import CloseTableForm, CutForm, EntryForm, LeaveForm, SwapForm
 from .models import Tournament
 from .services import TournamentError, live_pulkas
 from .views import _detail, _tournament, move_form, reload_at
@@ -45,14 +46,52 @@ def register(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
 @require_POST
 @login_required
 def entry_state(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpResponse:
-    """Check in, drop, disqualify or take back a player (docs/tournaments.md §4.2)."""
+    """Check in, drop, disqualify or take back a player (docs/tournaments.md §4.2). A drop
+    or a disqualification without its reason is asked first (:func:`leave`): the page
+    says what it does at the player's table, and takes the reason."""
     tournament, role = _tournament(request, club, slug, ORGANISERS)
     get_object_or_404(tournament.entries, pk=entry)
+    action, reason = str(request.POST.get("action", "")), str(request.POST.get("reason", ""))
+    if action in LEAVING and not reason.strip():
+        url = reverse("tournaments:leave", args=[club, slug, entry]) + f"?action={action}"
+        return redirect_to(request, url)
     try:
-        entries.move(tournament, entry, str(request.POST.get("action", "")), request.user)
+        entries.move(tournament, entry, action, request.user, reason)
     except TournamentError as error:
         return _detail(request, tournament, role, "entries", entry_error=str(error))
     return reload_at(request, tournament, "entries")
+
+
+LEAVING = ("drop", "disqualify")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def leave(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpResponse:
+    """Drop or disqualify a player, once the organiser has read what it does at his
+    table and said why (docs/tournaments.md §4.9, §4.15)."""
+    tournament, _role = _tournament(request, club, slug, ORGANISERS)
+    found = get_object_or_404(tournament.entries.select_related("player"), pk=entry)
+    data = request.POST if request.method == "POST" else request.GET
+    action = str(data.get("action")) if data.get("action") in LEAVING else "drop"
+    form = LeaveForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entries.move(tournament, found.pk, action, request.user, form.cleaned_data["reason"])
+        except TournamentError as error:
+            form.add_error(None, str(error))
+        else:
+            return reload_at(request, tournament, "entries")
+    context = {
+        "club": tournament.club,
+        "tournament": tournament,
+        "entry": found,
+        "form": form,
+        "view": presenters_leaving.confirmation(tournament, found, action),
+        "finished": tournament.finished,
+    }
+    status = invalid_status(request) if form.errors else 200
+    return render_page(request, "tournaments/leave.html", context, "form", status=status)
 
 
 @require_POST
@@ -76,7 +115,7 @@ def cut(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     if form.is_valid():
         size, stage = form.cleaned_data["size"], form.cleaned_data["stage"]
         try:
-            round_ = rounds.draw_stage(tournament.pk, size, stage)
+            round_ = rounds.draw_stage(tournament.pk, size, stage, request.user)
         except TournamentError as error:
             form.add_error("size", str(error))
             # Also above the form: a refused cut may leave no cut form on the page.

@@ -1,5 +1,6 @@
-"""The arbiter's decisions after a result is final: reopening a finished tournament and
-correcting an arbiter's final sheet (docs/tournaments.md §4.9, §4.10; Кодекс 4.2.16).
+"""The arbiter's decisions after a result is final: reopening a finished tournament,
+correcting an arbiter's final sheet, redoing a cut a correction changed
+(docs/tournaments.md §4.9, §4.10; Кодекс 4.2.16).
 
 Organisers and admins only (403 to members, 404 for what is not this tournament's). A
 refusal re-renders the form with the reason; nothing is saved. Each decision is audited
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from prefscore.clubs.permissions import ORGANISERS
 from prefscore.web.htmx import HtmxHttpRequest, render_page
 
-from . import decisions
+from . import decisions, recut
 from .forms import CorrectClosureForm, DecisionReasonForm
 from .models import TableClosure
 from .services import TournamentError, live_pulkas
@@ -36,6 +37,21 @@ def reopen(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     except TournamentError as error:
         return _detail(request, tournament, role, "draw", draw_error=str(error))
     return reload_at(request, tournament, "draw")
+
+
+@require_POST
+@login_required
+def redo_cut(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
+    """Redo the last cut from the standings as they are now, with a reason (§4.10)."""
+    tournament, role = _tournament(request, club, slug, ORGANISERS)
+    form = DecisionReasonForm(request.POST)
+    if not form.is_valid():
+        return _detail(request, tournament, role, "draw", recut_form=form)
+    try:
+        round_ = recut.redo_cut(tournament.pk, request.user, form.cleaned_data["reason"])
+    except TournamentError as error:
+        return _detail(request, tournament, role, "draw", draw_error=str(error))
+    return reload_at(request, tournament, f"draft-{round_.number}")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

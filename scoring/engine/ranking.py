@@ -422,9 +422,12 @@ def stage_standings(
     ``stages[0]`` is the qualifying (its entrants are ignored: everyone in ``players``
     and at its tables ranks); each later stage gives its tables and the players who
     advanced to it. An advancing player's points are his points in that stage plus
-    those he had before it ``kept``, ``halved`` or ``cleared``; the tie-break counts are
-    the stage's. Those who reached the last stage come first, then those who stopped at
-    each earlier stage in their order there; places run on without gaps.
+    those he had before it ``kept``, ``halved`` or ``cleared``. The rest of his line is
+    his whole tournament (docs/tournaments.md §6.3): whists in total, the rounds played
+    and each round's score, the Кодекс 4.1.3 counts and the best round, and so are the
+    tie-breaks they give (§4.8: total whists); head-to-head and the opponents' score
+    look at the stage's tables. Those who reached the last stage come first, then those
+    who stopped at each earlier stage in their order there; places run on without gaps.
     """
     rules = rules or Rules()
     if carry not in CARRY:
@@ -438,10 +441,13 @@ def stage_standings(
     )
     for results_iter, entrants in stages[1:]:
         results = list(results_iter)
-        before = {line.player: line.points for line in ranked}
-        carried = {p: _carry(before.get(p, 0), factor) for p in entrants}
+        before = {line.player: line for line in ranked}
+        carried = {p: _carry(before[p].points if p in before else 0, factor) for p in entrants}
         tallies = _tally(results, entrants, rules.normalisation)
-        lines = _mark_out(_lines(tallies, carried, results, rules), gone)
+        lines = [
+            _whole(line, before.get(line.player))
+            for line in _mark_out(_lines(tallies, carried, results, rules), gone)
+        ]
         lines = [
             replace(
                 line,
@@ -457,6 +463,23 @@ def stage_standings(
         rest = [replace(line, finalist=False) for line in ranked if line.player not in chosen]
         ranked = top + _renumbered(rest, len(top) + 1)
     return tuple(ranked)
+
+
+def _whole(line: Line, earlier: Line | None) -> Line:
+    """A stage's line with what the player did before it added (§6.3): whists, rounds,
+    each round's score, the Кодекс 4.1.3 counts, the best round. Points stay the stage's
+    with the carry."""
+    if earlier is None:
+        return line
+    by_round = {**earlier.by_round, **line.by_round}
+    return replace(
+        line,
+        whists=earlier.whists + line.whists,
+        rounds=earlier.rounds + line.rounds,
+        by_round=by_round,
+        stats=earlier.stats + line.stats,
+        best_round=max(by_round.values()) if by_round else None,
+    )
 
 
 def _renumbered(lines: Sequence[Line], first_place: int) -> list[Line]:

@@ -142,18 +142,19 @@ def table_points(table: Table, policy: Policy) -> tuple[Fraction, ...]:
     return tuple(weight * value for value in raw)
 
 
-def event_points(event: Event, policy: Policy) -> tuple[dict[int, Fraction], set[int]]:
-    """Each player's points for one event, summed over his tables, and its winners (§2)."""
+def event_points(event: Event, policy: Policy) -> tuple[dict[int, Fraction], dict[int, int]]:
+    """Each player's points for one event, summed over his tables, and how many of its
+    tables he won (§2, §6: a table is won where his whists are its single best)."""
     points: dict[int, Fraction] = defaultdict(Fraction)
-    winners: set[int] = set()
+    wins: dict[int, int] = defaultdict(int)
     for table in event.tables:
         scored = table_points(table, policy)
         best = max(table.whists, default=0)
         for player, value, whists in zip(table.players, scored, table.whists, strict=True):
             points[player] += value
             if whists == best and table.whists.count(best) == 1:
-                winners.add(player)
-    return dict(points), winners
+                wins[player] += 1
+    return dict(points), dict(wins)
 
 
 def rating_change(before: float, after: float) -> Fraction:
@@ -213,11 +214,11 @@ def season_table(events: Sequence[Event], policy: Policy) -> tuple[Line, ...]:
     wins: dict[int, int] = defaultdict(int)
     cards: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
     for event in events:
-        points, winners = event_points(event, policy)
+        points, won = event_points(event, policy)
         for player in sorted(points):
             per_player[player].append((event.key, points[player]))
-        for player in winners:
-            wins[player] += 1
+        for player, tables in won.items():
+            wins[player] += tables
         for player, (yellow, red) in sorted(event.cards.items()):
             if yellow or red:
                 cards[player].append((event.key, yellow, red))

@@ -21,8 +21,18 @@ access_world = fixtures_access.access_world
 
 SCREENS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 WORDS = {
-    "en-US": {"dropped": "dropped", "more": "2 more events to be ranked", "wild": "wildcard"},
-    "ru-RU": {"dropped": "не в зачёте", "more": "ещё 2 события до места", "wild": "по выбору"},
+    "en-US": {
+        "dropped": "dropped",
+        "more": "2 more events to be ranked",
+        "wild": "wildcard",
+        "sochi": "Sochi",
+    },
+    "ru-RU": {
+        "dropped": "не в зачёте",
+        "more": "ещё 2 события до места",
+        "wild": "по выбору",
+        "sochi": "Сочи",
+    },
 }
 
 
@@ -50,7 +60,8 @@ def test_create_a_season_read_it_and_qualify_to_the_final(
     page.select_option("#id_aggregate", "best")
     page.fill("#id_best_n", "4")
     page.fill("#id_minimum", "3")
-    page.fill("#id_coefficients_text", "sochi = 2")
+    # The field of Sochi's coefficient, found by its label in the page's language.
+    page.get_by_label(words["sochi"] + ":", exact=True).fill("2")
     page.select_option("#id_first_tie_break", "best_result")
     page.select_option("#id_second_tie_break", "attended")
     fits(page, screen)

@@ -25,6 +25,7 @@ WORDS = {
 def test_the_owner_gets_in_with_the_mailed_code(
     live_server, new_context, settings, screenshot_dir, locale
 ):
+    settings.MAIL_CONFIGURED = True  # a server with SMTP settings
     settings.EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
     settings.MAIL_DELIVERY_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     get_user_model().objects.create_user("olga", "olga@club.example", PASSWORD)
@@ -48,6 +49,6 @@ def test_the_owner_gets_in_with_the_mailed_code(
     outbox.deliver_due()
     code = re.search(r"^(\d{8})$", mail.outbox[-1].body, re.M).group(1)
     page.fill("input[name=code]", code)
-    page.locator("main button[type=submit]").click()
+    page.locator(".mailed-code button[type=submit]").click()
     page.wait_for_url(live_server.url + "/")
     assert "olga" in page.content()

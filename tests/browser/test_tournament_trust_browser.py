@@ -172,6 +172,10 @@ def test_a_director_runs_a_tournament_he_can_trust(
     four = next(p for p in running(cup, 2) if len(p.player_names) == 4)
     number = four.title.rsplit(" ", 1)[1]
     page.get_by_role("button", name=words["drop"].format(name=four.player_names[0])).click()
+    # Asked first: the page says what the drop does at the table, and takes the reason.
+    page.locator("#leave-form").wait_for()
+    page.fill("#id_reason", "went home")
+    page.locator("#leave-form button[type=submit]").click()
     page.locator("#entries").wait_for()
     assert sorted(len(p.player_names) for p in running(cup, 2)) == [3, 3, 3, 3]
     reseated = max(running(cup, 2), key=lambda p: p.pk)
@@ -220,6 +224,9 @@ def test_a_director_runs_a_tournament_he_can_trust(
     final = cup.rounds.get(number=3)
     finalist = cup.entries.get(player_id=int(final.tables[0]["players"][0])).player.name
     page.get_by_role("button", name=words["drop"].format(name=finalist)).click()
+    page.locator("#leave-form").wait_for()  # asked first, the reason taken
+    page.fill("#id_reason", "went home")
+    page.locator("#leave-form button[type=submit]").click()
     page.locator("#entries").wait_for()
     final.refresh_from_db()
     seated = {cup.entries.get(player_id=int(k)).player.name for k in final.tables[0]["players"]}

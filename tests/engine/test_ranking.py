@@ -422,3 +422,29 @@ def test_three_stages_carry_each_stage_into_the_next():
     a = lines[0]
     assert (a.qualifying, a.carried, a.stage_points, a.points) == (30, 25, 1, 26)
     assert [line.place for line in lines] == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_finalists_line_holds_his_whole_tournament():
+    """docs/tournaments.md §6.3: whists in total, the rounds played, every round's score;
+    the points are the carry's and the stage's (§4.10)."""
+    qualifying = [table(1, a=50, b=-20, c=-30), table(2, a=-10, b=20, c=-10)]
+    final = [table(3, a=7, b=-3, c=-4)]
+
+    lines = stage_standings([(qualifying, ()), (final, ["a", "b", "c"])], "cleared")
+
+    a = next(line for line in lines if line.player == "a")
+    assert (a.whists, a.rounds, dict(a.by_round)) == (47, 3, {1: 50, 2: -10, 3: 7})
+    assert (a.points, a.stage_points, a.best_round) == (7, 7, 50)
+
+
+def test_finalists_level_on_points_are_ordered_by_their_total_whists():
+    """§4.8: the whists tie-break is the total whists, in the final as before it."""
+    qualifying = [table(1, a=60, b=-10, c=-50)]
+    final = [table(2, a=0, b=0, c=0)]
+
+    lines = stage_standings(
+        [(qualifying, ()), (final, ["a", "b", "c"])], "cleared", Rules(tie_breaks=("whists",))
+    )
+
+    assert order(lines) == ["a", "b", "c"]
+    assert [line.place for line in lines] == [1, 2, 3]

@@ -73,6 +73,21 @@ def test_six_evenings_best_four_worked_by_hand() -> None:
     assert lines[A].dropped == frozenset() and lines[A].wins == 3
 
 
+def test_two_tables_won_on_one_evening_are_two_wins() -> None:
+    """§2, §6: a player wins each table where his whists are the single best."""
+    evening = Event(
+        "e1",
+        (
+            Table((A, B, C), (20, 0, -20), "sochi"),
+            Table((A, D, E), (10, -4, -6), "sochi"),
+            Table((B, C, D), (5, 5, -10), "sochi"),  # a shared best: nobody wins it
+        ),
+    )
+    lines = by_player(season_table((evening,), Policy(tie_breaks=("wins",))))
+    assert lines[A].wins == 2
+    assert lines[B].wins == 0 and lines[C].wins == 0
+
+
 def test_without_the_coefficient_the_sochi_evening_counts_once() -> None:
     plain = Policy(**{**BEST_4_OF_6.__dict__, "coefficients": {}})
     lines = by_player(season_table(SERIES, plain))

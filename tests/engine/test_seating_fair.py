@@ -16,12 +16,22 @@ import pytest
 from scoring.engine import seating_fair
 from scoring.engine.seating import draw_round, table_plan
 from scoring.engine.seating_plan import no_repeat_plan, plan_schedule
-from scoring.engine.seating_solver import solve_fair
 
 # players: (rounds, the least spread of seats at a table of 4 a schedule without a
 # repeat can have). Source: CP-SAT (bench/tournament_fair.py; docs/tournaments.md §4.3),
 # each smaller spread proved INFEASIBLE; 13 also by the counting argument of §4.3.
 FIGURES = {13: (4, 3), 14: (4, 2), 15: (5, 0), 17: (5, 1), 18: (5, 1), 21: (6, 1)}
+
+
+def solve_fair(*args, **kwargs):
+    """The solver, which needs OR-Tools: the ``seating`` extra, which ``make test``
+    installs (pyproject.toml). Without it the solver's tests are skipped, saying why."""
+    pytest.importorskip(
+        "ortools", reason="OR-Tools is the seating extra: pip install -e '.[seating]'"
+    )
+    from scoring.engine.seating_solver import solve_fair as solve
+
+    return solve(*args, **kwargs)
 
 
 def repeats(schedule) -> int:

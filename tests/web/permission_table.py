@@ -19,6 +19,7 @@ import dataclasses
 import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlparse
 
@@ -26,8 +27,10 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import resolve_url
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
-from prefscore.clubs.models import Player
+from prefscore.clubs import owner
+from prefscore.clubs.models import Player, SignInApproval
 from prefscore.games.models import Abandonment, ForgottenDeal, Pulka
 from scoring.engine.conventions import preset
 from scoring.models import Convention
@@ -100,6 +103,18 @@ def replace_outcomes(expect: Expect, **outcomes: str) -> Expect:
 MEMBERS = ("member", "organiser", "admin")
 ORGANISERS = ("organiser", "admin")
 ADMINS = ("admin",)
+
+
+def waiting_signin(user: Any) -> int:
+    """A sign-in of ``user`` waiting for a person's approval (prefscore/clubs/approvals.py)."""
+    row = SignInApproval.objects.create(
+        user=user,
+        username=user.username,
+        code=f"{SignInApproval.objects.count():06d}",
+        secret_digest="-",
+        expires_at=timezone.now() + timedelta(minutes=30),
+    )
+    return row.pk
 
 
 def deal_kwargs(world: World) -> dict[str, Any]:
@@ -266,9 +281,32 @@ EXPECTATIONS: dict[str, Expect] = {
     "login": public(),
     # The mailed code of a challenged sign-in: without a challenge, a code opens nothing.
     "login_code": public(),
+    # A challenged sign-in's device asking whether a person approved it: without a
+    # request waiting in its session, the page that says to sign in again.
+    "login_approval": public("post"),
+    # The sign-ins this person may approve: his own, his club members', everyone's.
+    "signin_approvals": signed_in(),
+    # Refusing one: the member's own, his club admin's, the owner's; a 404 to the rest.
+    "signin_refuse": Expect(
+        _roles(
+            anonymous=LOGIN,
+            outsider=DENIED,
+            member=OK,
+            organiser=DENIED,
+            admin=OK,
+            superuser=OK,
+        ),
+        "post",
+        kwargs=lambda w: {"pk": waiting_signin(w.users["member"])},
+    ),
     "logout": public("post"),
     "signup": public(),
     "display_name": signed_in(),
+    # The owner's one-time link (prefscore/clubs/owner.py): the world has its owner (its
+    # superuser), so even a link just made is dead, the same 404 page for everyone.
+    "owner_setup": Expect(
+        {role: DENIED for role in ROLES}, kwargs=lambda w: {"token": owner.new_link()}
+    ),
     "password_change": signed_in(),
     "password_change_done": signed_in(),
     "password_reset": public(),
@@ -406,8 +444,10 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:swap": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
     "tournaments:move": club_roles(*ORGANISERS, method="post", kwargs=walk_round),
     "tournaments:reopen": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
+    "tournaments:redo_cut": club_roles(*ORGANISERS, method="post", kwargs=walk_kwargs),
     "tournaments:correct_closure": club_roles(*ORGANISERS, kwargs=walk_arbiter_table),
     "tournaments:discipline": club_roles(*ORGANISERS, kwargs=walk_entry),
+    "tournaments:leave": club_roles(*ORGANISERS, kwargs=walk_entry),
     "tournaments:constraints": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:schedule_round": club_roles(
         *ORGANISERS, method="post", kwargs=walk_round, data=lambda w: {"starts_at": ""}
@@ -449,6 +489,9 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:import": club_roles(*ORGANISERS, kwargs=walk_club),
     # A large import's page: the organiser who sent the file, nobody else (404 to them).
     "tournaments:import_job": club_roles("organiser", kwargs=walk_import_job),
+    "tournaments:import_answer": club_roles(
+        "organiser", method="post", kwargs=walk_import_job, data=lambda w: {"answer": "keep"}
+    ),
     # --- the Django admin: its front page stands for all of it ---
     # Club admins (the outsider is one, of his own club) reach the admin for their
     # club's conventions; what they see there is tested in test_conventions_admin.

@@ -1,7 +1,9 @@
 """Club evenings written straight as the statistics' summary rows, for the season tests.
 
 ``evening(club, day, tables)`` makes one finished club pulka per table, started on ``day``,
-and the summary rows the statistics would write for it (seat order, exact results).
+and the summary rows the statistics would write for it (seat order, exact results). Its
+sheet says the same: manual lines of whists (docs/rules.md §3.11) that settle to those
+results, so that ``check_season``'s recount from the sheets agrees.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from fractions import Fraction
 from django.utils import timezone
 
 from prefscore.clubs.models import Club, Player
-from prefscore.games.models import Pulka
+from prefscore.games.models import Deal, Pulka
 from prefscore.seasons.models import Season
 from prefscore.stats.models import PulkaSummary
 from tests.web.fixtures_access import make_pulka
@@ -44,6 +46,10 @@ def evening(club: Club, day: datetime.date, tables: Sequence[TableSpec]) -> list
         Pulka.objects.filter(pk=pulka.pk).update(
             status=Pulka.Status.FINISHED, created_at=started, convention_name=convention
         )
+        Deal.objects.bulk_create(
+            Deal(pulka=pulka, number=number, facts=facts)
+            for number, facts in enumerate(result_lines(names, whists), start=1)
+        )
         players = {p.name: p for p in Player.objects.filter(club=club, name__in=names)}
         best = max(whists)
         PulkaSummary.objects.bulk_create(
@@ -65,6 +71,19 @@ def evening(club: Club, day: datetime.date, tables: Sequence[TableSpec]) -> list
         )
         made.append(pulka)
     return made
+
+
+def result_lines(names: Sequence[str], whists: Sequence[int]) -> list[dict[str, object]]:
+    """Manual lines of whists that settle to ``whists`` (adding up to zero): each player
+    but the last writes his gain on the last, or the last writes his loss on him."""
+    last = names[-1]
+    lines = []
+    for name, value in zip(names[:-1], whists[:-1], strict=True):
+        if value:
+            writer, on = (name, last) if value > 0 else (last, name)
+            line = {"player": writer, "section": "whists", "on": on, "points": abs(value)}
+            lines.append({"manual": {**line, "reason": "the evening's result"}})
+    return lines
 
 
 # The six evenings of tests/engine/test_season.py, by name (A..E, X).

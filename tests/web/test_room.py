@@ -161,6 +161,8 @@ def test_a_long_list_goes_round_a_page_at_a_poll(tournament_world, monkeypatch):
     monkeypatch.setattr(room, "PROJECTOR_STANDINGS_PER_PAGE", 4)
     tournament = make_tournament(tournament_world.club, slug="long", public=True)
     enter(tournament, tournament_world.players)
+    draw(tournament_world, tournament)  # a player ranks once he has sat at a table
+    Pulka.objects.filter(tournament=tournament).update(status=Pulka.Status.FINISHED)
     client = client_as(tournament_world, "anonymous")
     projector = url("projector", tournament) + "?show=standings"
 

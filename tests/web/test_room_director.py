@@ -146,8 +146,13 @@ def test_dropped_and_disqualified_are_marked_and_the_finalists_divided(tournamen
     organiser = client_as(tournament_world, "organiser")
     boris = drawn.entries.get(player__name="Boris")
     vera = drawn.entries.get(player__name="Vera")
-    organiser.post(url("entry_state", drawn, entry=boris.pk), {"action": "drop"})
-    organiser.post(url("entry_state", drawn, entry=vera.pk), {"action": "disqualify"})
+    organiser.post(
+        url("entry_state", drawn, entry=boris.pk), {"action": "drop", "reason": "went home"}
+    )
+    organiser.post(
+        url("entry_state", drawn, entry=vera.pk),
+        {"action": "disqualify", "reason": "showed his cards"},
+    )
     response = organiser.post(url("cut", drawn), {"size": "3", "stage": "final"})
     assert response.status_code == 302
     draft = drawn.rounds.get(number=2)

@@ -108,6 +108,7 @@ def test_the_csv_keeps_a_name_that_looks_like_a_formula_text(tournament_world, n
     tournament = make_tournament(tournament_world.club, slug="formula")
     crafty = Player.objects.create(club=tournament_world.club, name=name)
     enter(tournament, [crafty, *tournament_world.players[:2]])
+    draw(tournament_world, tournament)  # only a player who sat at a table ranks
     _body, rows, _type = _csv(tournament_world, tournament)
     assert "'" + name in [row[1] for row in rows[1:]]
     assert name not in [row[1] for row in rows[1:]]
@@ -199,3 +200,31 @@ def test_a_dropped_player_stays_marked_in_the_printed_standings(tournament_world
     entry.save()
     body = _print(tournament_world, cut_cup, "print_standings")
     assert "(dropped)" in body
+
+
+# --- a finalist's line is his whole tournament (docs/tournaments.md §6.3) ---
+
+
+def _finalist(cut_cup: Tournament):
+    return next(line for line in services.standings(cut_cup).lines if line.finalist)
+
+
+def test_a_finalists_csv_line_has_every_round_and_his_total_whists(tournament_world, cut_cup):
+    _body, rows, _type = _csv(tournament_world, cut_cup)
+    header = rows[0]
+    line = _finalist(cut_cup)
+    name = cut_cup.entries.get(player_id=int(line.player)).player.name
+    row = dict(zip(header, next(r for r in rows[1:] if r[1] == name), strict=True))
+
+    assert row["rounds"] == "3"
+    assert all(row[f"round_{n}"] != "" for n in (1, 2, 3))
+    assert int(row["whists"]) == sum(int(row[f"round_{n}"]) for n in (1, 2, 3))  # raw whists
+
+
+def test_a_finalists_line_on_the_page_and_the_print_has_every_round(tournament_world, cut_cup):
+    page = client_as(tournament_world, "organiser").get(url("standings", cut_cup))
+    printed = printables.standings_print(cut_cup).table
+    for table in (page.context["table"], printed):
+        row = next(row for row in table.rows if row.finalist)
+        assert row.rounds == 3
+        assert all(value != "" for value in row.by_round)

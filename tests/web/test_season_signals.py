@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prefscore.games.models import Pulka
+from prefscore.games.models import Deal, Pulka
 from prefscore.games.services import pencil_change, record_deal
 from prefscore.seasons import standings
 from prefscore.seasons.models import Season, SeasonLine
@@ -76,6 +76,7 @@ operations = st.lists(
 def test_after_any_results_and_corrections_the_table_is_the_events_recount(access_world, steps):
     club = access_world.club
     Season.objects.filter(club=club).delete()
+    Deal.objects.filter(pulka__club=club, pulka__summaries__isnull=False).delete()
     Pulka.objects.filter(club=club, summaries__isnull=False).delete()
     season = Season.objects.create(
         club=club,
@@ -98,6 +99,7 @@ def test_after_any_results_and_corrections_the_table_is_the_events_recount(acces
         elif reopened:  # undone: the summary rows go, as the statistics remove them
             _, pulka, _ = kept.pop(table)
             PulkaSummary.objects.filter(pulka=pulka).delete()
+            Deal.objects.filter(pulka=pulka).delete()
             Pulka.objects.filter(pk=pulka.pk).delete()
         else:  # corrected: new settled results
             first_day, pulka, _ = kept[table]
@@ -223,6 +225,7 @@ def test_under_the_rating_measure_each_total_is_the_rating_the_board_shows(acces
 
     club = access_world.club
     Season.objects.filter(club=club).delete()
+    Deal.objects.filter(pulka__club=club, pulka__summaries__isnull=False).delete()
     Pulka.objects.filter(club=club, summaries__isnull=False).delete()
     season = Season.objects.create(
         club=club,

@@ -1,5 +1,6 @@
-"""Nobody locked out: a challenged sign-in gets in with the code mailed to the account
-(prefscore/clubs/ratelimit.py, signin_codes.py), from any address, the admin's too."""
+"""Nobody locked out: on a server with mail, a challenged sign-in also gets in with the code
+mailed to the account (prefscore/clubs/ratelimit.py, signin_codes.py), from any address, the
+admin's too. Without mail, a person approves it: test_signin_approvals.py."""
 
 import re
 
@@ -19,6 +20,8 @@ LOGIN, CODE = reverse("login"), reverse("login_code")
 
 @pytest.fixture(autouse=True)
 def queued_mail(settings):
+    """A server with mail (SMTP settings): a challenge also offers the mailed code."""
+    settings.MAIL_CONFIGURED = True
     settings.EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
     settings.MAIL_DELIVERY_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 

@@ -1,6 +1,6 @@
 """Sign-in attempts limited per username and address, per username and per address; at a
-limit the attempt is challenged with a mailed code, never locked, so that nobody can
-lock another person out (prefscore/clubs/ratelimit.py, signin_codes.py)."""
+limit the attempt is challenged (a person approves it, or a mailed code), never locked, so
+that nobody can lock another person out (prefscore/clubs/ratelimit.py, approvals.py)."""
 
 import threading
 from datetime import timedelta
@@ -53,7 +53,7 @@ def test_five_failures_challenge_the_username_from_that_address_whatever_the_pas
 
     assert right.status_code == wrong.status_code == 429
     assert not right.context["user"].is_authenticated
-    assert "одноразовый код" in right.content.decode()
+    assert "человек его подтвердит" in right.content.decode()
     assert right.content.decode().replace(PASSWORD, "") == right.content.decode()
 
 
@@ -62,7 +62,7 @@ def test_the_challenge_message_is_in_russian_by_default(client, olga):
 
     html = sign_in(client).content.decode()
 
-    assert "одноразовый код" in html
+    assert "человек его подтвердит" in html
 
 
 def test_four_failures_then_the_right_password_signs_in_and_clears_the_count(client, olga):
@@ -215,7 +215,7 @@ def test_the_limit_guards_every_way_in_including_the_admin(client, olga, django_
         REMOTE_ADDR="10.0.0.1",
     )
     assert admin.status_code == 429  # the code form, not the admin
-    assert "одноразовый код" in admin.content.decode()
+    assert "человек его подтвердит" in admin.content.decode()
     assert not admin.wsgi_request.user.is_authenticated
 
 

@@ -31,7 +31,7 @@ def reseated(tournament_world):
     assert number < len(pulkas)  # not the last: an order by creation would renumber it
     leaving = cup.entries.get(player=old.seats.get(seat=0).player)
     client_as(tournament_world, "organiser").post(
-        url("entry_state", cup, entry=leaving.pk), {"action": "drop"}
+        url("entry_state", cup, entry=leaving.pk), {"action": "drop", "reason": "went home"}
     )
     old.refresh_from_db()
     assert old.status == Pulka.Status.ARCHIVED

@@ -47,7 +47,7 @@ def test_the_organiser_corrects_an_arbiters_final_sheet_once(
     assert response.status_code in (200, 302)
     closure = TableClosure.objects.get(pulka=arbitrated)
     assert closure.whists == [8, -2, -6]
-    event = TournamentEvent.objects.get(tournament=cup)
+    event = TournamentEvent.objects.get(tournament=cup, action="closure_corrected")
     assert event.details["before"] == [6, -2, -4] and event.details["after"] == [8, -2, -6]
     assert event.user == tournament_world.users["organiser"]
     keys = [str(seat.player_id) for seat in arbitrated.seats.order_by("seat")]
@@ -71,7 +71,7 @@ def test_a_correction_is_refused_without_a_reason_off_zero_or_after_the_finish(
     finished = client.post(correct_url(cup, arbitrated), form([8, -2, -6]))
     assert "Reopen it to change them" in finished.content.decode()
     assert TableClosure.objects.get(pulka=arbitrated).whists == [6, -2, -4]
-    assert not TournamentEvent.objects.exists()
+    assert not TournamentEvent.objects.filter(action="closure_corrected").exists()
 
 
 def test_correcting_a_closing_is_the_organisers_and_only_an_arbiters_sheet(
@@ -111,7 +111,7 @@ def test_the_admin_corrects_an_arbiters_closing_and_the_change_is_audited(
 
     assert response.status_code == 302, response.content.decode()[:3000]
     assert TableClosure.objects.get(pk=closure.pk).whists == [7, -3, -4]
-    event = TournamentEvent.objects.get(tournament=cup)
+    event = TournamentEvent.objects.get(tournament=cup, action="closure_corrected")
     assert event.details["before"] == [6, -2, -4] and event.reason == "typo"
     decisions = client.get("/admin/tournaments/tournamentevent/")
     assert decisions.status_code == 200

@@ -203,7 +203,8 @@ def test_a_drop_at_a_table_with_deals_closes_it_as_it_stands(tournament_world, c
     entry = cup.entries.get(player__name=table.player_names[0])
 
     client_as(tournament_world, "organiser").post(
-        url("entry_state", cup, entry=entry.pk), {"action": "disqualify"}
+        url("entry_state", cup, entry=entry.pk),
+        {"action": "disqualify", "reason": "showed his cards"},
     )
 
     table.refresh_from_db()
@@ -224,7 +225,7 @@ def test_the_standings_say_why_a_player_out_stands_below_lower_scores(tournament
     before = member.get(url("standings", cup), headers={"accept-language": "ru"})
     entry = cup.entries.get(player__name=running(cup, 1)[0].player_names[0])
     client_as(tournament_world, "organiser").post(
-        url("entry_state", cup, entry=entry.pk), {"action": "drop"}
+        url("entry_state", cup, entry=entry.pk), {"action": "drop", "reason": "went home"}
     )
 
     after = member.get(url("standings", cup), headers={"accept-language": "ru"})
@@ -238,7 +239,7 @@ def test_a_dropped_player_taken_back_plays_again(tournament_world, cup):
     close_round(cup, 1)
     entry = cup.entries.first()
     client = client_as(tournament_world, "organiser")
-    client.post(url("entry_state", cup, entry=entry.pk), {"action": "drop"})
+    client.post(url("entry_state", cup, entry=entry.pk), {"action": "drop", "reason": "went home"})
 
     client.post(url("entry_state", cup, entry=entry.pk), {"action": "reinstate"})
 
@@ -309,7 +310,9 @@ def test_a_whole_tournament_of_13_players(tournament_world, capsys):
     four = next(p for p in running(cup, 2) if len(p.player_names) == 4)
     gone = cup.entries.get(player__name=four.player_names[0])
     others = {p.pk for p in running(cup, 2)} - {four.pk}
-    organiser.post(url("entry_state", cup, entry=gone.pk), {"action": "drop"})
+    organiser.post(
+        url("entry_state", cup, entry=gone.pk), {"action": "drop", "reason": "went home"}
+    )
     four.refresh_from_db()
     assert four.status == Pulka.Status.ARCHIVED
     assert others < {p.pk for p in running(cup, 2)}

@@ -36,7 +36,7 @@ def entry(cup, name):
 
 def act(world, cup, name, action):
     return client_as(world, "organiser").post(
-        url("entry_state", cup, entry=entry(cup, name).pk), {"action": action}
+        url("entry_state", cup, entry=entry(cup, name).pk), {"action": action, "reason": "the test"}
     )
 
 
@@ -145,7 +145,8 @@ def test_a_finalist_who_drops_before_the_first_deal_gives_his_seat_to_the_next(
     assert reseated.title.endswith("table 1")
 
 
-def test_a_finalist_disqualified_after_a_deal_leaves_his_table_playing_on(tournament_world, final):
+def test_a_finalist_disqualified_after_a_deal_closes_his_table_of_3(tournament_world, final):
+    """Two cannot play on: the table of 3 is closed as it stands, the final goes on."""
     table = final_tables(final)[1]
     record_deal(table.pk, table_deals(table)[0], None, 1)
     cheat = table.player_names[0]
@@ -154,7 +155,9 @@ def test_a_finalist_disqualified_after_a_deal_leaves_his_table_playing_on(tourna
 
     final.refresh_from_db()
     table.refresh_from_db()
-    assert final.status == "final" and table.status == Pulka.Status.RUNNING
+    assert final.status == "final" and table.status == Pulka.Status.FINISHED
+    assert table.closure.reason == "drop"
+    assert [p.pk for p in final_tables(final)] != [table.pk]
     assert ranked_names(final)[-1] == cheat
     line = standings(final).lines[-1]
     assert not line.finalist and line.place == 9
@@ -255,3 +258,47 @@ def test_a_finalist_dropped_from_the_finals_draft_is_replaced(tournament_world, 
     published = client_as(tournament_world, "organiser").post(url("publish_round", cup, number=2))
     assert published.status_code == 302
     assert cup.rounds.get(number=2).status == Round.Status.PUBLISHED
+
+
+# --- a finalist who leaves after deals leaves her seat (docs/tournaments.md §4.9) ---
+
+
+@pytest.fixture
+def final_of_four(tournament_world):
+    """Ten players at tables of 4 and 3, one qualifying round, a final table of 4 with a
+    deal played at it."""
+    from prefscore.clubs.models import Player
+
+    lev = Player.objects.create(club=tournament_world.club, name="Lev")
+    cup = make_tournament(tournament_world.club, "Fours", slug="fours-final", table_size=4)
+    enter(cup, [*tournament_world.players, lev])
+    draw(tournament_world, cup)
+    play_round_deals(cup, 1)
+    close_round(cup, 1)
+    organiser = client_as(tournament_world, "organiser")
+    organiser.post(url("cut", cup), {"size": "4"})
+    organiser.post(url("publish_round", cup, number=2))
+    table = Pulka.objects.get(tournament=cup, round_number=2)
+    record_deal(table.pk, table_deals(table)[0], None, 1)
+    return cup
+
+
+def test_a_finalist_who_leaves_a_table_of_4_after_a_deal_leaves_her_seat(
+    tournament_world, final_of_four
+):
+    four = Pulka.objects.get(tournament=final_of_four, round_number=2)
+    leaver = four.player_names[(four.first_dealer + 1) % 4]  # she played the first deal
+
+    act(tournament_world, final_of_four, leaver, "drop")
+
+    four.refresh_from_db()
+    assert four.status == Pulka.Status.FINISHED
+    running = final_tables(final_of_four)
+    assert len(running) == 1
+    three = running[0]
+    assert leaver not in three.player_names
+    assert set(three.player_names) == set(four.player_names) - {leaver}
+    sheet = client_as(tournament_world, "organiser").get(f"/pulkas/{three.pk}/")
+    assert leaver not in sheet.content.decode()
+    assert final_of_four.rounds.get(number=2).tables[0]["continues"] == four.pk
+    assert entry(final_of_four, leaver).forfeited_round == 2

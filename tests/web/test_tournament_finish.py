@@ -71,7 +71,9 @@ def test_the_13_player_tournament_runs_to_a_final_of_2_rounds_and_finishes(
     assert late.name in {n for p in running(cup, 2) for n in p.player_names}
     four = next(p for p in running(cup, 2) if len(p.player_names) == 4)
     gone = cup.entries.get(player__name=four.player_names[0])
-    organiser.post(url("entry_state", cup, entry=gone.pk), {"action": "drop"})
+    organiser.post(
+        url("entry_state", cup, entry=gone.pk), {"action": "drop", "reason": "went home"}
+    )
     play_round_deals(cup, 2)
     arbiter = running(cup, 2)[0]
     figures = [15, -5, -10, 0][: len(arbiter.player_names)]
@@ -192,7 +194,9 @@ def test_the_organiser_finishes_by_hand_and_it_is_audited(tournament_world, cup)
     again = organiser.post(url("finish", cup), headers=HTMX).content.decode()
     assert "already finished" in again
     entry = cup.entries.first()
-    organiser.post(url("entry_state", cup, entry=entry.pk), {"action": "drop"})
+    organiser.post(
+        url("entry_state", cup, entry=entry.pk), {"action": "drop", "reason": "went home"}
+    )
     entry.refresh_from_db()
     assert entry.state != TournamentEntry.State.DROPPED
 

@@ -37,7 +37,9 @@ def left(tournament_world, cup):
     assert sheet[leader] > 0
     leaving = cup.entries.get(player_id=int(leader))
     client = client_as(tournament_world, "organiser")
-    client.post(url("entry_state", cup, entry=leaving.pk), {"action": "drop"})
+    client.post(
+        url("entry_state", cup, entry=leaving.pk), {"action": "drop", "reason": "went home"}
+    )
     leaving.refresh_from_db()
     assert leaving.forfeited_round == 1
     return cup, leader, sheet
@@ -70,7 +72,7 @@ def test_a_drop_before_the_first_deal_is_no_forfeit(tournament_world, cup):
     leaving = cup.entries.get(player_id=table.seats.first().player_id)
 
     client_as(tournament_world, "organiser").post(
-        url("entry_state", cup, entry=leaving.pk), {"action": "drop"}
+        url("entry_state", cup, entry=leaving.pk), {"action": "drop", "reason": "went home"}
     )
 
     leaving.refresh_from_db()

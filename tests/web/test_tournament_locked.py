@@ -102,7 +102,7 @@ def test_a_finished_tournament_refuses_the_arbiter_until_he_reopens_it(tournamen
     assert response.status_code == 200 and "HX-Redirect" in response
     cup.refresh_from_db()
     assert not cup.finished
-    event = TournamentEvent.objects.get(tournament=cup)
+    event = TournamentEvent.objects.get(tournament=cup, action="reopened")
     assert (event.action, event.reason, event.user) == ("reopened", "Judges' appeal", organiser)
 
     correct_deal(pulka.pk, organiser, 1, _other_facts(pulka), arbiter_reason="appeal upheld")
@@ -122,7 +122,7 @@ def test_reopening_is_the_organisers_only(tournament_world, cup):
     refused = client_as(tournament_world, "organiser").post(url("reopen", cup), {"reason": ""})
     assert refused.status_code == 200 and "This field is required" in refused.content.decode()
     cup.refresh_from_db()
-    assert cup.finished and not TournamentEvent.objects.exists()
+    assert cup.finished and not TournamentEvent.objects.filter(action="reopened").exists()
 
 
 def test_check_tournament_notices_a_table_that_played_on_after_closing(tournament_world, cup):
@@ -136,7 +136,8 @@ def test_check_tournament_notices_a_table_that_played_on_after_closing(tournamen
     )
 
     problems = checks.check(cup)
-    assert any("closed" in p and "played on" in p for p in problems), problems
+    assert any("closed, yet deals 2 came after the closing" in p for p in problems), problems
+    assert any("closed, yet it is still running" in p for p in problems), problems
 
 
 def test_the_sheet_offers_no_correction_on_a_locked_table_nor_the_arbiter_after_the_finish(

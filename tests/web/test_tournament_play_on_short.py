@@ -73,7 +73,9 @@ def _leave_the_four(world: Any, cup: Tournament) -> tuple[Pulka, str, int]:
     number = services.table_numbers(cup.rounds.get(number=1), list(services.live_pulkas(cup)))
     leaver = four.seats.order_by("seat").first()
     entry = cup.entries.get(player_id=leaver.player_id)
-    client_as(world, "organiser").post(url("entry_state", cup, entry=entry.pk), {"action": "drop"})
+    client_as(world, "organiser").post(
+        url("entry_state", cup, entry=entry.pk), {"action": "drop", "reason": "went home"}
+    )
     return four, str(leaver.player_id), number[four.pk]
 
 
@@ -241,7 +243,7 @@ def test_leaving_the_sheet_of_three_before_its_first_deal_is_a_forfeit_and_close
     second = cup.entries.get(player_id=short.seats.order_by("seat").first().player_id)
 
     client_as(tournament_world, "organiser").post(
-        url("entry_state", cup, entry=second.pk), {"action": "drop"}
+        url("entry_state", cup, entry=second.pk), {"action": "drop", "reason": "went home"}
     )
 
     short.refresh_from_db()
@@ -266,7 +268,7 @@ def test_the_floor_card_waits_for_the_end_of_the_round_at_the_sheet_of_three(tou
     entry = cup.entries.get(player_id=leaver.player_id)
     organiser = tournament_world.users["organiser"]
     client_as(tournament_world, "organiser").post(
-        url("entry_state", cup, entry=entry.pk), {"action": "drop"}
+        url("entry_state", cup, entry=entry.pk), {"action": "drop", "reason": "went home"}
     )
     cards = TournamentEvent.objects.filter(tournament=cup, action="yellow_card")
     assert not cards.exclude(entry=entry).exists()
@@ -447,7 +449,9 @@ def test_the_closed_card_names_who_left_and_his_forfeit(tournament_world, langua
     leaver = four.seats.order_by("seat").first()
     entry = cup.entries.get(player_id=leaver.player_id)
     organiser = client_as(tournament_world, "organiser", language)
-    organiser.post(url("entry_state", cup, entry=entry.pk), {"action": action})
+    organiser.post(
+        url("entry_state", cup, entry=entry.pk), {"action": action, "reason": "the test"}
+    )
 
     body = organiser.get(url("detail", cup)).content.decode()
 

@@ -58,7 +58,9 @@ def event(tournament_world, cup):
     running = Pulka.objects.filter(tournament=cup, round_number=2).order_by("pk")
     name = next(n for p in running for n in p.player_names if n != "Lev")
     leaving = cup.entries.get(player__name=name)
-    client.post(url("entry_state", cup, entry=leaving.pk), {"action": "drop"})
+    client.post(
+        url("entry_state", cup, entry=leaving.pk), {"action": "drop", "reason": "went home"}
+    )
     last = Pulka.objects.filter(tournament=cup, status=Pulka.Status.RUNNING).order_by("pk").last()
     record_deal(last.pk, table_deals(last)[0], organiser, 1)
     cup.refresh_from_db()

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from prefscore.games.models import Pulka
-from prefscore.tournaments import constraints, discipline, exports, imports
+from prefscore.tournaments import checks, constraints, discipline, exports, imports
 from prefscore.tournaments.models import Tournament, TournamentEvent
 from tests.web.fixtures_tournaments import draw
 from tests.web.test_tournament_round_trip import without
@@ -106,6 +106,7 @@ def test_a_file_from_before_these_fields_imports_with_the_defaults(tournament_wo
     ):
         data["tournament"].pop(key)
     data.pop("discipline")
+    data.pop("decisions")
     data["rounds"][0].pop("starts_at")
     for player in data["players"]:
         player.pop("home_club")
@@ -117,7 +118,10 @@ def test_a_file_from_before_these_fields_imports_with_the_defaults(tournament_wo
 
     assert (copy_.yellow_cards_limit, copy_.round_floor, copy_.at_time) == (2, -1000, "flag")
     assert copy_.forfeit_whists is None and copy_.forbidden_pairs == []
-    assert not copy_.events.exists()
+    # No decision travelled: the states' records are rebuilt, and say so (§4.15).
+    assert copy_.events.exists()
+    assert not copy_.events.exclude(details__reconstructed=True).exists()
+    assert checks.check(copy_) == []
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,10 @@ def test_check_tournament_names_a_stored_result_that_differs_and_rebuild_mends_i
     bad = TableResult.objects.get(pulka=pulkas[1])
     TableResult.objects.filter(pk=bad.pk).update(whists=[5, -5, 0])  # same version: not stale
     problems = check(cup)
-    assert any(f"table {pulkas[1].pk}: stored result differs" in p for p in problems)
+    number = services.table_numbers(cup.rounds.get(number=1), pulkas)[pulkas[1].pk]
+    assert any(f"round 1, table {number}: the stored result differs" in p for p in problems), (
+        problems
+    )
     out = StringIO()
     call_command("rebuild_results", f"{cup.club.slug}/{cup.slug}", stdout=out)
     assert f"{len(pulkas)} tables counted" in out.getvalue()

@@ -127,6 +127,7 @@ def test_private_standings_are_refused_to_outsiders(tournament_world, cup):
 def test_public_standings_are_readable_by_anyone(tournament_world, cup, role, headers):
     cup.public = True
     cup.save()
+    draw(tournament_world, cup)  # a player ranks once he has sat at a table
 
     response = client_as(tournament_world, role).get(url("standings", cup), headers=headers)
 

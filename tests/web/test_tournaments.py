@@ -234,7 +234,9 @@ def test_dropping_a_player_keeps_him_out_of_the_next_draw(tournament_world, cup)
     client = client_as(tournament_world, "organiser")
     entries = list(cup.entries.all()[:3])
     for entry in entries:
-        client.post(url("entry_state", cup, entry=entry.pk), {"action": "drop"})
+        client.post(
+            url("entry_state", cup, entry=entry.pk), {"action": "drop", "reason": "went home"}
+        )
 
     draw(tournament_world, cup)
 
@@ -249,7 +251,7 @@ def test_an_entry_of_another_tournament_is_not_found(tournament_world, cup):
     foreign = other.entries.get()
 
     response = client_as(tournament_world, "organiser").post(
-        url("entry_state", cup, entry=foreign.pk), {"action": "drop"}
+        url("entry_state", cup, entry=foreign.pk), {"action": "drop", "reason": "went home"}
     )
 
     assert response.status_code == 404

@@ -309,7 +309,8 @@ def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) 
     ended by the deal limit, or closed by a tournament's organiser, does not say that
     every pulya is closed. A finished pulka takes no new deal, but
     its last deal can still be put right: by its recorder under the pencil rule
-    (Кодекс 4.2.8), by the players at the table as a correction (4.2.7). Only an
+    (Кодекс 4.2.8), by the players at the table as a correction (4.2.7); a tournament
+    table's result is locked once it is over, the arbiter's alone (4.2.16). Only an
     abandoned (archived) pulka is frozen for good.
     """
     if pulka.status == Pulka.Status.ARCHIVED:
@@ -317,6 +318,12 @@ def over_text(pulka: Pulka, state: SheetState, pencil_until: Any, seated: bool) 
     if pulka.status != Pulka.Status.FINISHED:
         return _("This pulka is no longer played: the sheet takes no more deals.")
     text = end_message(state)
+    if pulka.tournament_id is not None:  # its result is locked (docs/tournaments.md §4.9)
+        return (
+            text
+            + " "
+            + _("Its result is locked: only the tournament's arbiter changes it (Кодекс 4.2.16).")
+        )
     if pencil_until is not None:
         until = time_format(timezone.localtime(pencil_until), "H:i")
         text += " " + _(

@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from prefscore.clubs import approvals
 from prefscore.clubs.forms import ClubForm, GuestForm
 from prefscore.clubs.models import Club
 from prefscore.clubs.permissions import club_for
@@ -55,7 +56,12 @@ def _home_lists(request: HtmxHttpRequest) -> dict[str, object]:
         running=Count("pulkas", filter=Q(pulkas__status=Pulka.Status.RUNNING), distinct=True)
     )
     pulkas = seated_pulkas(request).select_related("club")
-    return {"clubs": list(clubs), "pulkas": pulka_rows(pulkas[:LATEST_SHOWN])}
+    return {
+        "clubs": list(clubs),
+        "pulkas": pulka_rows(pulkas[:LATEST_SHOWN]),
+        # Sign-ins waiting for this person to approve them (prefscore/clubs/approvals.py).
+        "approvals_waiting": approvals.approvable_by(request.user).count(),
+    }
 
 
 def seated_pulkas(request: HtmxHttpRequest, club: Club | None = None) -> QuerySet[Pulka]:

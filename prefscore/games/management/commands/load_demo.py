@@ -1,4 +1,5 @@
-"""`manage.py load_demo`: the demo data that `make run` signs in with.
+"""`manage.py load_demo`: the demo data that `make dev` signs in with (never `make run`:
+its password is published; prefscore/clubs/owner.py retires it there).
 
 Idempotent: running it again changes nothing that is already there. Each kind of demo
 object has its own small function: the user, the club with its players, and two pulkas
@@ -17,13 +18,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from prefscore.clubs.models import Club, Membership, Player, Role
+from prefscore.clubs.owner import DEMO_PASSWORD, DEMO_USERNAME
 from prefscore.games import services
 from prefscore.games.io import create_pulka
 from prefscore.games.models import Pulka
 from scoring.conventions import convention_for_key
 
-DEMO_USERNAME = "demo"
-DEMO_PASSWORD = "demo-pulka"
 DEMO_CLUB_SLUG = "demo"
 DEMO_CLUB_NAME = "Демо-клуб"
 DEMO, ANNA, BORIS, VERA, GLEB = "Демо", "Анна", "Борис", "Вера", "Глеб"

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from prefscore.shell import find
 from prefscore.tournaments import results
-from prefscore.tournaments.management.commands.check_tournament import _find
 from prefscore.tournaments.models import Tournament
 
 
@@ -26,7 +26,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["slugs"]:
-            tournaments = [_find(slug) for slug in options["slugs"]]
+            tournaments = [find(Tournament.objects.all(), slug) for slug in options["slugs"]]
         else:
             tournaments = list(Tournament.objects.select_related("club").order_by("pk"))
         for tournament in tournaments:
