@@ -151,6 +151,10 @@ def test_a_draft_round_imports_back_and_exports_the_same(tournament_world, final
             round_.pop("drawn_at")
             for table in round_["tables"]:
                 table.get("closure", {}).pop("closed_at", None)  # the import's own time
+        for decision in data["decisions"]:
+            # Accounts belong to the exporting server: the import ties no decision to a
+            # local account that merely shares the name.
+            decision.pop("by")
     assert again == first
     # A draft has no pulkas: none was made for it on import.
     assert not Pulka.objects.filter(tournament=copy_, round_number=3).exists()
