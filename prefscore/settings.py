@@ -296,6 +296,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # Deferred work (docs/tasks.md): the task API and its queue in our own database.
+    "django_tasks",
+    "django_tasks_db",
+    "prefscore.deferred",
     "scoring",
     "prefscore.clubs",
     "prefscore.games",
@@ -477,6 +481,16 @@ SESSION_ENGINE = "prefscore.web.sessions"
 
 # While the database does not answer, pages are a 503 asking to retry after this long.
 DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
+
+# Deferred work (docs/tasks.md): every task is a row of our own database, run by the
+# worker (`manage.py run_worker`; `make run` starts one beside the server). Tests run
+# them the same way (prefscore.deferred.worker.run_due), never inside the request.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default"],
+    }
+}
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
