@@ -491,6 +491,15 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# A task that raises runs again after TASK_RETRY_SECONDS, doubled at each try, up to
+# TASK_ATTEMPTS tries; then it is FAILED, with its error, in the admin.
+TASK_ATTEMPTS = env_int("TASK_ATTEMPTS", 5)
+TASK_RETRY_SECONDS = env_int("TASK_RETRY_SECONDS", 30)
+# A worker beats every quarter of this; one silent this long is dead, and the task it was
+# running runs again on another worker (prefscore/deferred/worker.py).
+TASK_WORKER_LEASE_SECONDS = env_int("TASK_WORKER_LEASE_SECONDS", 60)
+# Successful tasks' rows are kept this many days; failed ones until the owner deletes them.
+TASK_RESULTS_KEPT_DAYS = env_int("TASK_RESULTS_KEPT_DAYS", 7)
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
