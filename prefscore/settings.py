@@ -389,17 +389,13 @@ STORAGES = {
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
 
-# Mail is queued in the request and sent after it (prefscore/clubs/outbox.py) through
-# MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
-EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
+# Mail is queued in the request and sent by the worker (prefscore/clubs/mail_queue.py)
+# through MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
+EMAIL_BACKEND = "prefscore.clubs.mail_queue.QueueBackend"
 MAIL_ENV = mail_environment(os.environ)
 MAIL_DELIVERY_BACKEND = email_backend(MAIL_ENV)
 # Whether the site can mail at all: a challenged sign-in then also offers a mailed code.
 MAIL_CONFIGURED = MAIL_DELIVERY_BACKEND.endswith("smtp.EmailBackend")
-# 1: a thread of the app server sends after each response (the default with DEBUG, so
-# that `make run` needs nothing more); 0: `manage.py send_queued_mail --loop` alone
-# sends, which keeps answer times closest whatever the email (docs/benchmarks.md).
-MAIL_SEND_IN_THREAD = env_bool("MAIL_SEND_IN_THREAD", DEBUG)
 MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
 # Requests that mail or invite, per client address and hour (prefscore/clubs/ratelimit.py).
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)
