@@ -377,6 +377,8 @@ def table_context(
         "convention": convention_label(pulka.convention_name),
         "names": tuple(pulka.player_names),
         "finished": pulka.status == Pulka.Status.FINISHED,
+        # The screen is kept awake while it runs (static/js/wake.js).
+        "running": pulka.status == Pulka.Status.RUNNING,
         "deal_count": len(standing),
         "status_region": render_cache.Region(
             pulka, "status", "games/_status.html", lambda: _status(pulka, len(standing))
