@@ -187,6 +187,8 @@ def table_context(
         "convention": convention_label(pulka.convention_name),
         "names": tuple(pulka.player_names),
         "finished": pulka.status == Pulka.Status.FINISHED,
+        # The screen is kept awake while it runs (static/js/wake.js).
+        "running": pulka.status == Pulka.Status.RUNNING,
         "deal_count": len(standing),
         "status_region": status_region(pulka, len(standing)),
         "sheet_region": sheet_region(pulka, made),
