@@ -19,7 +19,7 @@ from playwright.sync_api import Page
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import room
+from prefscore.tournaments.presenters import room
 from tests.browser.support import (
     OVERFLOW_JS,
     TAP,

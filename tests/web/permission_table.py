@@ -467,7 +467,7 @@ EXPECTATIONS: dict[str, Expect] = {
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"public": "on"}
     ),
     "tournaments:standings": public(kwargs=walk_kwargs),
-    # The room (prefscore/tournaments/room_views.py): the projector of a public
+    # The room (prefscore/tournaments/views/room.py): the projector of a public
     # tournament is anyone's (PRIVATE_TOURNAMENT below for a private one).
     "tournaments:room": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:projector": public(kwargs=walk_kwargs),

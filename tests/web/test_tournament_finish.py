@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import exports, imports, room, services, stages
+from prefscore.tournaments import exports, imports, services, stages
 from prefscore.tournaments.models import Round, TableClosure, Tournament, TournamentEntry
+from prefscore.tournaments.presenters import room
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,
