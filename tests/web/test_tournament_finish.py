@@ -1,6 +1,6 @@
-"""What was left of issue 14: stages of several rounds, the end of a tournament, the
-round's clock counting down, closed tables in the export, and the 13-player tournament
-of the issue run to its end through the views."""
+"""Stages of several rounds, the end of a tournament, the round's clock counting down,
+closed tables in the export, and a 13-player tournament run to its end through the views
+(docs/tournaments.md §7)."""
 
 from __future__ import annotations
 
