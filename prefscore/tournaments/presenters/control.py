@@ -12,10 +12,10 @@ from django.utils.translation import gettext_lazy, ngettext
 from prefscore.clubs.names import display_name, isolate
 from prefscore.games.models import Pulka
 
-from . import recut
-from .entries import MOVES
-from .models import RegulationChange, Round, Tournament, TournamentEntry
-from .services import Standings, stage_pulkas
+from .. import recut
+from ..entries import MOVES
+from ..models import RegulationChange, Round, Tournament, TournamentEntry
+from ..services import Standings, stage_pulkas
 
 MOVE_LABELS = {
     "check_in": gettext_lazy("Check in"),

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 
 from prefscore.games.presenters import format_result
 
-from . import results, services
-from .models import Tournament, TournamentEntry
-from .tables import Leaving, leaving
+from .. import results, services
+from ..models import Tournament, TournamentEntry
+from ..tables import Leaving, leaving
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,10 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import seating as seating_engine
 
-from . import presenters, room, services
-from .models import Tournament, TournamentEntry
+from .. import services
+from ..models import Tournament, TournamentEntry
+from . import room
+from .tournament import StandingsTable, settings_lines, standings_table
 
 # Rows of a blank protocol when the regulations set no deal limit: a long evening's.
 PROTOCOL_ROWS_WITHOUT_LIMIT = 30
@@ -141,7 +143,7 @@ class StandingsPrint:
     """The standings to print: the table, the date, the regulations in short, and the
     chief arbiter's signature line at the foot (docs/tournaments.md §6.2)."""
 
-    table: presenters.StandingsTable
+    table: StandingsTable
     date: date
     regulations: tuple[tuple[str, str], ...]
     final: bool
@@ -149,11 +151,11 @@ class StandingsPrint:
 
 def standings_print(tournament: Tournament) -> StandingsPrint:
     """The standings as printed: dated by the finish, or today while the tournament runs."""
-    table = presenters.standings_table(tournament, services.standings(tournament))
+    table = standings_table(tournament, services.standings(tournament))
     moment = tournament.finished_at or timezone.now()
     return StandingsPrint(
         table,
         timezone.localtime(moment).date(),
-        tuple(presenters.settings_lines(tournament)),
+        tuple(settings_lines(tournament)),
         tournament.finished,
     )

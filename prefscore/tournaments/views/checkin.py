@@ -15,11 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from prefscore.clubs.permissions import MEMBERS, ORGANISERS
 from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
-from . import checkin
-from .forms_checkin import BulkCheckInForm
-from .models import TournamentEntry
-from .services import TournamentError
-from .views import _detail, _tournament, reload_at
+from .. import checkin
+from ..forms.checkin import BulkCheckInForm
+from ..models import TournamentEntry
+from ..services import TournamentError
+from .tournament import _detail, _tournament, reload_at
 
 
 @require_POST

@@ -25,8 +25,9 @@ from django.utils.translation import ngettext
 
 from prefscore.games.models import Pulka, PulkaSeat
 
-from . import presenters, results, services, titles
-from .models import Round, Tournament
+from .. import results, services, titles
+from ..models import Round, Tournament
+from .tournament import standings_table
 
 # How often the projector and the dashboard ask again (htmx polling), in seconds.
 PROJECTOR_POLL_SECONDS = 10
@@ -358,7 +359,7 @@ def _lines_page(
 def _wall_lines(tournament: Tournament, current: RoomRound) -> list[ProjectorLine]:
     """The standings for the wall: provisional marks, the finalists' divider, long names."""
     standings = services.standings(tournament)
-    table = presenters.standings_table(tournament, standings)
+    table = standings_table(tournament, standings)
     running = {
         str(player_id) for t in (*current.playing, *current.earlier) for player_id in t.player_ids
     }

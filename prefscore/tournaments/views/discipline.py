@@ -15,11 +15,11 @@ from django.views.decorators.http import require_http_methods
 from prefscore.clubs.permissions import ORGANISERS
 from prefscore.web.htmx import HtmxHttpRequest, render_page
 
-from . import discipline
-from .discipline_forms import DisciplineForm
-from .models import TournamentEvent
-from .services import TournamentError
-from .views import _tournament, reload_at
+from .. import discipline
+from ..forms.discipline import DisciplineForm
+from ..models import TournamentEvent
+from ..services import TournamentError
+from .tournament import _tournament, reload_at
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

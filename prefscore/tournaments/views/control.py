@@ -20,11 +20,13 @@ from prefscore.clubs.permissions import ORGANISERS
 from prefscore.games.models import Pulka
 from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import entries, presenters_leaving, regulations, rounds, stages, tables
-from .forms import CloseTableForm, CutForm, EntryForm, LeaveForm, SwapForm
-from .models import Tournament
-from .services import TournamentError, live_pulkas
-from .views import _detail, _tournament, move_form, reload_at
+from .. import entries, regulations, rounds, stages, tables
+from ..forms.regulations import RegulationsForm
+from ..forms.tournament import CloseTableForm, CutForm, EntryForm, LeaveForm, SwapForm
+from ..models import Tournament
+from ..presenters import leaving
+from ..services import TournamentError, live_pulkas
+from .tournament import _detail, _tournament, move_form, reload_at
 
 
 @require_POST
@@ -87,7 +89,7 @@ def leave(request: HtmxHttpRequest, club: str, slug: str, entry: int) -> HttpRes
         "tournament": tournament,
         "entry": found,
         "form": form,
-        "view": presenters_leaving.confirmation(tournament, found, action),
+        "view": leaving.confirmation(tournament, found, action),
         "finished": tournament.finished,
     }
     status = invalid_status(request) if form.errors else 200
@@ -249,10 +251,10 @@ def edit_regulations(request: HtmxHttpRequest, club: str, slug: str) -> HttpResp
     if not regulations.may_edit(tournament, role):
         raise PermissionDenied(_("Only a club admin may change frozen regulations."))
     data = request.POST if request.method == "POST" else None
-    form = regulations.RegulationsForm(data, tournament=tournament)
+    form = RegulationsForm(data, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            regulations.save_regulations(tournament, form, request.user)
+            regulations.save_regulations(tournament, form.values(), form.frozen, request.user)
         except TournamentError as error:
             form.add_error(None, str(error))
         else:

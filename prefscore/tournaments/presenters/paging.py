@@ -19,8 +19,9 @@ from django.db.models import Count, Prefetch, Q
 from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.web.integers import request_int
 
-from . import presenters, results, services, titles
-from .models import Round, Tournament, TournamentEntry
+from .. import results, services, titles
+from ..models import Round, Tournament, TournamentEntry
+from .tournament import Leaver, RoundView, _table, summary
 
 TABLES_PER_PAGE = 50
 ENTRIES_PER_PAGE = 100
@@ -67,7 +68,7 @@ class PageLinks:
 class RoundsPage:
     """The published rounds for the links, the one shown with a page of its tables."""
 
-    rounds: tuple[presenters.RoundView, ...]  # the one shown, or none
+    rounds: tuple[RoundView, ...]  # the one shown, or none
     links: tuple[tuple[int, str], ...]  # every published round: number, title
     shown: int | None
     tables: PageLinks | None
@@ -104,10 +105,8 @@ def rounds_page(tournament: Tournament, at: Paging) -> RoundsPage:
     ordered = sorted(tables, key=lambda pulka: numbers[pulka.pk])
     short = results.continued([shown])
     left = leavers(tournament, shown, ordered, short)
-    views = tuple(
-        presenters._table(numbers[p.pk], p, p.pk in short, left.get(p.pk)) for p in ordered
-    )
-    view = presenters.RoundView(shown, views, presenters.summary(shown), named[shown.number])
+    views = tuple(_table(numbers[p.pk], p, p.pk in short, left.get(p.pk)) for p in ordered)
+    view = RoundView(shown, views, summary(shown), named[shown.number])
     return RoundsPage((view,), links, shown.number, PageLinks.of(page), playing)
 
 
@@ -121,7 +120,7 @@ def entries_page(
 
 def leavers(
     tournament: Tournament, round_: Round, tables: Sequence[Pulka], continued: dict[int, int]
-) -> dict[int, presenters.Leaver]:
+) -> dict[int, Leaver]:
     """Who left each table of ``round_`` a drop closed (§4.9), by pulka id: a seated
     player out of the tournament since this round. One query, and only when a table on
     the page was closed by a drop; ``tables`` come with their closure and seats, and
@@ -148,7 +147,7 @@ def leavers(
         candidates = [s.player_id for s in pulka.seats.all() if s.player_id not in stayed]
         entry = next((out[key] for key in candidates if key in out), None)
         if entry is not None:
-            found[pulka.pk] = presenters.Leaver(
+            found[pulka.pk] = Leaver(
                 entry.player.name,
                 entry.state == TournamentEntry.State.DISQUALIFIED,
                 entry.forfeited_round == round_.number,

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import TournamentEntry
+from ..models import TournamentEntry
 
 
 class HomeClubsForm(forms.Form):

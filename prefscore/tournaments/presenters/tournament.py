@@ -1,4 +1,5 @@
-"""What the tournament pages show, computed here so that templates compute nothing."""
+"""What the tournament page shows: the standings table, the rounds' tables, the
+regulations' lines. Computed here so that templates compute nothing."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from prefscore.games.models import Pulka
 from prefscore.games.presenters import format_result
 from scoring.conventions import convention_label
 
-from . import discipline, presenters_control
-from .forms import TIE_BREAK_LABELS
-from .models import Round, Tournament
-from .services import Standings, closure_of
+from .. import discipline
+from ..forms.tournament import TIE_BREAK_LABELS
+from ..models import Round, Tournament
+from ..services import Standings, closure_of
+from .control import discipline_line
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ def _formatted(language: str | None, value: Fraction | int) -> str:
 def _marks_line(mark: discipline.DisciplineMarks | None) -> str:
     if mark is None:
         return ""
-    return presenters_control.discipline_line(mark.yellow, mark.red, mark.fined)
+    return discipline_line(mark.yellow, mark.red, mark.fined)
 
 
 def standings_table(tournament: Tournament, standings: Standings) -> StandingsTable:

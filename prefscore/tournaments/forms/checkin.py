@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Tournament, TournamentEntry
+from ..models import Tournament, TournamentEntry
 
 
 class BulkCheckInForm(forms.Form):

@@ -1,21 +1,19 @@
-"""The room screens' change signal (README, "See it at once"; docs/tournaments.md §4.11).
+"""A tournament's change signal, for the room screens (README, "See it at once";
+docs/tournaments.md §4.11).
 
 The dashboard, the projector and "my table now" each keep one Server-Sent Events stream
-open, as a table's sheet does (the one stream of ``prefscore/games/streams.py``, with the
-screen's own check and keys below). It says only "the
-tournament's version is now V"; the page (``static/js/room-push.js``) then asks its
-ordinary poll for its region, so who may see what stays in the ordinary views.
+open, as a table's sheet does (the one stream of ``prefscore/games/streams.py``; the
+screens' checks are in ``views/events.py``). It says only "the tournament's version is
+now V"; the page (``static/js/room-push.js``) then asks its ordinary poll for its region,
+so who may see what stays in the ordinary views.
 
 The version changes when any table of the tournament changes its own (a deal, a
 correction, a closing), when a round is drawn, published, rescheduled or discarded, when
 a table is closed, and when the tournament's status moves on (a cut, the finish). A
 stream watches, through ``games.events``' fan-out, the tournament's own key
 (``"tournament:<id>"``: announced on PostgreSQL by :func:`connect`'s signals, read by the
-SQLite watcher through :func:`round_states`) and each of its tables still being played.
-
-Who may listen is checked as for the screen the stream serves, on connecting and again at
-every change, after the session that opened it still holds (``games/listeners.py``); a
-check that fails ends the stream with ``event: gone``.
+SQLite watcher through :func:`round_states`) and each of its tables still being played
+(:func:`room_state`).
 """
 
 from __future__ import annotations
@@ -26,22 +24,13 @@ from typing import Any
 
 from django.db import connection
 from django.db.models.signals import post_delete, post_save
-from django.http import Http404, HttpResponse
-from django.views.decorators.http import require_safe
 
-from prefscore.clubs.models import Membership
-from prefscore.clubs.permissions import MEMBERS, ORGANISERS, may
 from prefscore.games import events as pulka_events
-from prefscore.games import streams
-from prefscore.games.listeners import Listener
 from prefscore.games.models import Pulka
-from prefscore.web.htmx import HtmxHttpRequest
 
 from .models import Round, TableClosure, Tournament
 
 KIND = "tournament"
-# Who may open each screen (room_views.py): the projector is also anyone's when public.
-SCREENS = {"room": ORGANISERS, "projector": ORGANISERS, "my_table": MEMBERS}
 
 
 def key(tournament_id: int) -> str:
@@ -94,7 +83,7 @@ def connect() -> None:
     ``NOTIFY``, delivered at the commit), and let the SQLite watcher read it."""
     pulka_events.register(KIND, read_round_states)
     for model in (Tournament, Round, TableClosure):
-        uid = f"tournaments.room_events.{model.__name__}"
+        uid = f"tournaments.events.{model.__name__}"
         post_save.connect(_announce, sender=model, dispatch_uid=f"{uid}.save")
         post_delete.connect(_announce, sender=model, dispatch_uid=f"{uid}.delete")
 
@@ -113,60 +102,3 @@ def room_state(tournament_id: int) -> RoomState:
     digest = hashlib.sha256(repr((rows, state)).encode()).hexdigest()[:16]
     live = frozenset(pk for pk, _version, status in rows if status == Pulka.Status.RUNNING)
     return RoomState(digest, live)
-
-
-def _tournament(club: str, slug: str) -> Tournament | None:
-    found = Tournament.objects.select_related("club").filter(club__slug=club, slug=slug)
-    return found.first()
-
-
-def allowed(tournament: Tournament, listener: Listener, screen: str) -> bool:
-    """The screen's own rule (room_views.py): its roles, or a public tournament's wall."""
-    if screen == "projector" and tournament.public:
-        return True
-    if listener.user_id is None:
-        return False
-    roles = Membership.objects.filter(club_id=tournament.club_id, user_id=listener.user_id)
-    return may(roles.order_by("pk").values_list("role", flat=True).first(), SCREENS[screen])
-
-
-def room_screen(club: str, slug: str, screen: str) -> streams.Screen:
-    """The screen's check for a listener: the tournament's version and the keys that move
-    it (its own and each table still being played), while he may see the screen."""
-
-    def for_listener(listener: Listener) -> streams.Check:
-        def check() -> streams.Reading | None:
-            tournament = _tournament(club, slug)
-            if tournament is None or not allowed(tournament, listener, screen):
-                return None
-            state = room_state(tournament.pk)
-            return streams.Reading(state.version, frozenset({key(tournament.pk), *state.live}))
-
-        return check
-
-    return for_listener
-
-
-async def _stream(request: HtmxHttpRequest, club: str, slug: str, screen: str) -> HttpResponse:
-    found = await streams.in_thread(request, _tournament)(club, slug)
-    if found is None:
-        raise Http404
-    return await streams.respond(request, room_screen(club, slug, screen))
-
-
-@require_safe
-async def room_events(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """The dashboard's stream: the organisers'."""
-    return await _stream(request, club, slug, "room")
-
-
-@require_safe
-async def projector_events(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """The projector's stream: anyone's when the tournament is public."""
-    return await _stream(request, club, slug, "projector")
-
-
-@require_safe
-async def my_table_events(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """ "My table now"'s stream: the club's members'."""
-    return await _stream(request, club, slug, "my_table")

@@ -15,11 +15,11 @@ from django.views.decorators.http import require_http_methods
 from prefscore.clubs.permissions import ORGANISERS
 from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
-from . import constraints
-from .forms_constraints import HomeClubsForm, PairForm
-from .models import Tournament, TournamentEntry
-from .services import TournamentError
-from .views import _tournament
+from .. import constraints
+from ..forms.constraints import HomeClubsForm, PairForm
+from ..models import Tournament, TournamentEntry
+from ..services import TournamentError
+from .tournament import _tournament
 
 ACTIONS = ("clubs", "forbid", "allow")
 

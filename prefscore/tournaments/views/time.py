@@ -15,9 +15,9 @@ from django.views.decorators.http import require_POST
 from prefscore.clubs.permissions import ORGANISERS
 from prefscore.web.htmx import HtmxHttpRequest
 
-from . import timecontrol
-from .services import TournamentError
-from .views import _detail, _tournament, reload_at
+from .. import timecontrol
+from ..services import TournamentError
+from .tournament import _detail, _tournament, reload_at
 
 
 class ScheduleForm(forms.Form):

@@ -30,20 +30,9 @@ from prefscore.games.access import club_and_role_for
 from prefscore.games.presenters import joining
 from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
-from . import (
-    checkin,
-    decisions,
-    discipline,
-    paging,
-    presenters,
-    presenters_control,
-    regulations,
-    seeds,
-    services,
-    stages,
-    titles,
-)
-from .forms import (
+from .. import checkin, decisions, discipline, regulations, seeds, services, stages, titles
+from ..forms.checkin import BulkCheckInForm
+from ..forms.tournament import (
     CutForm,
     DecisionReasonForm,
     EntryForm,
@@ -52,8 +41,9 @@ from .forms import (
     SwapForm,
     TournamentForm,
 )
-from .forms_checkin import BulkCheckInForm
-from .models import Round, Tournament, TournamentEntry
+from ..models import Round, Tournament, TournamentEntry
+from ..presenters import control, paging
+from ..presenters.tournament import settings_lines, standings_table, summary
 
 DETAIL = "tournaments/detail.html"
 
@@ -127,10 +117,10 @@ def _detail_context(
     titles_by_number = titles.titles_of(
         ((r.number, r.stage) for r in rounds), tournament.stage_rounds
     )
-    draft = presenters_control.draft_view(
+    draft = control.draft_view(
         draft_round,
         names,
-        presenters.summary(draft_round) if draft_round else "",
+        summary(draft_round) if draft_round else "",
         titles_by_number.get(draft_round.number, "") if draft_round else "",
     )
     open_ = tournament.status not in (Tournament.Status.FINAL, Tournament.Status.FINISHED)
@@ -144,7 +134,7 @@ def _detail_context(
         "club": tournament.club,
         "tournament": tournament,
         "may_run": may_run,
-        "entries": presenters_control.entry_rows(
+        "entries": control.entry_rows(
             list(listed),
             may_run and not tournament.finished,
             discipline.marks(tournament),
@@ -165,11 +155,11 @@ def _detail_context(
         "stage_left": stage_left,
         "may_cut": idle and bool(published) and open_ and not stage_left,
         "may_finish": idle and bool(published),
-        "finished": presenters_control.finished_line(tournament) if finished else "",
-        "settings": presenters.settings_lines(tournament),
+        "finished": control.finished_line(tournament) if finished else "",
+        "settings": settings_lines(tournament),
         "frozen": tournament.regulations_frozen_at is not None,
         "may_edit_regulations": may_run and regulations.may_edit(tournament, role) and open_,
-        "changes": presenters_control.change_rows(
+        "changes": control.change_rows(
             list(tournament.regulation_changes.select_related("changed_by"))
         ),
         "entry_form": EntryForm(tournament=tournament),
@@ -180,7 +170,7 @@ def _detail_context(
         "decisions": decisions.decision_rows(tournament),
         "reopen_form": DecisionReasonForm(),
         "recut_form": DecisionReasonForm(),
-        "cut_change": presenters_control.cut_change_view(tournament) if may_run and cut else None,
+        "cut_change": control.cut_change_view(tournament) if may_run and cut else None,
     }
     context.update(overrides)
     return context
@@ -286,7 +276,7 @@ def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     context = {
         "club": club_obj,
         "tournament": tournament,
-        "table": presenters.standings_table(tournament, services.standings(tournament)),
+        "table": standings_table(tournament, services.standings(tournament)),
         "member": role is not None,
     }
     return render_page(request, "tournaments/standings.html", context, "standings")
@@ -302,7 +292,7 @@ def bracket(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
     context = {
         "club": tournament.club,
         "tournament": tournament,
-        "stages": presenters_control.bracket(tournament, services.standings(tournament)),
+        "stages": control.bracket(tournament, services.standings(tournament)),
         "member": role is not None,
     }
     return render_page(request, "tournaments/bracket.html", context)

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from prefscore.clubs.models import Club
 
-from . import imports, jobs
-from .models import ImportJob, Tournament
+from .. import imports, jobs
+from ..models import ImportJob, Tournament
 
 
 class TournamentFileForm(forms.Form):

@@ -17,11 +17,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from prefscore.clubs.permissions import ORGANISERS
 from prefscore.web.htmx import HtmxHttpRequest, render_page
 
-from . import decisions, recut
-from .forms import CorrectClosureForm, DecisionReasonForm
-from .models import TableClosure
-from .services import TournamentError, live_pulkas
-from .views import _detail, _tournament, reload_at
+from .. import decisions, recut
+from ..forms.tournament import CorrectClosureForm, DecisionReasonForm
+from ..models import TableClosure
+from ..services import TournamentError, live_pulkas
+from .tournament import _detail, _tournament, reload_at
 
 
 @require_POST

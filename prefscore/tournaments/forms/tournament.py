@@ -10,7 +10,6 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from prefscore.clubs.forms import free_among, slug_from_name
 from prefscore.clubs.models import Club, Player
 from prefscore.clubs.name_rules import shown_name
 from prefscore.clubs.names import isolate
@@ -21,7 +20,8 @@ from scoring.engine.conventions import from_options
 from scoring.engine.errors import ConventionError
 from scoring.engine.protocol import MAX_TARGET
 
-from .models import Round, TableClosure, Tournament
+from ..models import Round, TableClosure, Tournament
+from ..services import free_slug
 
 MAX_WHISTS = 1_000_000
 
@@ -245,7 +245,7 @@ class TournamentForm(forms.Form):
         return Tournament.objects.create(
             club=self.club,
             name=data["name"],
-            slug=_free_slug(self.club, data["name"]),
+            slug=free_slug(self.club, data["name"]),
             public=data["public"],
             table_size=data["table_size"],
             convention_name=data["convention_name"],
@@ -261,12 +261,6 @@ class TournamentForm(forms.Form):
             created_by=user,
             **self.discipline_values(),
         )
-
-
-def _free_slug(club: Club, name: str) -> str:
-    """A slug for links from the name, unique within the club (``-2``, ``-3``…)."""
-    base = slug_from_name(name, fallback="tournament")
-    return free_among(club.tournaments.all(), base, {"new"})  # "new": the new-tournament form
 
 
 class EntryForm(forms.Form):

@@ -9,9 +9,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_REASON
 
-from .discipline import MAX_FINE
-from .forms import WholeNumberField
-from .models import TournamentEvent
+from ..discipline import MAX_FINE
+from ..models import TournamentEvent
+from .tournament import WholeNumberField
 
 Action = TournamentEvent.Action
 
