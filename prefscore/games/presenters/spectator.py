@@ -56,4 +56,6 @@ def spectator_context(pulka: Pulka, token: str) -> dict[str, Any]:
         "protocol_head": tuple(_without_accounts(line) for line in protocol),
         "protocol_hidden": 0,
         "poll_url": spectator_poll_url(token, pulka.version),
+        # Once the pulka is over, its result (views/sharing.py, watch_settlement).
+        "settlement_url": reverse("games:watch_settlement", args=[token]),
     }
