@@ -54,8 +54,10 @@ def card_response(request: HtmxHttpRequest, card: Card, *, public: bool) -> Http
     else:
         response = HttpResponse(store.kept(card).read_bytes(), content_type="image/png")
     response["ETag"] = etag
-    # Asked again each time (a 304 costs nothing), so that a link taken back stops at once.
-    patch_cache_control(response, no_cache=True, public=public, private=not public)
+    if public:  # asked again each time (a 304 costs nothing): a link taken back stops at once
+        patch_cache_control(response, no_cache=True, public=True)
+    # A member's card is the club's: private, no-store (PrivateCacheMiddleware), as the
+    # settlement it shows.
     response["X-Robots-Tag"] = "noindex"
     return response
 
@@ -117,7 +119,7 @@ def _public_page(request: HtmxHttpRequest, pulka: Pulka, page: str, card_url: st
     response = render_page(request, "games/result.html", context)
     response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex, nofollow"
-    patch_cache_control(response, no_cache=True)
+    patch_cache_control(response, no_cache=True, private=True)
     return response
 
 
