@@ -478,6 +478,8 @@ SESSION_ENGINE = "prefscore.web.sessions"
 # While the database does not answer, pages are a 503 asking to retry after this long.
 DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
 
+# The result cards drawn, each kept once under a hash of what it shows (prefscore/cards/).
+CARD_DIR = Path(env_str("CARD_DIR", str(BASE_DIR / "data" / "cards")))
 # Deferred work (docs/tasks.md): every task is a row of our own database, run by the
 # worker (`manage.py run_worker`; `make run` starts one beside the server). Tests run
 # them the same way (prefscore.deferred.worker.run_due), never inside the request.
