@@ -23,7 +23,7 @@ lock, and only then is the password checked; a success gives the reservation bac
 thirty concurrent wrong passwords check exactly as many passwords as the limit allows.
 django-axes checks the lock before the password and counts after it, so concurrent
 attempts overshoot its limit, and its answer to a limit is a lock, which a stranger can
-turn against the owner; that is why this is our own code (README, "Security").
+turn against the owner; that is why this is our own code (docs/accounts.md).
 
 The limit is enforced by :class:`RateLimitedModelBackend`, so it guards every way in
 (our sign-in page, the Django admin's, which is ours too, any ``authenticate()``).
