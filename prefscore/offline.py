@@ -42,6 +42,8 @@ PRECACHED = (
     "js/stream-core.js",
     "js/stream.js",
     "js/push.js",
+    "js/wake-core.js",
+    "js/wake.js",
     "js/plain-offline.js",
     "django_htmx/htmx-2.min.js",
     "icons/icon-192.png",

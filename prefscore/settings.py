@@ -478,6 +478,9 @@ SESSION_ENGINE = "prefscore.web.sessions"
 # While the database does not answer, pages are a 503 asking to retry after this long.
 DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
 
+# The result cards drawn, each kept once under a hash of what it shows (prefscore/cards/).
+CARD_DIR = Path(env_str("CARD_DIR", str(BASE_DIR / "data" / "cards")))
+
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
 # `make run` takes one every BACKUP_EVERY_HOURS (0: never) and keeps the newest BACKUP_KEEP

@@ -394,6 +394,8 @@ class AuditEvent(models.Model):
         ABANDON_ANSWER = "abandon_ans", _("answered about abandoning the pulka")
         ABANDON_LAPSED = "abandon_off", _("abandoning lapsed")
         ABANDONED = "abandoned", _("pulka abandoned")
+        SHARED = "shared", _("made the result public by a link")
+        UNSHARED = "unshared", _("took the result's public link back")
 
     pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="audit_events")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
@@ -469,7 +471,8 @@ class TableLinks(models.Model):
 
     ``join_code`` opens the sheet to the club's members and the way to ask for
     membership to anyone else; ``spectator_code`` (None: no link) shows the sheet
-    read-only to anyone. Each is a random code behind a signed link (``games.joining``);
+    read-only to anyone; ``result_code`` (None: not shared) a finished pulka's result
+    and its card. Each is a random code behind a signed link (``games.joining``);
     changing the code kills the old link. Who changed each, and when, is kept here.
     """
 
@@ -497,6 +500,10 @@ class TableLinks(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("spectator link changed by"),
+    )
+    # Who shared the result and took it back: the audit trail (games/sharing.py).
+    result_code = models.CharField(
+        _("result code"), max_length=32, unique=True, null=True, blank=True
     )
 
     class Meta:

@@ -17,7 +17,7 @@ data.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from django.db.models import Prefetch
@@ -418,14 +418,14 @@ def _repeats(pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
     by_round: dict[int, list[Pulka]] = defaultdict(list)
     for pulka in pulkas:
         by_round[pulka.round_number or 0].append(pulka)
-    before: list[Pulka] = []
+    # The meetings of the rounds before, each round added once as the loop passes it.
+    met: Counter[frozenset[str]] = Counter()
     for round_ in sorted(rounds, key=lambda r: r.number):
         if round_.stage == Round.Stage.QUALIFYING:
             drawn = [t for t in round_.tables if isinstance(t, dict) and "players" in t]
             tables = [tuple(t["players"]) for t in drawn] or [
                 _keys(p) for p in by_round[round_.number]
             ]
-            met = seating.meetings(history(before))
             counted = sum(
                 1
                 for table in tables
@@ -438,5 +438,5 @@ def _repeats(pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
                     _("round %(round)s: %(reported)s repeats reported, %(counted)s counted")
                     % {"round": round_.number, "reported": round_.repeats, "counted": counted}
                 )
-        before += by_round[round_.number]
+        met.update(seating.meetings(history(by_round[round_.number])))
     return problems

@@ -38,6 +38,7 @@ from .services import (
     history,
     live_pulkas,
     numbered,
+    seatings,
     table_numbers,
 )
 
@@ -236,7 +237,7 @@ def _leave_draft(tournament: Tournament, draft: Round, key: str) -> str:
                 table["players"] = [substitute if k == key else k for k in table["players"]]
             else:
                 table["players"] = [k for k in table["players"] if k != key]
-    past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+    past = history(seatings(tournament))
     draft.repeats = repeats_in(past, [tuple(t["players"]) for t in draft.tables])
     draft.save(update_fields=["tables", "repeats"])
     if substitute is None:

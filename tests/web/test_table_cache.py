@@ -308,7 +308,7 @@ def test_under_debug_a_change_of_the_code_shows_on_the_next_request(
     anna = seated_client("anna")
     assert "Edited convention" not in page(anna, pulka)
     with mock.patch(
-        "prefscore.games.presenters.table.convention_label", return_value="Edited convention"
+        "prefscore.games.presenters.regions.convention_label", return_value="Edited convention"
     ):
         assert "Edited convention" in page(anna, pulka)
     assert list(cache._cache) == []  # type: ignore[attr-defined]
