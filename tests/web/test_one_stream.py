@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STREAM = ROOT / "prefscore/games/streams.py"
 SCREENS = {
     ROOT / "prefscore/games/views/events.py": {"sheet_events", "watch_events"},
-    ROOT / "prefscore/tournaments/room_events.py": {"_stream"},
+    ROOT / "prefscore/tournaments/views/events.py": {"_stream"},
 }
 
 
