@@ -214,7 +214,7 @@ class RateLimitedModelBackend(PlainUserRead):
     A challenged attempt's password is still checked, for the code to go to the right
     owner only; the user (or None) is left on the request as ``signin_challenge`` for
     the sign-in form, and authenticate() answers None, whichever it was. The signed-in
-    user of every request is read in one plain statement (``web.PlainUserRead``).
+    user of every request is read in one plain statement (``web.auth.PlainUserRead``).
     """
 
     def authenticate(
