@@ -171,7 +171,10 @@ def _make_targets() -> set[str]:
 
 
 def _commands() -> set[str]:
-    return {Path(p).stem for p in repository_files() if "/management/commands/" in p}
+    """The project's commands and Django's own (``createcachetable``)."""
+    from django.core.management import get_commands
+
+    return set(get_commands())
 
 
 def problem(span: str) -> str | None:
@@ -265,6 +268,9 @@ def test_every_file_of_the_layout_exists(path):
         ("games/no_such_module.py", True),
         ("NoSuchPresenter", True),
         ("make no-such-target", True),
+        ("manage.py no_such_command", True),
+        ("manage.py check_tournament", False),
+        ("manage.py createcachetable", False),
         ("render_cache.render_settled", False),
         ("Pulka.objects.in_progress()", False),
         ("clubs/names.isolate", False),
