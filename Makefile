@@ -61,13 +61,17 @@ run: install-run
 
 # Development: DEBUG on, loopback only, reloaded on every change of the code; uvicorn,
 # so the change signal works here too.
+# The task worker runs beside it (docs/tasks.md), stopped with it; it is not reloaded:
+# after changing a task, start make dev again. No scheduled backups of the demo data.
 dev: export DEBUG = 1
+dev: export BACKUP_EVERY_HOURS = 0
 dev: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
 	$(PY) manage.py summarise
 	@echo "prefscore (development) is at http://127.0.0.1:$(PORT) — sign in as demo / demo-pulka"
+	$(PY) manage.py run_worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) -m uvicorn prefscore.asgi:application --reload --reload-dir prefscore \
 		--reload-dir scoring --reload-dir templates --host 127.0.0.1 --port $(PORT) --lifespan off
 

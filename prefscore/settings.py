@@ -501,8 +501,9 @@ TASK_RESULTS_KEPT_DAYS = env_int("TASK_RESULTS_KEPT_DAYS", 7)
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
-# `make run` takes one every BACKUP_EVERY_HOURS (0: never) and keeps the newest BACKUP_KEEP
-# (prefscore/clubs/backups.py); `manage.py backup --keep N` is the same for a timer.
+# The task worker (make run's) takes one every BACKUP_EVERY_HOURS (0: never) and keeps the
+# newest BACKUP_KEEP (prefscore/clubs/backups.py); `manage.py backup --keep N` is the same
+# for a timer (deploy/'s, which sets BACKUP_EVERY_HOURS=0).
 BACKUP_EVERY_HOURS = env_int("BACKUP_EVERY_HOURS", 24)
 BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 
