@@ -16,9 +16,9 @@ playing ``--deals`` deals), then times, best of ``--repeat``, in one process:
 Each figure is wall-clock seconds and, in brackets, the CPU seconds of the process, and
 its ratio to a yardstick measured in the same run: ``json.loads`` of the tournament
 file, a fixed amount of work that no change of prefscore moves, so that the ratios
-travel between machines and loads. The goals (docs/benchmarks.md, "A big field's
-results"): standings under 0.5 s, a draw under 1 s, the checker under 5 s. The machine is
-shared: the load average is printed before and after.
+travel between machines and loads. The goals: standings under 0.5 s, a draw under 1 s,
+the checker under 5 s. The machine is shared: the load average is printed before and
+after.
 
 The script reads nothing of prefscore but ``services.standings``, ``rounds`` and
 ``checks.check``, so a copy of it runs on an older tree too (``--root``): that is how the

@@ -79,7 +79,7 @@ def club_pulka(
         record_deal(pulka.pk, facts, None, number)
     if status != Pulka.Status.RUNNING:
         Pulka.objects.filter(pk=pulka.pk).update(status=status)
-        pulka.refresh_from_db()
+    pulka.refresh_from_db()  # the deals recorded may have finished it
     return pulka
 
 

@@ -254,6 +254,30 @@ def watch_kwargs(world: World) -> dict[str, Any]:
     return {"token": joining.spectator_token(links)}
 
 
+def finished_pulka_kwargs(world: World) -> dict[str, Any]:
+    """The world's pulka, over: a result card and a result to share are a finished one's."""
+    Pulka.objects.filter(pk=world.pulka.pk).update(status=Pulka.Status.FINISHED)
+    world.pulka.refresh_from_db()
+    seat_the_member(world)
+    return {"pk": world.pulka.pk}
+
+
+def result_kwargs(world: World) -> dict[str, Any]:
+    """The finished pulka's result, shared by the admin (docs/design.md, "Sharing a result")."""
+    from prefscore.games import joining, sharing
+
+    finished_pulka_kwargs(world)
+    token = sharing.result_token(joining.links_of(world.pulka))
+    if token is None:
+        token = sharing.result_token(sharing.share_result(world.pulka, world.users["admin"]))
+    return {"token": token}
+
+
+def watch_finished_kwargs(world: World) -> dict[str, Any]:
+    finished_pulka_kwargs(world)
+    return watch_kwargs(world)
+
+
 def membership_request_row(world: World) -> dict[str, Any]:
     """The outsider asks to join the world's club."""
     from prefscore.clubs.models import MembershipRequest
@@ -390,6 +414,16 @@ EXPECTATIONS: dict[str, Expect] = {
     "games:watch": public(kwargs=watch_kwargs),
     "games:watch_poll": public(kwargs=watch_kwargs),
     "games:watch_events": public(kwargs=watch_kwargs),
+    "games:watch_settlement": public(kwargs=watch_finished_kwargs),
+    "games:card": club_roles(*MEMBERS, kwargs=finished_pulka_kwargs),
+    "games:result_link": Expect(
+        TABLE_LINK_MANAGERS,
+        "post",
+        kwargs=finished_pulka_kwargs,
+        data=lambda w: {"action": "share"},
+    ),
+    "games:result": public(kwargs=result_kwargs),
+    "games:result_card": public(kwargs=result_kwargs),
     "members:approve": club_roles(*ADMINS, method="post", kwargs=membership_request_row),
     "members:decline": club_roles(*ADMINS, method="post", kwargs=membership_request_row),
     "members:spectators": club_roles(*ADMINS, method="post", data=lambda w: {"allow": "0"}),
