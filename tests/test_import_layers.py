@@ -263,8 +263,8 @@ def test_the_graph_holds_the_imports_made_inside_functions(graph):
     ("importer", "imported"),
     [
         ("scoring.option_fields", "scoring.messages"),
-        ("prefscore.clubs.outbox", "prefscore.clubs.accounts"),
-        ("prefscore.clubs.outbox", "prefscore.clubs.signin_codes"),
+        ("prefscore.clubs.mail_queue", "prefscore.clubs.accounts"),
+        ("prefscore.clubs.mail_queue", "prefscore.clubs.signin_codes"),
         ("prefscore.games.models", "prefscore.games.views.sheet"),
         # The loop a table's closing once made to give the floor's yellow cards: tables now
         # send ``closed`` and discipline answers.
