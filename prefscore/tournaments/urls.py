@@ -7,6 +7,7 @@ from . import (
     room_events,
     room_views,
     views,
+    views_card,
     views_checkin,
     views_constraints,
     views_control,
@@ -55,6 +56,7 @@ urlpatterns = [
     path(f"{T}/publish/", views.publish, name="publish"),
     path(f"{T}/standings/", views.standings, name="standings"),
     path(f"{T}/bracket/", views.bracket, name="bracket"),
+    path(f"{T}/standings/card.png", views_card.standings_card_png, name="standings_card"),
     # The room (docs/tournaments.md §4.11-4.12): prefscore/tournaments/room_views.py.
     path("<slug:club>/new/import/", room_views.import_json, name="import"),
     path("<slug:club>/new/import/<id:job>/", room_views.import_job, name="import_job"),

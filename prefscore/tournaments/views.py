@@ -43,6 +43,7 @@ from . import (
     stages,
     titles,
 )
+from .cards import standings_preview
 from .forms import (
     CutForm,
     DecisionReasonForm,
@@ -283,11 +284,14 @@ def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
         return found
     tournament, role = found
     club_obj = tournament.club
+    table = presenters.standings_table(tournament, services.standings(tournament))
     context = {
         "club": club_obj,
         "tournament": tournament,
-        "table": presenters.standings_table(tournament, services.standings(tournament)),
+        "table": table,
         "member": role is not None,
+        # Its card in a chat's preview, when public (cards.py; docs/design.md, "Sharing a result").
+        "preview": standings_preview(request, tournament, table),
     }
     return render_page(request, "tournaments/standings.html", context, "standings")
 
