@@ -14,17 +14,17 @@ both sides alike. Every answer's status is checked (the sheet page: 200).
 1. **The sheet page × a bare view** (docs/benchmarks.md, "The sheet page"): the sheet
    page through the whole middleware stack against a view that returns "ok" through
    none (a handler made with ``MIDDLEWARE = []``). Goal: at least 0.1.
-2. **The private reads × the plain ORM**: prefscore reads three things on most requests
-   in plain SQL made once from the models' metadata, its rows turned into instances
-   with ``Model.from_db`` (``games/sheet_read.py``: the pulka, its club, links, seats
-   and the viewer's role; ``web/auth.py``: the signed-in user; ``web/sessions.py``: the
-   session). Each is swapped here for the plain ORM (``select_related``,
-   ``prefetch_related``, Django's own backend and session store), alone and all three
-   at once, on the sheet page (its regions in the cache, as every load after the
-   version's first) and on the poll (304 and 200, what every phone asks every 2 s and
-   after each deal). At a real table's pace (docs/benchmarks.md's sizing: four phones,
-   a poll every 2 s, a deal a minute or two) the difference is turned into CPU
-   milliseconds per table-hour.
+2. **The private reads × the plain ORM**: three things are read on most requests: the
+   sheet's rows (the pulka, its club, links, seats and the viewer's role), the
+   signed-in user and the session. Each is read in plain SQL made once from the
+   models' metadata, its rows turned into instances with ``Model.from_db``
+   (``games/sheet_read.py``, ``web/auth.py``, ``web/sessions.py``). Each read is
+   taken either way (the ORM: ``select_related``, ``prefetch_related``, Django's
+   backend and session store), alone and all at once, on the sheet page (its regions
+   in the cache, as every load after the version's first) and on the poll (304 and
+   200: what every phone asks every 2 s, and after each deal); then each read alone,
+   in a loop. At a real table's pace (``REAL_HOUR``) the difference per read is
+   turned into CPU seconds per table-hour.
 """
 
 from __future__ import annotations
@@ -44,10 +44,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 GOAL = 0.1
-# A real table's hour (docs/benchmarks.md, "Sizing"): four phones each poll every 2 s;
-# 30 deals, each answered by a poll answering 200 on the three other phones; a sheet
-# page opened by each phone a few times (a reload, a phone woken up).
-REAL_HOUR = {"poll304": 4 * 1800, "poll200": 30 * 3, "sheet": 4 * 3}
+# A real table's hour: four phones, 30 deals (a deal every two minutes), each recorded
+# by one phone and answered by a poll answering 200 on the three others; the sheet page
+# opened by each phone three times (a reload, a phone woken up). The polls answering
+# 304 (every 2 s) read none of the three (their ticket, games/poll_tickets.py). Each of
+# these requests reads each of the three once.
+REAL_HOUR = {"record": 30, "poll200": 30 * 3, "sheet": 4 * 3}
 
 
 def world(deals: int) -> dict[str, Any]:
@@ -65,9 +67,16 @@ def world(deals: int) -> dict[str, Any]:
     return {"pulka": pulka.pk, "deals": deals, "session": signed_in_session(user)}
 
 
-# --- the plain ORM, in place of each private read -------------------------------------
+# --- each read, private (as shipped) and through the ORM ----------------------------------
 
-CALLS = [0]  # how many times a swapped read ran: a request that makes none is not timed
+CALLS = [0]  # how many times a read ran: a request that makes none is not timed
+
+
+def private_read_sheet(user_id: Any, pk: int) -> Any:
+    from prefscore.games.sheet_read import read_sheet
+
+    CALLS[0] += 1
+    return read_sheet(user_id, pk)
 
 
 def orm_read_sheet(user_id: Any, pk: int) -> tuple[Any, tuple[Any, ...], str | None] | None:
@@ -92,54 +101,109 @@ def orm_read_sheet(user_id: Any, pk: int) -> tuple[Any, tuple[Any, ...], str | N
     return pulka, tuple(pulka.seats.all()), pulka.viewer_role
 
 
+def private_get_user(backend: Any, user_id: Any) -> Any:
+    from prefscore.web.auth import PlainUserRead
+
+    CALLS[0] += 1
+    return PlainUserRead.get_user(backend, user_id)
+
+
 def orm_get_user(backend: Any, user_id: Any) -> Any:
-    """``PlainUserRead.get_user`` as Django's ``ModelBackend`` has it."""
+    """The user as Django's ``ModelBackend`` reads him."""
     from django.contrib.auth.backends import ModelBackend
 
     CALLS[0] += 1
     return ModelBackend.get_user(backend, user_id)
 
 
+_SHIPPED_SESSION: list[Any] = []  # web/sessions.py's read, before any swap
+
+
+def private_session(store: Any) -> Any:
+    CALLS[0] += 1
+    return _SHIPPED_SESSION[0](store)
+
+
 def orm_session(store: Any) -> Any:
-    """The session's read as Django's database store has it."""
+    """The session as Django's database store reads it."""
     from django.contrib.sessions.backends import db
 
     CALLS[0] += 1
     return db.SessionStore._get_session_from_db(store)
 
 
-@contextlib.contextmanager
-def swapped(parts: frozenset[str]) -> Iterator[None]:
-    """The named private reads replaced by the ORM's for the block."""
-    from prefscore.games import access
-    from prefscore.web import auth, sessions
+READS = {
+    "sheet": (private_read_sheet, orm_read_sheet),
+    "user": (private_get_user, orm_get_user),
+    "session": (private_session, orm_session),
+}
 
-    saved = (
-        access.read_sheet,
-        auth.PlainUserRead.get_user,
-        sessions.SessionStore._get_session_from_db,
-    )
+
+@contextlib.contextmanager
+def swapped(orm: frozenset[str]) -> Iterator[None]:
+    """Each read private, or through the ORM when named in ``orm``, for the block."""
+    from prefscore.clubs.ratelimit import RateLimitedModelBackend
+    from prefscore.games import access
+    from prefscore.web import sessions
+
+    saved = (access.read_sheet, sessions.SessionStore.__dict__["_get_session_from_db"])
+    if not _SHIPPED_SESSION:
+        _SHIPPED_SESSION.append(saved[1])
+    pick = {name: READS[name][name in orm] for name in READS}
     try:
-        if "sheet" in parts:
-            access.read_sheet = orm_read_sheet  # type: ignore[assignment]
-        if "user" in parts:
-            auth.PlainUserRead.get_user = orm_get_user  # type: ignore[method-assign]
-        if "session" in parts:
-            sessions.SessionStore._get_session_from_db = orm_session  # type: ignore[method-assign]
+        access.read_sheet = pick["sheet"]
+        RateLimitedModelBackend.get_user = pick["user"]  # type: ignore[method-assign]
+        sessions.SessionStore._get_session_from_db = pick["session"]  # type: ignore[method-assign]
         yield
     finally:
         access.read_sheet = saved[0]
-        auth.PlainUserRead.get_user = saved[1]  # type: ignore[method-assign]
-        sessions.SessionStore._get_session_from_db = saved[2]  # type: ignore[method-assign]
+        del RateLimitedModelBackend.get_user  # its own is PlainUserRead's
+        sessions.SessionStore._get_session_from_db = saved[1]  # type: ignore[method-assign]
 
 
 ARMS = {
-    "private": frozenset(),
+    "as shipped": frozenset(),
     "ORM: sheet read": frozenset({"sheet"}),
     "ORM: user read": frozenset({"user"}),
     "ORM: session read": frozenset({"session"}),
-    "ORM: all three": frozenset({"sheet", "user", "session"}),
+    "ORM: user, session": frozenset({"user", "session"}),
+    "all ORM": frozenset({"sheet", "user", "session"}),
 }
+BASE = "as shipped"
+
+
+def micro(data: dict[str, Any], repeat: int = 1000) -> None:
+    """Each read alone, private and through the ORM: CPU µs per read, best of 5."""
+    from django.contrib.auth import get_user_model
+
+    from prefscore.clubs.ratelimit import RateLimitedModelBackend
+    from prefscore.web.sessions import SessionStore
+
+    user = get_user_model().objects.get(username="sheet").pk
+    backend, key, pk = RateLimitedModelBackend(), data["session"], data["pulka"]
+    calls = {
+        "sheet": lambda read: read(user, pk),
+        "user": lambda read: read(backend, user),
+        "session": lambda read: read(SessionStore(key)),
+    }
+    pace = ", ".join(f"{count} {name}" for name, count in REAL_HOUR.items())
+    print(f"\neach read alone, CPU µs per read (best of 5 runs of {repeat}); a table-hour: {pace}")
+    for name, (private, orm) in READS.items():
+        found = []
+        for read in (private, orm):
+            runs = []
+            for _ in range(5):
+                started = time.process_time()
+                for _ in range(repeat):
+                    calls[name](read)
+                runs.append((time.process_time() - started) / repeat * 1e6)
+            found.append(min(runs))
+        hour = (found[1] - found[0]) * sum(REAL_HOUR.values()) / 1e6
+        print(
+            f"  {name:8} private {found[0]:6.0f}  ORM {found[1]:6.0f}  "
+            f"ORM / private {found[1] / found[0]:4.1f}×; through the ORM at a real "
+            f"table's pace: {hour:+.2f} CPU s per table-hour"
+        )
 
 
 # --- the requests ---------------------------------------------------------------------
@@ -216,6 +280,7 @@ def main() -> None:
         data = world(args.deals)
         calls = requests(data)
         run(calls, args.rounds, args.slice, args.deals)
+        micro(data)
 
 
 def run(
@@ -224,7 +289,7 @@ def run(
     import os
 
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    turns = [("bare", "private")] + [
+    turns = [("bare", "as shipped")] + [
         (scenario, arm) for scenario in ("sheet", "poll304", "poll200") for arm in ARMS
     ]
     for scenario, arm in turns:  # warm each, and count its queries
@@ -235,7 +300,7 @@ def run(
         CALLS[0] = 0
         with swapped(ARMS[arm]):
             made = queries(calls[scenario][0])
-        if ARMS[arm] and not CALLS[0]:  # the request makes none of these reads
+        if scenario != "bare" and not CALLS[0]:  # the request makes none of these reads
             untouched.add((scenario, arm))
         print(f"  {scenario:8} {arm:18} {made} queries{' (none of its reads)' * (not CALLS[0])}")
     turns = [t for t in turns if t not in untouched]
@@ -252,36 +317,28 @@ def run(
             found[scenario, arm] = per_second
             rps[scenario, arm].append(per_second)
             cpu[scenario, arm].append(ms)
-        ratio.append(found["sheet", "private"] / found["bare", "private"])
+        ratio.append(found["sheet", "as shipped"] / found["bare", "as shipped"])
     print(f"load average after: {os.getloadavg()[0]:.1f}")
-    bare = statistics.median(rps["bare", "private"])
-    sheet = statistics.median(rps["sheet", "private"])
+    bare = statistics.median(rps["bare", "as shipped"])
+    sheet = statistics.median(rps["sheet", "as shipped"])
     print(
         f"\nsheet page, {deals} deals: {sheet:,.0f} req/s; bare view, no middleware: "
         f"{bare:,.0f} req/s; ratio per round {', '.join(f'{r:.3f}' for r in ratio)}; "
         f"median {statistics.median(ratio):.3f} (goal ≥ {GOAL})"
     )
     print("\nprivate reads × the ORM: median req/s, CPU ms per request, ORM / private CPU")
-    extra: dict[str, float] = {arm: 0.0 for arm in ARMS}
     for scenario in ("sheet", "poll304", "poll200"):
-        own = statistics.median(cpu[scenario, "private"])
+        if (scenario, BASE) in untouched:
+            continue
+        own = statistics.median(cpu[scenario, BASE])
         for arm in ARMS:
             if (scenario, arm) in untouched:
                 continue
             ms = statistics.median(cpu[scenario, arm])
-            extra[arm] += (ms - own) * REAL_HOUR[scenario]
             print(
                 f"  {scenario:8} {arm:18} {statistics.median(rps[scenario, arm]):8,.0f} req/s"
                 f"  {ms:6.2f} ms  {ms / own:5.2f}×"
             )
-    print(
-        "\nat a real table's pace (per table-hour: "
-        + ", ".join(f"{n} {s}" for s, n in REAL_HOUR.items())
-        + "):"
-    )
-    for arm in ARMS:
-        if arm != "private":
-            print(f"  {arm:18} {extra[arm] / 1000:+.2f} CPU seconds against the private reads")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ A stream woken by either re-reads the version through its own permission check, 
 member removed from the club, or a revoked spectator link, hears nothing more.
 
 Besides the pulkas (int keys), a higher layer may add keys of its own, named
-``"<kind>:<id>"`` (a tournament's round state: ``tournaments/room_events.py``): it
+``"<kind>:<id>"`` (a tournament's round state: ``tournaments/events.py``): it
 announces them as a pulka's, and registers a reader for the watcher (:func:`register`).
 """
 

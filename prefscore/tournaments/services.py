@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 
 from django.db.models import Prefetch, QuerySet
 
-from prefscore.clubs.models import Player
+from prefscore.clubs.forms import free_among, slug_from_name
+from prefscore.clubs.models import Club, Player
 from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking, seating
@@ -28,6 +29,12 @@ from .results import table_numbers as table_numbers  # where the tables are numb
 
 class TournamentError(Exception):
     """The organiser asked for something the tournament cannot do now; says why."""
+
+
+def free_slug(club: Club, name: str) -> str:
+    """A slug for links from the name, unique within the club (``-2``, ``-3``…)."""
+    base = slug_from_name(name, fallback="tournament")
+    return free_among(club.tournaments.all(), base, {"new"})  # "new": the new-tournament form
 
 
 # --- the tables ------------------------------------------------------------------------

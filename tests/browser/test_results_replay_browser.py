@@ -32,6 +32,7 @@ from django.utils import timezone
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka, PulkaSeat
 from prefscore.tournaments.checks import check
+from prefscore.tournaments.models import Tournament
 from scoring.engine.conventions import from_options, preset
 from tests.browser.support import figure, fill_deal, record_deal, sign_in
 from tests.web.fixtures_tournaments import enter, make_tournament
@@ -44,6 +45,8 @@ NAMES = (
 )  # fmt: skip
 DEALS = 3  # a round's deals at every table: at a table of 3 each player declares once
 WHIST_SCALE = {"sochi": 1, "leningrad": 2}  # docs/rules.md §3 (kw)
+PRICE = {"6": 2, "7": 4}  # docs/rules.md §2
+FORFEIT = 0  # the regulations' cap on the whists of a player who leaves (§4.9)
 LENINGRAD = Fraction(4, 3)  # the season's coefficient of a Leningrad pulka
 
 RU = {
@@ -54,6 +57,7 @@ RU = {
     "whists": "Висты: {name}",
     "close_button": "Закрыть стол",
     "whists_column": "Висты",
+    "drop": "Снять: {name}",
 }
 EN = {"whists_column": "Whists"}
 
@@ -93,6 +97,19 @@ def deal_plan(names: tuple[str, ...], first_dealer: int, pattern: int) -> list[d
     return deals
 
 
+def played_on(names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The deals left after a drop at a table of 4, played by the three on a sheet of
+    their own: a 6 and a 7 made (price 4, a lone whister writing 4 a trick for both
+    defenders' 3), so that the pulyas 2, 4 and 0 share the mountain in whole whists."""
+    a, b, c = names
+    return [
+        {"contract": "6S", "declarer": a, "whists": {b: "whist", c: "pass"},
+         "tricks": {a: 6, b: 3, c: 1}},
+        {"contract": "7S", "declarer": b, "whists": {c: "whist", a: "pass"},
+         "tricks": {b: 7, c: 2, a: 1}},
+    ]  # fmt: skip
+
+
 def settled(names: tuple[str, ...], deals: list[dict[str, Any]], convention: str) -> dict[str, int]:
     """Each player's whists at the end of these deals (docs/rules.md §3.1, §3.7)."""
     scale = WHIST_SCALE[convention]
@@ -100,13 +117,16 @@ def settled(names: tuple[str, ...], deals: list[dict[str, Any]], convention: str
     gain = {name: 0 for name in names}
     for deal in deals:
         declarer = deal["declarer"]
-        pulya[declarer] += 2  # a 6 made: its price in the pulya
+        price = PRICE[deal["contract"][0]]
+        pulya[declarer] += price  # made exactly: its price in the pulya
         whisters = [name for name, word in deal["whists"].items() if word == "whist"]
         for whister in whisters:
-            # Each defender's trick is 2 whists; a lone whister counts the passer's too.
-            tricks = 4 if len(whisters) == 1 else deal["tricks"][whister]
-            gain[whister] += 2 * tricks * scale
-            gain[declarer] -= 2 * tricks * scale
+            # Each defender's trick is the price in whists; a lone whister counts the
+            # passer's too (greedy).
+            defence = 10 - deal["tricks"][declarer]
+            tricks = defence if len(whisters) == 1 else deal["tricks"][whister]
+            gain[whister] += price * tricks * scale
+            gain[declarer] -= price * tricks * scale
     # The pulya converted to gora (factor 2 in Leningrad), the mountain shared.
     factor = 2 if convention == "leningrad" else 1
     mean = Fraction(sum(pulya.values()), len(names))
@@ -145,6 +165,37 @@ def play_table(page: Any, base: str, pulka: Pulka, deals: list[dict[str, Any]]) 
     assert pulka.status == Pulka.Status.FINISHED, pulka.status
 
 
+def drop_and_play_on(
+    page: Any, base: str, detail: str, four: Pulka, deals: list[dict[str, Any]]
+) -> tuple[str, dict[str, int]]:
+    """After ``deals`` at a table of 4 its declarer, ahead on the sheet, drops (asked
+    first); the other three play the round's deals left on their sheet of three. The
+    table's whists as counted by hand: both sheets added, the leaver's capped."""
+    names = tuple(four.player_names)
+    page.goto(f"{base}/pulkas/{four.pk}/")
+    for number, facts in enumerate(deals, start=1):
+        record_deal(page, facts, number, names)
+    first = settled(names, deals, "sochi")
+    leaver = deals[0]["declarer"]
+    assert first[leaver] > FORFEIT, first
+    page.goto(detail)
+    page.get_by_role("button", name=RU["drop"].format(name=leaver)).click()
+    page.locator("#leave-form").wait_for()
+    page.fill("#id_reason", "went home")
+    page.locator("#leave-form button[type=submit]").click()
+    page.locator("#entries").wait_for()
+    short = Pulka.objects.get(tournament=four.tournament, title_parts__continues=four.pk)
+    three = tuple(short.player_names)
+    assert sorted(three) == sorted(set(names) - {leaver})
+    later = played_on(three)
+    assert len(deals) + len(later) == DEALS  # the deals the round has left
+    play_table(page, base, short, later)
+    then = settled(three, later, "sochi")
+    table = {name: first[name] + then.get(name, 0) for name in names}
+    table[leaver] = min(first[leaver], FORFEIT)
+    return leaver, table
+
+
 def standings_on_page(page: Any, column_name: str) -> list[tuple[str, Fraction]]:
     shown = page.evaluate(STANDINGS_JS)
     column = shown["heads"].index(column_name)
@@ -155,12 +206,18 @@ def season_on_page(page: Any) -> list[tuple[str, Fraction]]:
     return [(name, figure(total)) for name, total in page.evaluate(SEASON_JS)]
 
 
-def agrees(shown: list[tuple[str, Fraction]], expected: dict[str, Fraction]) -> None:
+def agrees(
+    shown: list[tuple[str, Fraction]], expected: dict[str, Fraction], last: str | None = None
+) -> None:
     """The page lists exactly these players, each with this figure (to the page's two
-    decimals), best first."""
+    decimals), best first; ``last``, a player who dropped, after the others
+    (docs/tournaments.md §7 item 4)."""
     assert sorted(name for name, _ in shown) == sorted(expected), shown
     for name, value in shown:
         assert abs(value - expected[name]) < Fraction(1, 100), (name, value, expected[name])
+    if last is not None:
+        assert shown[-1][0] == last, shown
+        shown = shown[:-1]
     figures = [value for _, value in shown]
     assert figures == sorted(figures, reverse=True), shown
 
@@ -198,7 +255,17 @@ def test_a_director_replays_an_evening_and_a_season_that_agree_with_a_hand_recou
     club = Club.objects.create(name="Cup club", slug="cup")
     Membership.objects.create(club=club, user=organiser, role=Role.ORGANISER)
     players = [Player.objects.create(club=club, name=name) for name in NAMES]
-    cup = make_tournament(club, "Thirteen", slug="thirteen", table_size=4, deals_per_round=DEALS)
+    # A player who leaves a table of 4 after its first deal: the three play on at a
+    # sheet of three, and his whists there count at most 0 (§4.9).
+    cup = make_tournament(
+        club,
+        "Thirteen",
+        slug="thirteen",
+        table_size=4,
+        deals_per_round=DEALS,
+        after_drop=Tournament.AfterDrop.PLAY_ON,
+        forfeit_whists=FORFEIT,
+    )
     enter(cup, players)
     base = live_server.url
     detail = f"{base}/tournaments/cup/thirteen/"
@@ -210,6 +277,7 @@ def test_a_director_replays_an_evening_and_a_season_that_agree_with_a_hand_recou
     sign_in(director, base, organiser)
     page = director.new_page()
     tables: list[dict[str, int]] = []  # each counted table's whists, by name
+    leaver = ""
     arbiter = {"whists": [20, -5, -15]}
     for number in (1, 2):
         page.goto(detail)
@@ -233,6 +301,10 @@ def test_a_director_replays_an_evening_and_a_season_that_agree_with_a_hand_recou
                 tables.append(dict(zip(names, arbiter["whists"], strict=True)))
                 continue
             deals = deal_plan(names, pulka.first_dealer, index + number)
+            if number == 2 and len(names) == 4:
+                leaver, table = drop_and_play_on(page, base, detail, pulka, deals[:1])
+                tables.append(table)
+                continue
             play_table(page, base, pulka, deals)
             tables.append(settled(names, deals, "sochi"))
     page.goto(detail)
@@ -244,13 +316,13 @@ def test_a_director_replays_an_evening_and_a_season_that_agree_with_a_hand_recou
         for name, value in table.items():
             expected[name] += value
     page.goto(f"{detail}standings/")
-    agrees(standings_on_page(page, RU["whists_column"]), expected)
+    agrees(standings_on_page(page, RU["whists_column"]), expected, last=leaver)
     english = new_context(locale="en-US")
     english.set_default_timeout(30_000)
     sign_in(english, base, organiser)
     other = english.new_page()
     other.goto(f"{detail}standings/")
-    agrees(standings_on_page(other, EN["whists_column"]), expected)
+    agrees(standings_on_page(other, EN["whists_column"]), expected, last=leaver)
     assert check(cup) == []
 
     # --- the season, in English: four club evenings and the tournament ---------------

@@ -17,9 +17,9 @@ from prefscore.seasons import standings
 from prefscore.seasons.cards import season_card
 from prefscore.seasons.models import Season
 from prefscore.seasons.presenters import line_row
-from prefscore.tournaments.cards import standings_card
 from prefscore.tournaments.models import Tournament
-from prefscore.tournaments.presenters import StandingRow, StandingsTable
+from prefscore.tournaments.presenters.card import standings_card
+from prefscore.tournaments.presenters.tournament import StandingRow, StandingsTable
 from tests.web.fixtures_table import EN
 from tests.web.fixtures_tournaments import walk_kwargs
 from tests.web.season_fixtures import DAY, play_series
