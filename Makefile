@@ -16,7 +16,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 # PostgreSQL 15's server, for the hosted route's test (it starts a throwaway cluster).
 PG_BIN := /usr/lib/postgresql/15/bin
 
-.PHONY: .venv install install-run node_modules run dev test test-js check-tools lint typecheck bench messages
+.PHONY: .venv install install-run node_modules run dev test test-fast test-js check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
 
@@ -76,10 +76,18 @@ dev: install
 		--reload-dir scoring --reload-dir templates --host 127.0.0.1 --port $(PORT) --lifespan off
 
 # check-tools first, before anything is installed or run; then the rest in order.
+# --durations: the 30 slowest tests, printed at the end (CONTRIBUTING.md, "Tests").
 test: check-tools
 	@$(MAKE) --no-print-directory install node_modules
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --durations=30
 	$(MAKE) --no-print-directory test-js lint typecheck
+
+# The fast loop while working (CONTRIBUTING.md, "Tests"): no browser, only the test files
+# that import the app changed: make test-fast APP=games (clubs, tournaments, seasons,
+# stats, web, scoring; APP="games clubs" for two).
+test-fast: install
+	@[ -n "$(APP)" ] || { echo "make test-fast APP=games (or clubs, tournaments, seasons, stats, web, scoring)" >&2; exit 2; }
+	$(PY) -m pytest -n 2 -q -m "not browser" --durations=10 $(foreach app,$(APP),--app $(app))
 
 # The page scripts' rules (static/js/*-core.js), with node's own test runner: no build step.
 test-js:

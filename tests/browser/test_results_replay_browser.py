@@ -23,10 +23,12 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from fractions import Fraction
+from io import StringIO
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.utils import timezone
 
 from prefscore.clubs.models import Club, Membership, Player, Role
@@ -352,3 +354,7 @@ def test_a_director_replays_an_evening_and_a_season_that_agree_with_a_hand_recou
     agrees(season_on_page(other), season_points)
     page.goto(f"{base}/clubs/cup/seasons/spring/")
     agrees(season_on_page(page), season_points)
+    # The season's own checker, recounting from the sheets, agrees too (§3a).
+    out = StringIO()
+    call_command("check_season", "cup/spring", stdout=out)
+    assert "The table of Spring series agrees with its sheets." in out.getvalue()
