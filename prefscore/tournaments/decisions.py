@@ -169,7 +169,7 @@ def _event_detail(event: TournamentEvent) -> str:
         before = details.get("before") or []
         after = details.get("after") or []
         figures = ", ".join(
-            f"{name} {old:+d} → {new:+d}"
+            f"{isolate(str(name))} {_signed(old)} → {_signed(new)}"
             for name, old, new in zip(players, before, after, strict=False)
         )
         return _("round %(round)s: %(figures)s") % {

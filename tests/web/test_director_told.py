@@ -345,3 +345,16 @@ def test_the_decisions_list_says_which_table_was_closed_how_and_what_the_cut_too
         figure = f"{whists:+d}".replace("-", "\u2212") if whists else "0"
         assert f"{name} {figure}" in shown, shown
     assert any(cut in row for row in rows), rows
+
+
+def test_a_corrected_final_sheet_is_listed_with_true_minus_signs(tournament_world, cut_cup):
+    """The arbiter's correction reads as the closings beside it do: "Vera −10 → +50"."""
+    from prefscore.tournaments import decisions
+
+    organiser = tournament_world.users["organiser"]
+    third = Pulka.objects.filter(tournament=cut_cup, round_number=1).order_by("pk").last()
+    decisions.correct_closure(third.pk, cut_cup, organiser, [0, -50, 50], "misread sheet")
+    names = list(third.player_names)
+    rows = _decisions(tournament_world, cut_cup)
+    expected = f"{names[0]} +10 → 0, {names[1]} 0 → \u221250, {names[2]} \u221210 → +50"
+    assert any(expected in row for row in rows), rows
