@@ -168,7 +168,8 @@ def _pages(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     from django.test import Client
 
     from prefscore.games.models import Pulka
-    from prefscore.tournaments import paging, results
+    from prefscore.tournaments import results
+    from prefscore.tournaments.presenters import paging
 
     def folding(tournament_: Any, tables: Any) -> dict[int, Any]:
         """Before: every table's sheet folded on each read."""
@@ -332,9 +333,7 @@ def _bracket_before() -> Any:
 
     seats = PulkaSeat.objects.select_related("player")
 
-    old = _module_at(
-        BEFORE_REQUESTS, "prefscore/tournaments/presenters_control.py", "prefscore.tournaments"
-    )
+    old = _module_at(BEFORE_REQUESTS, "prefscore/tournaments/control.py", "prefscore.tournaments")
     if old is None:
         return None
 
@@ -364,7 +363,7 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     standings page is the yardstick for the rest."""
     from django.test import Client
 
-    from prefscore.tournaments import presenters_control
+    from prefscore.tournaments.presenters import control
 
     client = Client()
     client.force_login(user)
@@ -388,7 +387,7 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     bracket = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
     before_bracket = None
     if old is not None:
-        with _patched(presenters_control, bracket=old):
+        with _patched(control, bracket=old):
             before_bracket = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
     line("bracket page", bracket, before_bracket)
     _close_running(tournament)
@@ -405,7 +404,7 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     after = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
     before_after = None
     if old is not None:
-        with _patched(presenters_control, bracket=old):
+        with _patched(control, bracket=old):
             before_after = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
     line("bracket page after the cut", after, before_after)
 
@@ -413,16 +412,16 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
 def _caches(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     """Two memories, each with and without in this run (docs/benchmarks.md):
 
-    - the standings' ``presenters._formatted`` cache of formatted figures: the standings
-      page and the projector, best of ``--repeat``, against the same with the plain
-      function (``__wrapped__``);
+    - the standings' ``presenters.tournament._formatted`` cache of formatted figures: the
+      standings page and the projector, best of ``--repeat``, against the same with the
+      plain function (``__wrapped__``);
     - the bulk import's naming of a table's own convention (``scoring.conventions.name_of``,
       when a table plays a preset other than the tournament's): once for the file, as
       the ``_ConventionNames`` memo did, against once per table, as the import does now.
     """
     from django.test import Client
 
-    from prefscore.tournaments import presenters
+    from prefscore.tournaments.presenters import tournament as shown
     from scoring.conventions import name_of
     from scoring.engine.conventions import PRESET_NAMES, preset
 
@@ -431,7 +430,7 @@ def _caches(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     base = f"/tournaments/{tournament.club.slug}/{tournament.slug}/"
     print(f"\ncaches, each with and without, best of {options.repeat}")
     print(f"  {'what':<40}{'with':>24}{'without':>24}{'CPU ratio':>10}")
-    plain = presenters._formatted.__wrapped__
+    plain = shown._formatted.__wrapped__
     for name, path in (
         ("standings page", "standings/"),
         ("projector", "projector/?show=standings"),
@@ -439,7 +438,7 @@ def _caches(options: argparse.Namespace, tournament: Any, user: Any) -> None:
         get = lambda path=path: client.get(base + path, HTTP_HOST="127.0.0.1")  # noqa: E731
         get()
         cached = _best(get, options.repeat)
-        with _patched(presenters, _formatted=plain):
+        with _patched(shown, _formatted=plain):
             uncached = _best(get, options.repeat)
         label = f"_formatted: {name}"
         print(f"  {label:<40}{cached!s:>24}{uncached!s:>24}{cached.cpu / uncached.cpu:7.2f}")

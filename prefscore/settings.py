@@ -192,7 +192,7 @@ def cache_config(env: Env) -> dict[str, Any]:
     if url and not url.startswith("locmem://"):
         raise ImproperlyConfigured(f"CACHE_URL must be locmem://, db://TABLE or redis://…: {url}")
     # 64 MiB: a 200-table evening's working set (about 15 entries a table, mostly small)
-    # with room for the pages of long pulkas; README, "How to size a deployment".
+    # with room for the pages of long pulkas; docs/load.md, "Sizing".
     max_bytes = env_int("CACHE_MAX_BYTES", 64 * 1024 * 1024, env)
     return {
         **config,
@@ -296,6 +296,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # Deferred work (docs/tasks.md): the task API and its queue in our own database.
+    "django_tasks",
+    "django_tasks_db",
+    "prefscore.deferred",
     "scoring",
     "prefscore.clubs",
     "prefscore.games",
@@ -305,7 +309,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Compresses HTML and JSON answers, not the event stream (README, "Compression").
+    # Compresses HTML and JSON answers, not the event stream (README, "Running in production").
     "prefscore.web.middleware.CompressionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "prefscore.web.middleware.ContentSecurityPolicyMiddleware",
@@ -385,18 +389,16 @@ STORAGES = {
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
 
-# Mail is queued in the request and sent after it (prefscore/clubs/outbox.py) through
-# MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
-EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
+# Mail is queued in the request and sent by the worker (prefscore/clubs/mail_queue.py)
+# through MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
+EMAIL_BACKEND = "prefscore.clubs.mail_queue.QueueBackend"
 MAIL_ENV = mail_environment(os.environ)
 MAIL_DELIVERY_BACKEND = email_backend(MAIL_ENV)
 # Whether the site can mail at all: a challenged sign-in then also offers a mailed code.
 MAIL_CONFIGURED = MAIL_DELIVERY_BACKEND.endswith("smtp.EmailBackend")
-# 1: a thread of the app server sends after each response (the default with DEBUG, so
-# that `make run` needs nothing more); 0: `manage.py send_queued_mail --loop` alone
-# sends, which keeps answer times closest whatever the email (docs/benchmarks.md).
-MAIL_SEND_IN_THREAD = env_bool("MAIL_SEND_IN_THREAD", DEBUG)
 MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
+# How long a worker sending a mail holds it before another may send it (mail_queue.py).
+MAIL_CLAIM_SECONDS = env_int("MAIL_CLAIM_SECONDS", 120)
 # Requests that mail or invite, per client address and hour (prefscore/clubs/ratelimit.py).
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)
 RESETS_PER_ADDRESS_PER_HOUR = env_int("RESETS_PER_ADDRESS_PER_HOUR", 10)
@@ -442,7 +444,7 @@ LOGGING = {
     "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
 
-# --- Accounts and security (README.md, "Accounts, roles and security") ---
+# --- Accounts and security (docs/accounts.md) ---
 
 # Django's username and password check, refused while the sign-in limit holds.
 AUTHENTICATION_BACKENDS = ["prefscore.clubs.ratelimit.RateLimitedModelBackend"]
@@ -478,10 +480,32 @@ SESSION_ENGINE = "prefscore.web.sessions"
 # While the database does not answer, pages are a 503 asking to retry after this long.
 DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
 
+# The result cards drawn, each kept once under a hash of what it shows (prefscore/cards/).
+CARD_DIR = Path(env_str("CARD_DIR", str(BASE_DIR / "data" / "cards")))
+# Deferred work (docs/tasks.md): every task is a row of our own database, run by the
+# worker (`manage.py run_worker`; `make run` starts one beside the server). Tests run
+# them the same way (prefscore.deferred.worker.run_due), never inside the request.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default"],
+    }
+}
+# A task that raises runs again after TASK_RETRY_SECONDS, doubled at each try, up to
+# TASK_ATTEMPTS tries; then it is FAILED, with its error, in the admin.
+TASK_ATTEMPTS = env_int("TASK_ATTEMPTS", 5)
+TASK_RETRY_SECONDS = env_int("TASK_RETRY_SECONDS", 30)
+# A worker beats every quarter of this; one silent this long is dead, and the task it was
+# running runs again on another worker (prefscore/deferred/worker.py).
+TASK_WORKER_LEASE_SECONDS = env_int("TASK_WORKER_LEASE_SECONDS", 60)
+# Successful tasks' rows are kept this many days; failed ones until the owner deletes them.
+TASK_RESULTS_KEPT_DAYS = env_int("TASK_RESULTS_KEPT_DAYS", 7)
+
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
-# `make run` takes one every BACKUP_EVERY_HOURS (0: never) and keeps the newest BACKUP_KEEP
-# (prefscore/clubs/backups.py); `manage.py backup --keep N` is the same for a timer.
+# The task worker (make run's) takes one every BACKUP_EVERY_HOURS (0: never) and keeps the
+# newest BACKUP_KEEP (prefscore/clubs/backups.py); `manage.py backup --keep N` is the same
+# for a timer (deploy/'s, which sets BACKUP_EVERY_HOURS=0).
 BACKUP_EVERY_HOURS = env_int("BACKUP_EVERY_HOURS", 24)
 BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 

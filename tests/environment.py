@@ -7,14 +7,14 @@ runs the tests themselves with DEBUG off, as in production.
 """
 
 import os
+import tempfile
 
 os.environ.setdefault("DEBUG", "1")
-# Queued mail is sent where a test says so (outbox.deliver_due), not by a thread that
-# would outlive the test's database access.
-os.environ.setdefault("MAIL_SEND_IN_THREAD", "0")
 # The zone the tests' dates and times were written for, whatever the machine's own
 # (settings.time_zone reads the machine's; tests/test_time_zone.py tries that).
 os.environ.setdefault("TIME_ZONE", "Europe/Moscow")
+# The result cards a test draws go to a directory of the run's own, not to data/.
+os.environ.setdefault("CARD_DIR", tempfile.mkdtemp(prefix="prefscore-cards-"))
 
 
 # --- the fast loop: `make test-fast APP=games` (CONTRIBUTING.md, "Tests") --------------

@@ -461,7 +461,7 @@ class ImportJob(models.Model):
 
     A file too big to import within the request (``jobs.INLINE_BYTES``) is kept here and
     imported by a thread of the worker that took it (``jobs.run``); the organiser's page
-    asks for its state (``room_views.import_progress``). ``language``: the organiser's,
+    asks for its state (``views.files.import_job``). ``language``: the organiser's,
     for the refusal's message. ``updated_at`` moves at each step: a job that stops
     moving (its worker was stopped) is reported as interrupted. A file that is already a
     tournament of the club (``already``) waits for the organiser's answer (``asking``)

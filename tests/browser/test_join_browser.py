@@ -1,4 +1,4 @@
-"""Joining a table from another phone, and watching it from outside (issue 12), at
+"""Joining a table from another phone, and watching it from outside, at
 390×844 in Russian and in English.
 
 - a member opens the table's link and lands on its sheet;

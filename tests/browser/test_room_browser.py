@@ -19,7 +19,7 @@ from playwright.sync_api import Page
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import room
+from prefscore.tournaments.presenters import room
 from tests.browser.support import (
     OVERFLOW_JS,
     TAP,
@@ -244,7 +244,7 @@ def test_the_printables_print_on_a4_without_the_sites_chrome(
         page.emulate_media(media="screen")
 
 
-# Long names that used to be cut with an ellipsis (issue 28, "the room").
+# Long names that used to be cut with an ellipsis (docs/benchmarks.md, "Tournaments at scale").
 LONG_NAMES = tuple(
     f"{first} {last}"
     for first, last in zip(

@@ -103,7 +103,7 @@ SCREENS = (
     Screen("compare-peers", lambda w: "/conventions/compare/?a=rs-sochi&b=gchet"),
     Screen("members", lambda w: f"/clubs/{w.club.slug}/members/"),
     Screen("invitation", lambda w: f"/invitations/{w.invitation.token}/", user=None),
-    # Issue 12: the guests a newcomer may say she is, and the admins' players page.
+    # The guests a newcomer may say she is, and the admins' players page.
     Screen("invitation-claim", lambda w: f"/invitations/{w.invitation.token}/", user="outsider"),
     Screen("players", lambda w: f"/clubs/{w.club.slug}/players/"),
     Screen("not-found", lambda w: "/no/such/page/", status=404),

@@ -37,4 +37,7 @@ def spectator_context(pulka: Pulka, token: str) -> dict[str, Any]:
         # Every line: the spectator has no link to the rest (``protocol_hidden``).
         **protocol_regions(pulka, made, LineActions(), None, None, None, accounts=False),
         "poll_url": spectator_poll_url(token, pulka.version),
+        # Once the pulka is over, its result (views/sharing.py, watch_settlement).
+        "finished": pulka.status == Pulka.Status.FINISHED,
+        "settlement_url": reverse("games:watch_settlement", args=[token]),
     }
