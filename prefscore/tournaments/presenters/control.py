@@ -179,7 +179,7 @@ def change_rows(changes: list[RegulationChange]) -> tuple[ChangeRow, ...]:
             setting=str(labels.get(c.field, c.field)),
             before=c.before,
             after=c.after,
-            by=c.changed_by.get_username() if c.changed_by else "",
+            by=display_name(c.changed_by) if c.changed_by else "",
             at=_local(c.changed_at),
         )
         for c in changes
