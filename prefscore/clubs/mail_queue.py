@@ -39,7 +39,10 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives, get_connectio
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 from django_tasks import TaskContext, task
+
+from prefscore.deferred.titles import titled
 
 from .models import OutgoingMail
 
@@ -212,3 +215,7 @@ def send_queued(pk: int) -> bool:
     # Sent mail is kept a day: the hourly limits count it, then it is only a liability.
     OutgoingMail.objects.filter(sent_at__lt=timezone.now() - KEPT).delete()
     return True
+
+
+titled(compose, _("Compose a mail (a reset, a sign-in code, a notice)"))
+titled(send_queued, _("Send a mail"))

@@ -1,5 +1,5 @@
 """A pulka changed: who is told. The layers above, by Django signals (below), and every
-open table page, by the event streams of every process (README, "See it at once").
+open table page, by the event streams of every process (docs/push.md).
 
 The signals tell the layers above, without importing them (docs/design.md layers).
 

@@ -28,6 +28,7 @@ from scoring.engine import seating
 from scoring.engine.normalise import Score
 
 from . import audit, recount, results
+from .exports import Conventions
 from .models import Round, TableResult, Tournament, TournamentEntry, TournamentEvent
 from .recount import Sheet
 from .services import _keys, closure_of, history, standings, tournament_pulkas
@@ -48,7 +49,8 @@ def check(tournament: Tournament) -> list[str]:
     entries = list(tournament.entries.select_related("player"))
     names = _names(entries, [*live, *archived])
     label = _labeller(all_rounds, live, names)
-    sheets = {pulka.pk: recount.fold(pulka) for pulka in live}
+    conventions = Conventions()
+    sheets = {pulka.pk: recount.fold(pulka, conventions) for pulka in live}
     sheets.update({pulka.pk: Sheet(pulka, _keys(pulka), over=True) for pulka in archived})
     problems = []
     # Before the standings are read: reading them writes stale rows back.

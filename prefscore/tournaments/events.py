@@ -1,4 +1,4 @@
-"""A tournament's change signal, for the room screens (README, "See it at once";
+"""A tournament's change signal, for the room screens (docs/push.md;
 docs/tournaments.md §4.11).
 
 The dashboard, the projector and "my table now" each keep one Server-Sent Events stream

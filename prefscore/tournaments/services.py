@@ -109,7 +109,7 @@ class Seating:
 def seatings(tournament: Tournament) -> list[Seating]:
     """Every live table's seating, in the order of ``live_pulkas``: two queries of plain
     rows however many tables, no model per pulka or seat (a draw of a big field reads
-    1,250 tables and 5,000 seats; docs/benchmarks.md, "A big field's results")."""
+    1,250 tables and 5,000 seats; bench/tournament_results.py times it)."""
     rows = list(live_pulkas(tournament).values_list("pk", "round_number", "first_dealer"))
     seats: dict[int, list[str]] = defaultdict(list)
     seated = PulkaSeat.objects.filter(pulka__tournament=tournament).order_by("pulka_id", "seat")

@@ -102,7 +102,7 @@ def _nearest(standings: Sequence[int], at: int) -> list[int]:
     similar together), the better placed first at equal distance: at, at−1, at+1, at−2…
 
     Interleaved by slices rather than sorted by key: a field of 1,000 asks this for each
-    player (a million keys per draw; docs/benchmarks.md, "A big field's results").
+    player (a million keys per draw; bench/tournament_results.py times it).
     """
     above = list(standings[at - 1 :: -1]) if at else []
     below = list(standings[at + 1 :])

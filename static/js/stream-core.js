@@ -1,4 +1,4 @@
-/* prefscore's event streams, their rules without a page (README, "See it at once"): where
+/* prefscore's event streams, their rules without a page (docs/push.md): where
    a page's stream is, which version it shows, when a version asks the poll, when the
    poll's timer may ask while the stream is up. push.js (the table pages), room-push.js
    (the room's screens) and stream.js use them through window.prefscoreStreamCore; the

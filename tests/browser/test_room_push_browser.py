@@ -1,5 +1,5 @@
 """Push on the room's wall: the projector (1920×1080, in Russian and in English) shows a
-deal recorded at a table without its poll timer firing (README, "See it at once";
+deal recorded at a table without its poll timer firing (docs/push.md;
 static/js/room-push.js, prefscore/tournaments/views/events.py).
 
 The site runs under uvicorn (``asgi_live_server``), in this process: the projector's

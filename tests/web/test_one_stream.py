@@ -1,4 +1,4 @@
-"""One event stream (README, "See it at once"; docs/design.md, "Layout"): the table's,
+"""One event stream (docs/push.md; docs/design.md, "Layout"): the table's,
 the spectator's and the room's screens each answer through ``games/streams.py``'s
 ``respond`` with their own check, and no other module writes a stream loop of its own."""
 
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STREAM = ROOT / "prefscore/games/streams.py"
 SCREENS = {
     ROOT / "prefscore/games/views/events.py": {"sheet_events", "watch_events"},
-    ROOT / "prefscore/tournaments/room_events.py": {"_stream"},
+    ROOT / "prefscore/tournaments/views/events.py": {"_stream"},
 }
 
 

@@ -170,7 +170,7 @@ def test_the_draw_and_the_checker_read_as_many_queries_for_a_larger_field(
     tournament_world: TournamentWorld,
 ) -> None:
     """Drawing the next round and ``check_tournament`` read the tables, seats and
-    results in a fixed number of queries (docs/benchmarks.md, "A big field's results"):
+    results in a fixed number of queries (bench/tournament_results.py times them):
     a field over three times larger, with more rounds and deals, asks no more."""
     small = _imported(tournament_world, 12, 2, 4)
     large = _imported(tournament_world, 40, 4, 10)

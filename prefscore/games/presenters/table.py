@@ -214,8 +214,9 @@ def table_context(
         "conflict": conflict,
         "notice": notice,
         "poll_url": poll_tickets.poll_url(pulka, poll_tickets.ticket_for(request, pulka)),
-        # An admin at the table sees who waits to join (one count, read only for him;
-        # a plain number, so that it keys the shared page: presenters/viewer_class.py).
+        # An admin at the table sees who waits to join (one count, read only for him). It is
+        # shown in the page's head, outside every shared region (render_cache.Region), so
+        # one viewer's count is never kept for another.
         "waiting_requests": _waiting(pulka, role),
     }
 

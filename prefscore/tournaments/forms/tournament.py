@@ -49,7 +49,8 @@ TIE_BREAK_LABELS = {
 
 
 class WholeNumberField(forms.IntegerField):
-    """A whole number in ASCII digits, with an optional minus (``web.request_int``'s rule).
+    """A whole number in ASCII digits, with an optional minus (the rule of
+    ``web.integers.request_int``).
 
     Django's own field reads ``"١٠"`` as 10 and fullwidth digits too: a figure nobody
     typed on the keyboard the sheet shows is refused, never guessed.
