@@ -86,4 +86,10 @@ urlpatterns = [
     ),
     path("<slug:club>/<slug:slug>/export.csv", room_views.export_csv, name="export_csv"),
     path("<slug:club>/<slug:slug>/export.json", room_views.export_json, name="export_json"),
+    path("<slug:club>/<slug:slug>/export/<id:job>/", room_views.export_job, name="export_job"),
+    path(
+        "<slug:club>/<slug:slug>/export/<id:job>/file/",
+        room_views.export_file,
+        name="export_file",
+    ),
 ]
