@@ -48,16 +48,14 @@ $(NODE_STAMP): package.json package-lock.json
 # address and a QR code of it printed for the phones (prefscore/lan.py). Before serving,
 # prefscore/startup.py checks the database, backs an older one up and migrates it (or
 # refuses, saying why), and prints the owner's one-time link on a server without one;
-# while serving, a backup a day. Plain http on the LAN, or HTTPS with the club's own
+# while serving, the task worker beside it (`manage.py run_worker`: the mail, a backup a
+# day, the deferred work; docs/tasks.md), so one command still serves the club. Plain http on the LAN, or HTTPS with the club's own
 # certificate: make run CERT=cert.pem KEY=key.pem [NAME=pref.club.example]. The secret
 # key is made once in data/ (mode 0600); mail settings are read from data/mail.env.
 run: export DEBUG = 0
 run: export SECRET_KEY_FILE ?= $(CURDIR)/data/secret_key
 run: export PLAIN_HTTP = 1
 run: export MAIL_SETTINGS_FILE ?= $(CURDIR)/data/mail.env
-# One process serves the club: a thread sends each queued mail after its answer
-# (production runs `manage.py send_queued_mail --loop` instead, README).
-run: export MAIL_SEND_IN_THREAD = 1
 run: install-run
 	$(PY) -m prefscore.lan --port $(PORT) $(if $(CERT),--cert '$(CERT)') $(if $(KEY),--key '$(KEY)') $(if $(NAME),--name '$(NAME)')
 

@@ -1,4 +1,4 @@
-"""Does a page tell by its timing whether an email has an account? (prefscore/clubs/outbox.py)
+"""Does a page tell by its timing whether an email has an account? (prefscore/clubs/mail_queue.py)
 
     .venv/bin/python bench/mail_timing.py [--pairs 20] [--smtp-delay 0.15]
 
@@ -7,11 +7,10 @@ seconds, like a real one across a network). Password resets and sign-ups are sen
 pairs, one with an email that has an account and one without, alternating which goes
 first, through the whole middleware stack (Django's test client, DEBUG off, a fresh
 SQLite file). Each is timed; the medians of the two kinds and their difference are
-printed, for three ways of sending:
+printed, for two ways of sending:
 
 - ``inline``: the mail sent inside the request (before: ``EMAIL_BACKEND`` SMTP);
-- ``queue+thread``: queued in the request, sent by a thread once it commits (the default);
-- ``queue``: queued in the request, sent by ``manage.py send_queued_mail`` (no thread).
+- ``queue``: queued in the request as a task, sent by the worker (docs/tasks.md).
 
 The goal: known and unknown medians within 10 ms of each other. The password hash, the
 same work on both paths of a sign-up, is made cheap here (MD5): at production's cost
@@ -38,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 PASSWORD = "seven-hearts-in-the-talon"
-MODES = ("inline", "queue+thread", "queue")
+MODES = ("inline", "queue")
 
 
 class SlowSmtp(socketserver.StreamRequestHandler):
@@ -111,8 +110,7 @@ def use(mode: str) -> None:
     if mode == "inline":
         settings.EMAIL_BACKEND = settings.MAIL_DELIVERY_BACKEND
     else:
-        settings.EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
-    settings.MAIL_SEND_IN_THREAD = mode == "queue+thread"
+        settings.EMAIL_BACKEND = "prefscore.clubs.mail_queue.QueueBackend"
 
 
 def timed(post: Any) -> float:
@@ -153,10 +151,9 @@ def measure(kind: str, pairs: int) -> tuple[list[float], list[float]]:
 
 def drain() -> None:
     """Send what the previous mode left queued, so that it does not slow the next."""
-    from prefscore.clubs import outbox
+    from prefscore.deferred.worker import run_due
 
-    while outbox.deliver_due():
-        pass
+    run_due()
 
 
 def main() -> None:

@@ -7,7 +7,8 @@ a backup before an upgrade, migrations, the owner's one-time link), prints the a
 with a QR code the phones can scan, and serves the whole site under uvicorn on every
 interface: the pages, the static files (WhiteNoise) and the change signal
 (``games/views/events.py``) in one process, which keeps the SQLite watcher to one per
-server. It takes the daily backups too (``startup.BackupSchedule``).
+server. Beside it runs the worker (``manage.py run_worker``, :class:`WorkerProcess`): the
+deferred work, the mail and the daily backups among it (docs/tasks.md).
 
 Plain http unless the club has a certificate for a name that points at this machine:
 ``--cert FILE --key FILE`` (``make run CERT=… KEY=…``) serves HTTPS under that name
@@ -23,10 +24,14 @@ import argparse
 import ipaddress
 import os
 import socket
+import subprocess
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
 
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 # Linux's ioctl that reads an interface's IPv4 address; elsewhere it fails, and the
@@ -261,16 +266,18 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def serve(options: argparse.Namespace) -> None:
-    """uvicorn on the interface and port, HTTPS with a certificate; the backups beside it."""
-    from datetime import timedelta
+    """uvicorn on the interface and port, HTTPS with a certificate; the worker beside it."""
+    worker = WorkerProcess()
+    worker.start()
+    try:
+        run_uvicorn(options)
+    finally:
+        worker.stop()
 
+
+def run_uvicorn(options: argparse.Namespace) -> None:
     import uvicorn
-    from django.conf import settings
 
-    from prefscore.startup import BackupSchedule
-
-    if settings.BACKUP_EVERY_HOURS > 0:
-        BackupSchedule(timedelta(hours=settings.BACKUP_EVERY_HOURS), sys.stdout).start()
     uvicorn.run(
         "prefscore.asgi:application",
         host=options.host,
@@ -285,6 +292,56 @@ def serve(options: argparse.Namespace) -> None:
         # The pages poll every 25 s while their stream is up: keep their connection.
         timeout_keep_alive=30,
     )
+
+
+def _die_with_parent() -> None:
+    """In the worker's process before it runs: end it if the server ends, even killed."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the server's stop ends it
+        pass
+
+
+class WorkerProcess:
+    """The task worker, a process of its own beside the server (a task's work never
+    holds up a page), started again if it stops; stopped with the server. SIGTERM lets
+    its running task finish (docs/tasks.md §3)."""
+
+    AGAIN_AFTER = 5.0
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        self.stopping = threading.Event()
+        self.watcher = threading.Thread(target=self._watch, name="prefscore-worker", daemon=True)
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        command = [sys.executable, str(ROOT / "manage.py"), "run_worker"]
+        return subprocess.Popen(command, cwd=ROOT, preexec_fn=_die_with_parent)  # noqa: PLW1509
+
+    def start(self) -> None:
+        self.process = self._spawn()
+        self.watcher.start()
+
+    def _watch(self) -> None:
+        while self.process is not None:
+            code = self.process.wait()
+            if self.stopping.wait(self.AGAIN_AFTER):
+                return
+            print(f"The worker stopped (exit {code}); starting it again.", flush=True)
+            self.process = self._spawn()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
 
 
 if __name__ == "__main__":

@@ -389,17 +389,13 @@ STORAGES = {
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_USE_FINDERS = DEBUG
 
-# Mail is queued in the request and sent after it (prefscore/clubs/outbox.py) through
-# MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
-EMAIL_BACKEND = "prefscore.clubs.outbox.QueueBackend"
+# Mail is queued in the request and sent by the worker (prefscore/clubs/mail_queue.py)
+# through MAIL_DELIVERY_BACKEND: SMTP when EMAIL_HOST is set, else the console.
+EMAIL_BACKEND = "prefscore.clubs.mail_queue.QueueBackend"
 MAIL_ENV = mail_environment(os.environ)
 MAIL_DELIVERY_BACKEND = email_backend(MAIL_ENV)
 # Whether the site can mail at all: a challenged sign-in then also offers a mailed code.
 MAIL_CONFIGURED = MAIL_DELIVERY_BACKEND.endswith("smtp.EmailBackend")
-# 1: a thread of the app server sends after each response (the default with DEBUG, so
-# that `make run` needs nothing more); 0: `manage.py send_queued_mail --loop` alone
-# sends, which keeps answer times closest whatever the email (docs/benchmarks.md).
-MAIL_SEND_IN_THREAD = env_bool("MAIL_SEND_IN_THREAD", DEBUG)
 MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
 # Requests that mail or invite, per client address and hour (prefscore/clubs/ratelimit.py).
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)
@@ -491,6 +487,15 @@ TASKS = {
         "QUEUES": ["default"],
     }
 }
+# A task that raises runs again after TASK_RETRY_SECONDS, doubled at each try, up to
+# TASK_ATTEMPTS tries; then it is FAILED, with its error, in the admin.
+TASK_ATTEMPTS = env_int("TASK_ATTEMPTS", 5)
+TASK_RETRY_SECONDS = env_int("TASK_RETRY_SECONDS", 30)
+# A worker beats every quarter of this; one silent this long is dead, and the task it was
+# running runs again on another worker (prefscore/deferred/worker.py).
+TASK_WORKER_LEASE_SECONDS = env_int("TASK_WORKER_LEASE_SECONDS", 60)
+# Successful tasks' rows are kept this many days; failed ones until the owner deletes them.
+TASK_RESULTS_KEPT_DAYS = env_int("TASK_RESULTS_KEPT_DAYS", 7)
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))

@@ -14,8 +14,8 @@
    new one-time owner link.
 
 A refusal is a :class:`StartRefused` with its message, which ``prefscore.lan`` prints
-without a traceback. :class:`BackupSchedule` then takes the daily backups while the
-server runs (prefscore/clubs/backups.py).
+without a traceback. The worker then takes the daily backups while the server runs
+(prefscore/clubs/backups.py).
 """
 
 from __future__ import annotations
@@ -23,9 +23,7 @@ from __future__ import annotations
 import io
 import logging
 import sqlite3
-import threading
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
 
@@ -37,7 +35,7 @@ from django.db.migrations.exceptions import InconsistentMigrationHistory
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from prefscore.clubs import backups, owner
+from prefscore.clubs import owner
 
 log = logging.getLogger(__name__)
 
@@ -174,30 +172,3 @@ def prepare(stdout: TextIO) -> Prepared:
     for club in owner.adopt_orphan_clubs(found):
         notes.append(f"{found.get_username()} is now admin of {club.name}, which had none.")
     return Prepared(None, notes)
-
-
-class BackupSchedule(threading.Thread):
-    """Takes a backup every ``BACKUP_EVERY_HOURS`` while the server runs, keeping
-    ``BACKUP_KEEP``: the first when the newest scheduled backup is that old (at once on
-    a server that has none). The work is :func:`backups.backup_and_prune`."""
-
-    RETRY = timedelta(hours=1)
-
-    def __init__(self, every: timedelta, stdout: TextIO) -> None:
-        super().__init__(name="prefscore-backups", daemon=True)
-        self.every, self.stdout = every, stdout
-        self.stopping = threading.Event()
-
-    def run(self) -> None:
-        directory = Path(settings.BACKUP_DIR)
-        while not self.stopping.wait(backups.seconds_until_due(directory, self.every)):
-            try:
-                made, removed = backups.backup_and_prune()
-                self.stdout.write(f"Backup taken: {made} ({len(removed)} older removed)\n")
-                self.stdout.flush()
-            except Exception:  # the next try is in an hour; the server goes on
-                log.exception("The scheduled backup failed")
-                if self.stopping.wait(self.RETRY.total_seconds()):
-                    return
-            finally:
-                connections.close_all()

@@ -9,9 +9,6 @@ runs the tests themselves with DEBUG off, as in production.
 import os
 
 os.environ.setdefault("DEBUG", "1")
-# Queued mail is sent where a test says so (outbox.deliver_due), not by a thread that
-# would outlive the test's database access.
-os.environ.setdefault("MAIL_SEND_IN_THREAD", "0")
 # The zone the tests' dates and times were written for, whatever the machine's own
 # (settings.time_zone reads the machine's; tests/test_time_zone.py tries that).
 os.environ.setdefault("TIME_ZONE", "Europe/Moscow")

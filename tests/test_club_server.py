@@ -8,7 +8,11 @@ addresses and hosts, plain http, the QR codes' address, and the deploy check.
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -133,3 +137,28 @@ def test_the_deploy_check_under_make_run_warns_of_tls_only(tmp_path: Path, plain
     output = result.stdout + result.stderr
     codes = {word.strip("():") for word in output.split() if word.startswith("(security.")}
     assert codes == (TLS_WARNINGS if plain == "1" else set())
+
+
+def test_the_worker_beside_the_server_is_started_again_when_it_stops_and_stops_with_it():
+    spawned: list[subprocess.Popen[bytes]] = []
+
+    class Watched(lan.WorkerProcess):
+        AGAIN_AFTER = 0.05
+
+        def _spawn(self) -> subprocess.Popen[bytes]:
+            # The first ends at once (a crash); the second runs until stopped.
+            code = "pass" if not spawned else "import time; time.sleep(60)"
+            spawned.append(subprocess.Popen([sys.executable, "-c", code]))
+            return spawned[-1]
+
+    worker = Watched()
+    worker.start()
+    deadline = time.monotonic() + 20
+    while len(spawned) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    worker.stop()
+
+    assert len(spawned) == 2
+    assert spawned[1].wait(timeout=10) == -signal.SIGTERM  # stopped with the server
+    worker.watcher.join(timeout=5)
+    assert not worker.watcher.is_alive() and len(spawned) == 2

@@ -3,12 +3,17 @@ is a row of our own database, run later by a worker, never by the request."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
 from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
-from prefscore.deferred.worker import run_due
+from prefscore.deferred.models import WorkerBeat
+from prefscore.deferred.worker import claim_next, recover_lost, run_due
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +56,126 @@ def test_run_due_runs_what_is_queued_and_what_that_queues():
         TaskResultStatus.SUCCESSFUL
     }
     assert run_due() == 0
+
+
+@task()
+def fail_twice(key: str) -> str:
+    DONE.append(len(DONE))
+    if len(DONE) <= 2:
+        raise RuntimeError(f"not yet: {key}")
+    return key
+
+
+@task()
+def always_fail() -> None:
+    raise ValueError("the SMTP server said no")
+
+
+def _make_due(result_id: str) -> None:
+    DBTaskResult.objects.filter(id=result_id).update(run_after=timezone.now())
+
+
+def test_a_failed_task_runs_again_after_a_doubling_wait(settings):
+    settings.TASK_RETRY_SECONDS = 30
+    DONE.clear()
+    result = fail_twice.enqueue("k")
+
+    assert run_due() == 1
+    row = DBTaskResult.objects.get(id=result.id)
+    assert row.status == TaskResultStatus.READY  # to run again, not yet
+    assert "RuntimeError: not yet: k" in row.traceback
+    first_wait = row.run_after - timezone.now()
+    assert timedelta(seconds=25) < first_wait <= timedelta(seconds=30)
+    assert run_due() == 0  # not due yet
+
+    _make_due(result.id)
+    assert run_due() == 1
+    row.refresh_from_db()
+    assert timedelta(seconds=55) < row.run_after - timezone.now() <= timedelta(seconds=60)
+
+    _make_due(result.id)
+    assert run_due() == 1
+    row.refresh_from_db()
+    assert row.status == TaskResultStatus.SUCCESSFUL
+    assert row.return_value == "k" and len(row.worker_ids) == 3
+
+
+def test_after_its_last_try_a_task_is_failed_with_its_error(settings):
+    settings.TASK_ATTEMPTS = 2
+    result = always_fail.enqueue()
+    run_due()
+    _make_due(result.id)
+    run_due()
+
+    row = DBTaskResult.objects.get(id=result.id)
+    assert row.status == TaskResultStatus.FAILED
+    assert row.exception_class_path == "builtins.ValueError"
+    assert "the SMTP server said no" in row.traceback
+
+
+def test_a_task_whose_worker_went_silent_runs_again(settings):
+    """A worker killed mid-task leaves its row RUNNING; once its beat is older than the
+    lease, the next worker runs the task again (tests/test_deferred_kill.py kills a real
+    worker process)."""
+    DONE.clear()
+    result = double.enqueue(4)
+    WorkerBeat.objects.create(
+        worker_id="killed-worker", started_at=timezone.now(), beat_at=timezone.now()
+    )
+    row = claim_next("killed-worker")
+    assert row is not None and run_due() == 0  # RUNNING on a live worker: its own
+    assert recover_lost() == 0
+
+    WorkerBeat.objects.update(beat_at=timezone.now() - timedelta(seconds=61))
+    assert recover_lost() == 1
+    _make_due(result.id)
+    assert run_due() == 1
+
+    row.refresh_from_db()
+    assert row.status == TaskResultStatus.SUCCESSFUL and DONE == [4]
+    assert row.worker_ids[0] == "killed-worker" and len(row.worker_ids) == 2
+
+
+def test_a_task_lost_on_its_last_try_is_failed(settings):
+    settings.TASK_ATTEMPTS = 1
+    result = double.enqueue(4)
+    claim_next("killed-worker")
+
+    assert recover_lost() == 1
+
+    row = DBTaskResult.objects.get(id=result.id)
+    assert row.status == TaskResultStatus.FAILED
+    assert "the worker killed-worker stopped during try 1" in row.traceback
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", ["Tasks", "Failed", "the SMTP server said no"]), ("ru", ["Задачи", "Не удалась"])],
+)
+def test_the_owner_sees_failed_tasks_and_their_errors_in_the_admin(
+    settings, admin_client, language, words
+):
+    settings.TASK_ATTEMPTS = 1
+    result = always_fail.enqueue()
+    run_due()
+
+    listing = admin_client.get(
+        reverse("admin:deferred_taskrecord_changelist") + "?state=failed",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    one = admin_client.get(
+        reverse("admin:deferred_taskrecord_change", args=[result.id]),
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+
+    assert listing.status_code == 200 and one.status_code == 200
+    html = listing.content.decode()
+    assert all(word in html for word in words), html
+    assert "always_fail" in html
+    assert "Traceback" in one.content.decode()  # the error in full
+
+
+def test_nobody_but_staff_sees_the_tasks(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("anna"))
+    response = client.get(reverse("admin:deferred_taskrecord_changelist"))
+    assert response.status_code == 302  # to the admin's sign-in

@@ -260,7 +260,7 @@ def test_the_graph_holds_the_imports_made_inside_functions(graph):
     ("importer", "imported"),
     [
         ("scoring.option_fields", "scoring.messages"),
-        ("prefscore.clubs.outbox", "prefscore.clubs.accounts"),
+        ("prefscore.clubs.mail_queue", "prefscore.clubs.accounts"),
         ("prefscore.games.models", "prefscore.games.views.sheet"),
     ],
 )

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods
 
 from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import accounts, approvals, names, outbox, ratelimit, signin_codes
+from . import accounts, approvals, mail_queue, names, ratelimit, signin_codes
 from .models import Player
 from .name_rules import NO_LETTER, refuse_look_alike, shown_name, shows
 
@@ -201,7 +201,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's reset, limited per address. The request only queues the job (outbox.py):
+    """Django's reset, limited per address. The request only queues the job (mail_queue.py):
     whether the email has an account is looked up after the response, so the answer
     takes as long for a registered email as for any other."""
 
@@ -210,7 +210,7 @@ class PasswordResetView(auth_views.PasswordResetView):
             form.add_error(None, TOO_MANY_REQUESTS)
             return self.render_to_response(self.get_context_data(form=form), status=429)
         email = form.cleaned_data["email"]
-        outbox.defer(
+        mail_queue.defer(
             "password_reset",
             to=email,
             email=email,

@@ -24,7 +24,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import outbox
+from . import mail_queue
 
 
 def email_taken(email: str) -> Any:
@@ -39,7 +39,7 @@ def create_account(form: UserCreationForm, request: HttpRequest) -> Any:
 
     Every sign-up queues the "your email is in use" job, taken email or not: the
     sender looks the owner up after the response (:func:`tell_the_owner`), so the
-    request does the same work whatever the email (prefscore/clubs/outbox.py).
+    request does the same work whatever the email (prefscore/clubs/mail_queue.py).
     """
     owner = email_taken(form.cleaned_data.get("email", ""))
     user = _save(form, keep_email=owner is None)
@@ -49,7 +49,7 @@ def create_account(form: UserCreationForm, request: HttpRequest) -> Any:
         if owner is not None:
             user = _save(form, keep_email=False)
     if user is not None and form.cleaned_data.get("email"):
-        outbox.defer(
+        mail_queue.defer(
             "email_in_use",
             to=form.cleaned_data["email"],
             email=form.cleaned_data["email"],
@@ -75,7 +75,7 @@ def _save(form: UserCreationForm, keep_email: bool) -> Any:
     return user
 
 
-@outbox.composes("email_in_use")
+@mail_queue.composes("email_in_use")
 def tell_the_owner(params: dict[str, Any]) -> None:
     """Mail the address's owner that someone else signed up with it, if someone did."""
     owner = email_taken(params["email"])

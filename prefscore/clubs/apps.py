@@ -12,8 +12,9 @@ class ClubsConfig(AppConfig):
 
         from prefscore.web.integers import IdConverter
 
-        # The receivers connected; the mail queue's composers registered (outbox.py).
-        from . import accounts, signals, signin_codes  # noqa: F401
+        # The receivers connected; the mail queue's composers registered (mail_queue.py);
+        # the backups' schedule, queued when a worker starts (backups.py).
+        from . import accounts, backups, signals, signin_codes  # noqa: F401
 
         # ``<id:pk>``, before any URLconf is read: ids bounded in one place
         # (prefscore/web/integers.py).

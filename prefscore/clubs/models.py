@@ -241,7 +241,7 @@ class SignInCounter(models.Model):
 
 class OutgoingMail(models.Model):
     """One mail to one recipient, queued in the request and sent after it
-    (prefscore/clubs/outbox.py): kept until sent, so a restart neither loses nor doubles it."""
+    (prefscore/clubs/mail_queue.py): kept until sent, so a restart neither loses nor doubles it."""
 
     to = models.EmailField(_("to"), max_length=254, db_index=True)
     message = models.JSONField(_("message"))

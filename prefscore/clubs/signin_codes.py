@@ -6,8 +6,8 @@ session (the database's, so the code's digest never leaves the server) either wa
 a right password for an account with an email address mails a real code; any other
 challenge can never be met, and its tries are counted all the same. A code is 8 digits,
 lasts ``SIGNIN_CODE_MINUTES`` and allows ``SIGNIN_CODE_TRIES`` tries; after that the
-person signs in again with the password, which mails a new one (and the outbox limits
-the mails an address receives, prefscore/clubs/outbox.py).
+person signs in again with the password, which mails a new one (and the mail queue limits
+the mails an address receives, prefscore/clubs/mail_queue.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import outbox, ratelimit
+from . import mail_queue, ratelimit
 
 SESSION_KEY = "signin_challenge"
 # What verify() answers besides a user.
@@ -52,7 +52,7 @@ def start(request: HttpRequest, challenge: ratelimit.Challenge, username: str) -
         "tries": 0,
     }
     # One job queued either way: a right password is not told by the time it takes.
-    outbox.defer(
+    mail_queue.defer(
         "signin_code",
         to=user.email if reachable else "",
         user=user.pk if reachable else None,
@@ -61,9 +61,9 @@ def start(request: HttpRequest, challenge: ratelimit.Challenge, username: str) -
     )
 
 
-@outbox.composes("signin_code")
+@mail_queue.composes("signin_code")
 def mail_code(params: dict[str, Any]) -> None:
-    """The code's mail, composed after the response (outbox.py); none for a wrong password."""
+    """The code's mail, composed after the response (mail_queue.py); none for a wrong password."""
     user = get_user_model().objects.filter(pk=params["user"]).first()
     if params["user"] is None or user is None or not user.email:
         return

@@ -87,6 +87,25 @@ def presets(transactional_db: None) -> None:
     ensure_presets()
 
 
+@pytest.fixture
+def task_worker(transactional_db: None, settings: Any) -> Iterator[Any]:
+    """The task worker as production runs it (prefscore/deferred/worker.py: its loop, its
+    beats, its claims), for a test of deferred work. A thread of this process, not a
+    process of its own: the live server's test database lives in this process's memory.
+    tests/test_deferred_kill.py runs and kills real worker processes."""
+    import threading
+
+    from prefscore.deferred.worker import TaskWorker
+
+    settings.BACKUP_EVERY_HOURS = 0  # no backup of the test database into data/
+    worker = TaskWorker(interval=0.1)
+    thread = threading.Thread(target=worker.run, name="test-task-worker", daemon=True)
+    thread.start()
+    yield worker
+    worker.running = False
+    thread.join(timeout=30)
+
+
 _STARTED = time.time()
 
 

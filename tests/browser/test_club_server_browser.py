@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -64,11 +65,11 @@ class ClubServer:
 
     def __init__(self, folder: Path) -> None:
         self.port = free_port()
+        self.database = folder / "db.sqlite3"
         env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
         env.update(
             DEBUG="0",
             PLAIN_HTTP="1",
-            MAIL_SEND_IN_THREAD="1",
             SECRET_KEY_FILE=str(folder / "secret_key"),
             DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
             BACKUP_DIR=str(folder / "backups"),
@@ -116,6 +117,17 @@ class ClubServer:
             return False
         return True
 
+    def workers(self) -> int:
+        """The task workers alive now: those that beat (prefscore/deferred/worker.py)."""
+        deadline = time.monotonic() + 30
+        while True:
+            with sqlite3.connect(self.database) as database:
+                (count,) = database.execute("SELECT count(*) FROM deferred_workerbeat").fetchone()
+            database.close()
+            if count or time.monotonic() > deadline:
+                return int(count)
+            time.sleep(0.2)
+
     def stop(self) -> None:
         self.process.terminate()
         try:
@@ -133,6 +145,10 @@ def club_server(request, tmp_path) -> Iterator[tuple[ClubServer, str]]:
         yield server, request.param
     finally:
         server.stop()
+    # Stopped with the server, cleanly: a worker's beat goes when it stops.
+    with sqlite3.connect(server.database) as database:
+        assert database.execute("SELECT count(*) FROM deferred_workerbeat").fetchone() == (0,)
+    database.close()
 
 
 def looks_right(page: Page, name: str, screenshot_dir: Path) -> None:
@@ -153,6 +169,8 @@ def test_a_new_clubs_first_evening_on_make_run(club_server, new_context, screens
     words = WORDS[locale]
     language = locale[:2]
     assert server.url.startswith("http://") and "127.0.0.1" not in server.url
+    # The task worker runs beside it (prefscore/lan.py): its beat is in the database.
+    assert server.workers() == 1
 
     # The owner's first start: the printed link makes his account.
     owner = phone(new_context, locale)

@@ -1,7 +1,7 @@
 """Backups on a schedule (prefscore/clubs/backups.py): a whole copy a day, the newest kept.
 
-``make run`` calls ``backup_and_prune`` from its thread (prefscore/startup.py), which
-prunes by the backup command's own rule (``--keep N``, test_backup.py); restoring one is tests/test_startup.py's and
+The task worker runs ``backup_and_prune`` from a chain of tasks (``scheduled_backup``
+queues the next), which prunes by the backup command's own rule (``--keep N``, test_backup.py); restoring one is tests/test_startup.py's and
 test_restore.py's.
 """
 
@@ -11,14 +11,16 @@ import os
 import sqlite3
 import time
 from datetime import timedelta
-from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from prefscore.clubs import backups
-from prefscore.startup import BackupSchedule
+from prefscore.deferred.worker import ON_START, run_due
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -69,18 +71,73 @@ def test_the_next_backup_is_due_a_day_after_the_newest(folder):
     assert backups.seconds_until_due(folder, every) == 0
 
 
-def test_the_schedule_takes_one_when_due_and_stops(folder, settings):
-    settings.BACKUP_KEEP = 3
-    out = StringIO()
-    schedule = BackupSchedule(timedelta(hours=24), out)
+def chain() -> list[DBTaskResult]:
+    return list(
+        DBTaskResult.objects.filter(task_path=backups.scheduled_backup.module_path).order_by(
+            "enqueued_at"
+        )
+    )
 
-    schedule.start()
-    deadline = time.monotonic() + 30
-    while not backups.scheduled_backups(folder) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    schedule.stopping.set()
-    schedule.join(timeout=10)
+
+def test_a_worker_starting_queues_the_schedule_once(folder, settings):
+    settings.BACKUP_EVERY_HOURS = 24
+    assert backups.schedule_when_a_worker_starts in ON_START
+
+    assert backups.schedule() is True  # none yet: one, due now
+    assert backups.schedule() is False  # another worker starting: still one
+    (first,) = chain()
+    assert first.run_after <= timezone.now()
+
+
+def test_the_worker_takes_the_backup_when_due_and_queues_the_next(folder, settings):
+    settings.BACKUP_EVERY_HOURS, settings.BACKUP_KEEP = 24, 3
+    backups.schedule()
+
+    run_due()
+
+    (made,) = backups.scheduled_backups(folder)
+    first, following = chain()
+    assert first.status == TaskResultStatus.SUCCESSFUL and first.return_value == str(made)
+    assert following.status == TaskResultStatus.READY
+    wait = following.run_after - timezone.now()
+    assert timedelta(hours=23, minutes=59) < wait <= timedelta(hours=24)
+    assert run_due() == 0  # not due for a day
+
+
+def test_a_backup_task_run_twice_takes_one_backup(folder, settings):
+    """Its worker killed after the backup, before the task was marked done: run again,
+    it finds the backup taken, and the next one queued already."""
+    settings.BACKUP_EVERY_HOURS = 24
+    backups.schedule()
+    run_due()
+    first, following = chain()
+    DBTaskResult.objects.filter(id=first.id).update(status=TaskResultStatus.READY)
+
+    assert run_due() == 1
 
     assert len(backups.scheduled_backups(folder)) == 1
-    assert "Backup taken" in out.getvalue()
-    assert not schedule.is_alive()
+    assert [t.id for t in chain() if t.status == TaskResultStatus.READY] == [following.id]
+
+
+def test_a_due_task_after_a_backup_taken_otherwise_only_queues_the_next(folder, settings):
+    settings.BACKUP_EVERY_HOURS = 24
+    (fresh,) = older(folder, "20261207-030000")  # taken an hour ago, by the timer say
+    hour_ago = time.time() - 3600
+    os.utime(fresh, (hour_ago, hour_ago))
+    backups.scheduled_backup.enqueue()
+
+    run_due()
+
+    assert backups.scheduled_backups(folder) == [fresh]
+    following = chain()[-1]
+    assert (
+        timedelta(hours=22, minutes=59)
+        < following.run_after - timezone.now()
+        <= timedelta(hours=23)
+    )
+
+
+def test_no_schedule_when_backups_are_off(folder, settings):
+    settings.BACKUP_EVERY_HOURS = 0
+    assert backups.schedule() is False
+    assert chain() == []

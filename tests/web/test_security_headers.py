@@ -131,7 +131,7 @@ def test_with_debug_off_cookies_are_secure_and_hsts_is_sent_for_a_year():
 
 def test_mail_is_queued_and_goes_out_by_smtp_when_a_host_is_set():
     seen = production_settings()
-    assert seen["EMAIL_BACKEND"] == "prefscore.clubs.outbox.QueueBackend"
+    assert seen["EMAIL_BACKEND"] == "prefscore.clubs.mail_queue.QueueBackend"
     assert seen["MAIL_DELIVERY_BACKEND"].endswith("console.EmailBackend")
     seen = production_settings(EMAIL_HOST="smtp.example")
     assert seen["MAIL_DELIVERY_BACKEND"].endswith("smtp.EmailBackend")
