@@ -1,9 +1,10 @@
 """A real worker process on the test's database, for the tests whose point is that work
 runs after the request, in another process (docs/tasks.md).
 
-The worker is the library's (``manage.py db_worker``), started on the database of the
-running test: that test must commit what it makes (``transaction=True``, or a live
-server's database). It is stopped, by its own process id, when the block ends.
+The worker is production's (``manage.py run_worker``, prefscore/deferred/worker.py),
+started on the database of the running test (a file on SQLite: settings.py), which must
+commit what it makes (``transaction=True``). It is stopped, by its own process id, when
+the block ends. tests/test_deferred_kill.py kills such workers.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
+
+from tests.helpers import SETTINGS_VARIABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,11 +39,17 @@ def database_url() -> str:
 
 @contextmanager
 def real_worker() -> Iterator[subprocess.Popen[bytes]]:
-    """``manage.py db_worker`` in a process of its own, polling every 0.1 s."""
-    env = {**os.environ, "DATABASE_URL": database_url(), "DEBUG": "1"}
+    """``manage.py run_worker`` in a process of its own, looking every 0.1 s."""
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
+    env.update(
+        DEBUG="1",
+        DATABASE_URL=database_url(),
+        DJANGO_SETTINGS_MODULE="prefscore.settings",
+        BACKUP_EVERY_HOURS="0",
+        TIME_ZONE=os.environ.get("TIME_ZONE", "Europe/Moscow"),
+    )
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    command = [sys.executable, "manage.py", "db_worker", "--interval", "0.1"]
-    command += ["--no-startup-delay", "--no-reload", "--queue-name", "*"]
+    command = [sys.executable, "manage.py", "run_worker", "--interval", "0.1"]
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
