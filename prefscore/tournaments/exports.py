@@ -276,6 +276,9 @@ def export_data(
         if progress is not None:
             progress(written[0], len(pulkas))
 
+    if progress is not None:
+        progress(0, len(pulkas))
+
     by_round: dict[int, list[Pulka]] = {}
     for pulka in pulkas:
         by_round.setdefault(pulka.round_number or 0, []).append(pulka)
