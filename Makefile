@@ -16,7 +16,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 # PostgreSQL 15's server, for the hosted route's test (it starts a throwaway cluster).
 PG_BIN := /usr/lib/postgresql/15/bin
 
-.PHONY: .venv install install-run node_modules run dev test test-js check-tools lint typecheck bench messages
+.PHONY: .venv install install-run node_modules run dev test test-fast test-js check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
 
@@ -61,21 +61,33 @@ run: install-run
 
 # Development: DEBUG on, loopback only, reloaded on every change of the code; uvicorn,
 # so the change signal works here too.
+# The task worker runs beside it (docs/tasks.md), stopped with it; it is not reloaded:
+# after changing a task, start make dev again. No scheduled backups of the demo data.
 dev: export DEBUG = 1
+dev: export BACKUP_EVERY_HOURS = 0
 dev: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py createcachetable
 	$(PY) manage.py load_demo
 	$(PY) manage.py summarise
 	@echo "prefscore (development) is at http://127.0.0.1:$(PORT) — sign in as demo / demo-pulka"
+	$(PY) manage.py run_worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) -m uvicorn prefscore.asgi:application --reload --reload-dir prefscore \
 		--reload-dir scoring --reload-dir templates --host 127.0.0.1 --port $(PORT) --lifespan off
 
 # check-tools first, before anything is installed or run; then the rest in order.
+# --durations: the 30 slowest tests, printed at the end (CONTRIBUTING.md, "Tests").
 test: check-tools
 	@$(MAKE) --no-print-directory install node_modules
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --durations=30
 	$(MAKE) --no-print-directory test-js lint typecheck
+
+# The fast loop while working (CONTRIBUTING.md, "Tests"): no browser, only the test files
+# that import the app changed: make test-fast APP=games (clubs, tournaments, seasons,
+# stats, web, scoring; APP="games clubs" for two).
+test-fast: install
+	@[ -n "$(APP)" ] || { echo "make test-fast APP=games (or clubs, tournaments, seasons, stats, web, scoring)" >&2; exit 2; }
+	$(PY) -m pytest -n 2 -q -m "not browser" --durations=10 $(foreach app,$(APP),--app $(app))
 
 # The page scripts' rules (static/js/*-core.js), with node's own test runner: no build step.
 test-js:

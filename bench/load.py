@@ -427,7 +427,7 @@ def main() -> int:
             if cache_url:
                 env["CACHE_URL"] = cache_url
             # By default prefscore's own bounds (20,000 entries, 64 MiB), which hold a
-            # 200-table evening's live set of about a dozen entries a table (README, "Load").
+            # 200-table evening's live set of about a dozen entries a table (docs/load.md, "Load").
             if args.cache_entries:
                 env["CACHE_MAX_ENTRIES"] = str(max(1, args.cache_entries))
             return run(args, env, workdir)

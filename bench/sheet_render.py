@@ -88,8 +88,8 @@ def parts(request: Any, context: dict[str, Any], pulka: Any) -> dict[str, Part]:
     from prefscore.games.presenters import numbers
     from prefscore.games.presenters import sheet as presenter
     from prefscore.games.presenters.manual import manual_notes
+    from prefscore.games.presenters.regions import balance_of
     from prefscore.games.presenters.sheet import draw_sheet, paper_of
-    from prefscore.games.presenters.table import balance_of
 
     # The same bench runs on the code before the sheet's figures were kept (``rows``).
     table_key, sheet_table = (

@@ -16,9 +16,9 @@ playing ``--deals`` deals), then times, best of ``--repeat``, in one process:
 Each figure is wall-clock seconds and, in brackets, the CPU seconds of the process, and
 its ratio to a yardstick measured in the same run: ``json.loads`` of the tournament
 file, a fixed amount of work that no change of prefscore moves, so that the ratios
-travel between machines and loads. The goals (docs/benchmarks.md, "A big field's
-results"): standings under 0.5 s, a draw under 1 s, the checker under 5 s. The machine is
-shared: the load average is printed before and after.
+travel between machines and loads. The goals: standings under 0.5 s, a draw under 1 s,
+the checker under 5 s. The machine is shared: the load average is printed before and
+after.
 
 The script reads nothing of prefscore but ``services.standings``, ``rounds`` and
 ``checks.check``, so a copy of it runs on an older tree too (``--root``): that is how the
@@ -150,6 +150,74 @@ def run(options: argparse.Namespace) -> None:
         timing = best(work, options.repeat, after)
         ratio = timing.cpu / max(yardstick.cpu, 1e-9)
         print(f"  {name:<16}{timing!s:>26}{GOALS[name]:>7.1f}s{ratio:>20.1f}")
+    if hasattr(services, "seatings"):
+        draw_parts(tournament, options.repeat)
+        check_memo(tournament, options.repeat)
+
+
+def check_memo(tournament: Any, repeat: int) -> None:
+    """The checker's fold of every sheet, with each distinct convention snapshot read
+    once for the check (``exports.Conventions``) and without (each table reading its
+    own snapshot into the engine's convention), in this run."""
+    from prefscore.tournaments import exports, recount, services
+
+    live = services.tournament_pulkas(tournament)
+
+    def memo() -> Any:
+        conventions = exports.Conventions()
+        return [recount.fold(pulka, conventions) for pulka in live]
+
+    def each() -> Any:
+        return [recount.fold(pulka) for pulka in live]
+
+    assert memo() == each()
+    was, now = best(each, max(repeat, 3)), best(memo, max(repeat, 3))
+    print(
+        f"  {'fold of ' + str(len(live)) + ' sheets':<30} without memo {was}  with {now}"
+        f"  CPU with/without {now.cpu / was.cpu:.2f}"
+    )
+
+
+def draw_parts(tournament: Any, repeat: int) -> None:
+    """The draw's two reads that were its hot spots, each beside what it replaced, in
+    this run: the Swiss preference of the whole field (each player's partners by
+    distance in the standings), sorted by key as before against interleaved by slices;
+    the past tables' seats, a model per pulka and seat as before against plain rows."""
+    import random
+
+    from prefscore.tournaments import services
+    from scoring.engine import seating_round
+
+    players = tournament.entries.count()
+    standings = list(range(players))
+    random.Random(1).shuffle(standings)
+    rank = {p: i for i, p in enumerate(standings)}
+
+    def sorted_by_key() -> list[list[int]]:
+        return [
+            sorted(range(players), key=lambda q, p=p: (abs(rank[q] - rank[p]), rank[q]))
+            for p in range(players)
+        ]
+
+    def interleaved() -> list[list[int]]:
+        return [seating_round._nearest(standings, rank[p]) for p in range(players)]
+
+    assert sorted_by_key() == interleaved()
+
+    def models() -> Any:
+        return services.history(list(services.live_pulkas(tournament).prefetch_related("seats")))
+
+    def rows() -> Any:
+        return services.history(services.seatings(tournament))
+
+    assert models() == rows()
+    print(f"  the draw's parts, each beside what it replaced, best of {max(repeat, 3)}")
+    for name, before, after in (
+        (f"Swiss preference of {players}", sorted_by_key, interleaved),
+        ("past tables' seats", models, rows),
+    ):
+        was, now = best(before, max(repeat, 3)), best(after, max(repeat, 3))
+        print(f"  {name:<30} before {was}  now {now}  CPU now/before {now.cpu / was.cpu:.2f}")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ random_tournament`` writes), and measures in one process:
   ``import_tournament``), against the baseline of the same file stored a pulka at a time
   as before (``games.io.import_file`` per table, each finished table's statistics
   written on its own signal); the organiser's request that hands a large file to a job
-  (``jobs``), and the job itself; the peak memory the process reached;
+  (``jobs``, a task for the worker), and the job itself; the peak memory the process reached;
 - **pages**: the standings page, the projector, the tournament page and the printed
   standings, best of ``--repeat`` through Django's test client, against the baseline of
   the same page with every table's sheet folded on each read (the stored results
@@ -123,9 +123,8 @@ def _import(options: argparse.Namespace, club: Any, user: Any) -> Any:
     print(f"  bulk path (read + store):   {bulk}   goal < {GOAL_IMPORT_SECONDS:.0f} s")
     grew = (peak - before) / 1024
     print(f"  peak memory of the process: {peak / 1024:7.0f} MB (+{grew:.0f} MB)")
-    # The organiser's request hands it to a job; the job runs here, timed on its own.
-    started: list[int] = []
-    jobs.start = started.append  # type: ignore[assignment]
+    # The organiser's request hands it to a job (a task for the worker); the job runs
+    # here, timed on its own.
     client = Client()
     client.force_login(user)
     url = f"/tournaments/{club.slug}/new/import/"
@@ -168,7 +167,8 @@ def _pages(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     from django.test import Client
 
     from prefscore.games.models import Pulka
-    from prefscore.tournaments import paging, results
+    from prefscore.tournaments import results
+    from prefscore.tournaments.presenters import paging
 
     def folding(tournament_: Any, tables: Any) -> dict[int, Any]:
         """Before: every table's sheet folded on each read."""
@@ -332,9 +332,7 @@ def _bracket_before() -> Any:
 
     seats = PulkaSeat.objects.select_related("player")
 
-    old = _module_at(
-        BEFORE_REQUESTS, "prefscore/tournaments/presenters_control.py", "prefscore.tournaments"
-    )
+    old = _module_at(BEFORE_REQUESTS, "prefscore/tournaments/control.py", "prefscore.tournaments")
     if old is None:
         return None
 
@@ -364,7 +362,7 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     standings page is the yardstick for the rest."""
     from django.test import Client
 
-    from prefscore.tournaments import presenters_control
+    from prefscore.tournaments.presenters import control
 
     client = Client()
     client.force_login(user)
@@ -388,7 +386,7 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     bracket = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
     before_bracket = None
     if old is not None:
-        with _patched(presenters_control, bracket=old):
+        with _patched(control, bracket=old):
             before_bracket = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
     line("bracket page", bracket, before_bracket)
     _close_running(tournament)
@@ -405,7 +403,7 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     after = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
     before_after = None
     if old is not None:
-        with _patched(presenters_control, bracket=old):
+        with _patched(control, bracket=old):
             before_after = _best(lambda: client.get(base + "bracket/", HTTP_HOST="127.0.0.1"), 3)
     line("bracket page after the cut", after, before_after)
 
@@ -413,16 +411,16 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
 def _caches(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     """Two memories, each with and without in this run (docs/benchmarks.md):
 
-    - the standings' ``presenters._formatted`` cache of formatted figures: the standings
-      page and the projector, best of ``--repeat``, against the same with the plain
-      function (``__wrapped__``);
+    - the standings' ``presenters.tournament._formatted`` cache of formatted figures: the
+      standings page and the projector, best of ``--repeat``, against the same with the
+      plain function (``__wrapped__``);
     - the bulk import's naming of a table's own convention (``scoring.conventions.name_of``,
       when a table plays a preset other than the tournament's): once for the file, as
       the ``_ConventionNames`` memo did, against once per table, as the import does now.
     """
     from django.test import Client
 
-    from prefscore.tournaments import presenters
+    from prefscore.tournaments.presenters import tournament as shown
     from scoring.conventions import name_of
     from scoring.engine.conventions import PRESET_NAMES, preset
 
@@ -431,7 +429,7 @@ def _caches(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     base = f"/tournaments/{tournament.club.slug}/{tournament.slug}/"
     print(f"\ncaches, each with and without, best of {options.repeat}")
     print(f"  {'what':<40}{'with':>24}{'without':>24}{'CPU ratio':>10}")
-    plain = presenters._formatted.__wrapped__
+    plain = shown._formatted.__wrapped__
     for name, path in (
         ("standings page", "standings/"),
         ("projector", "projector/?show=standings"),
@@ -439,7 +437,7 @@ def _caches(options: argparse.Namespace, tournament: Any, user: Any) -> None:
         get = lambda path=path: client.get(base + path, HTTP_HOST="127.0.0.1")  # noqa: E731
         get()
         cached = _best(get, options.repeat)
-        with _patched(presenters, _formatted=plain):
+        with _patched(shown, _formatted=plain):
             uncached = _best(get, options.repeat)
         label = f"_formatted: {name}"
         print(f"  {label:<40}{cached!s:>24}{uncached!s:>24}{cached.cpu / uncached.cpu:7.2f}")

@@ -24,7 +24,7 @@ bounded in time and in requests:
 ``--cookie-sessions`` signed-cookie sessions (no session query), instead of as
 prefscore's settings leave them; see bench/webapp/settings.py.
 
-Goals (README.md, "Benchmarks"; docs/benchmarks.md, the diary's "Web"): the poll at least
+Goals (docs/load.md, "Benchmarks"; docs/benchmarks.md, the diary's "Web"): the poll at least
 half the bare view's throughput; recording a deal under 100 ms at the 95th percentile with
 50 tables recording at once; the sheet page and the poll answering 200 each at least 0.2
 of the bare view's throughput. The load average (``uptime``) is printed before and after:

@@ -318,7 +318,8 @@ class WorkerProcess:
         self.watcher = threading.Thread(target=self._watch, name="prefscore-worker", daemon=True)
 
     def _spawn(self) -> subprocess.Popen[bytes]:
-        command = [sys.executable, str(ROOT / "manage.py"), "run_worker"]
+        # Quiet on the club's console: a task's failure is still said, its success not.
+        command = [sys.executable, str(ROOT / "manage.py"), "run_worker", "--verbosity", "0"]
         return subprocess.Popen(command, cwd=ROOT, preexec_fn=_die_with_parent)  # noqa: PLW1509
 
     def start(self) -> None:

@@ -7,9 +7,9 @@ lose a deal"): the outbox's fresh token, the service worker, the manifest, the f
 - ``service_worker``: ``/sw.js`` from the site root, so that it may serve every page;
   its bytes name the release (a digest of the static files and of itself), so a deploy
   installs the new one and the page offers to reload.
-- ``web.AccountMiddleware``: every HTML page says whose it is (``X-Prefscore-Account``);
-  the service worker keeps pages only of the account signed in, and drops them all when
-  it sees another one or none (signed out).
+- ``web.middleware.AccountMiddleware``: every HTML page says whose it is
+  (``X-Prefscore-Account``); the service worker keeps pages only of the account signed
+  in, and drops them all when it sees another one or none (signed out).
 
 This module sits below every app: it imports Django only.
 """
@@ -42,6 +42,8 @@ PRECACHED = (
     "js/stream-core.js",
     "js/stream.js",
     "js/push.js",
+    "js/wake-core.js",
+    "js/wake.js",
     "js/plain-offline.js",
     "django_htmx/htmx-2.min.js",
     "icons/icon-192.png",

@@ -192,7 +192,7 @@ def cache_config(env: Env) -> dict[str, Any]:
     if url and not url.startswith("locmem://"):
         raise ImproperlyConfigured(f"CACHE_URL must be locmem://, db://TABLE or redis://…: {url}")
     # 64 MiB: a 200-table evening's working set (about 15 entries a table, mostly small)
-    # with room for the pages of long pulkas; README, "How to size a deployment".
+    # with room for the pages of long pulkas; docs/load.md, "Sizing".
     max_bytes = env_int("CACHE_MAX_BYTES", 64 * 1024 * 1024, env)
     return {
         **config,
@@ -309,7 +309,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Compresses HTML and JSON answers, not the event stream (README, "Compression").
+    # Compresses HTML and JSON answers, not the event stream (README, "Running in production").
     "prefscore.web.middleware.CompressionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "prefscore.web.middleware.ContentSecurityPolicyMiddleware",
@@ -442,7 +442,7 @@ LOGGING = {
     "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
 
-# --- Accounts and security (README.md, "Accounts, roles and security") ---
+# --- Accounts and security (docs/accounts.md) ---
 
 # Django's username and password check, refused while the sign-in limit holds.
 AUTHENTICATION_BACKENDS = ["prefscore.clubs.ratelimit.RateLimitedModelBackend"]
@@ -478,6 +478,8 @@ SESSION_ENGINE = "prefscore.web.sessions"
 # While the database does not answer, pages are a 503 asking to retry after this long.
 DATABASE_RETRY_AFTER_SECONDS = env_int("DATABASE_RETRY_AFTER_SECONDS", 30)
 
+# The result cards drawn, each kept once under a hash of what it shows (prefscore/cards/).
+CARD_DIR = Path(env_str("CARD_DIR", str(BASE_DIR / "data" / "cards")))
 # Deferred work (docs/tasks.md): every task is a row of our own database, run by the
 # worker (`manage.py run_worker`; `make run` starts one beside the server). Tests run
 # them the same way (prefscore.deferred.worker.run_due), never inside the request.
@@ -499,8 +501,9 @@ TASK_RESULTS_KEPT_DAYS = env_int("TASK_RESULTS_KEPT_DAYS", 7)
 
 # Where `manage.py backup` writes when no --output is given.
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "data" / "backups")))
-# `make run` takes one every BACKUP_EVERY_HOURS (0: never) and keeps the newest BACKUP_KEEP
-# (prefscore/clubs/backups.py); `manage.py backup --keep N` is the same for a timer.
+# The task worker (make run's) takes one every BACKUP_EVERY_HOURS (0: never) and keeps the
+# newest BACKUP_KEEP (prefscore/clubs/backups.py); `manage.py backup --keep N` is the same
+# for a timer (deploy/'s, which sets BACKUP_EVERY_HOURS=0).
 BACKUP_EVERY_HOURS = env_int("BACKUP_EVERY_HOURS", 24)
 BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 

@@ -7,8 +7,41 @@ runs the tests themselves with DEBUG off, as in production.
 """
 
 import os
+import tempfile
 
 os.environ.setdefault("DEBUG", "1")
 # The zone the tests' dates and times were written for, whatever the machine's own
 # (settings.time_zone reads the machine's; tests/test_time_zone.py tries that).
 os.environ.setdefault("TIME_ZONE", "Europe/Moscow")
+# The result cards a test draws go to a directory of the run's own, not to data/.
+os.environ.setdefault("CARD_DIR", tempfile.mkdtemp(prefix="prefscore-cards-"))
+
+
+# --- the fast loop: `make test-fast APP=games` (CONTRIBUTING.md, "Tests") --------------
+
+
+def pytest_addoption(parser):  # type: ignore[no-untyped-def]
+    parser.addoption(
+        "--app",
+        action="append",
+        default=[],
+        help="collect only the test files that import this app: games (prefscore.games), "
+        "clubs, tournaments, seasons, stats, web, or scoring; again for more than one",
+    )
+
+
+def _needles(app: str) -> tuple[str, ...]:
+    module = app if app == "scoring" or "." in app else f"prefscore.{app}"
+    return (f"{module}.", f"{module} ", f"{module}\n", module.replace(".", "/") + "/")
+
+
+def pytest_ignore_collect(collection_path, config):  # type: ignore[no-untyped-def]
+    """With ``--app``, a test file that names none of the apps' modules is left out."""
+    apps = config.getoption("app")
+    name = collection_path.name
+    if not apps or not (name.startswith("test_") and name.endswith(".py")):
+        return None
+    text = collection_path.read_text(encoding="utf-8")
+    if any(needle in text for app in apps for needle in _needles(app)):
+        return None
+    return True

@@ -2,16 +2,18 @@
 
 Dependencies run one way: the site, tournaments, games, scoring (its Django side),
 clubs; inside games, the views, the template tags, the presenters, the domain and the
+models; inside tournaments, the views, the presenters, the forms, the domain and the
 models; scoring.engine imports neither Django nor any other package of the project; no
-migration imports the engine; no import cycle in any package, imports inside functions included. These
-tests check the contracts hold for the code as it is, that each breaks on an import
-against it, and that they name every app and every runtime dependency.
+migration imports the engine; no import cycle in any package, imports inside functions
+included. These tests check the contracts hold for the code as it is, that each breaks
+on an import against it, and that they name every app and every runtime dependency.
 """
 
 from __future__ import annotations
 
 import pkgutil
 import re
+import sys
 import tomllib
 from collections.abc import Iterator
 from copy import deepcopy
@@ -27,6 +29,7 @@ from importlinter.contracts.forbidden import ForbiddenContract
 from importlinter.contracts.layers import LayersContract
 
 import prefscore
+import prefscore.tournaments
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"
@@ -102,7 +105,7 @@ def test_every_contract_is_kept_by_the_code_as_it_is(graph):
         ("scoring.models", "prefscore.games.models"),
         ("scoring.conventions", "prefscore.tournaments.models"),
         ("prefscore.games.io", "prefscore.tournaments.services"),
-        ("prefscore.tournaments.views", "prefscore.urls"),
+        ("prefscore.tournaments.views.tournament", "prefscore.urls"),
         ("prefscore.clubs.models", "prefscore.settings"),
     ],
 )
@@ -113,7 +116,7 @@ def test_a_layer_may_not_import_one_above_it(with_import, importer, imported):
 @pytest.mark.parametrize(
     ("importer", "imported"),
     [
-        ("prefscore.tournaments.views", "prefscore.games.models"),
+        ("prefscore.tournaments.views.tournament", "prefscore.games.models"),
         ("prefscore.games.models", "scoring.snapshot"),
         ("scoring.models", "prefscore.clubs.models"),
         ("prefscore.clubs.forms", "scoring.engine.seats"),
@@ -261,8 +264,68 @@ def test_the_graph_holds_the_imports_made_inside_functions(graph):
     [
         ("scoring.option_fields", "scoring.messages"),
         ("prefscore.clubs.mail_queue", "prefscore.clubs.accounts"),
+        ("prefscore.clubs.mail_queue", "prefscore.clubs.signin_codes"),
         ("prefscore.games.models", "prefscore.games.views.sheet"),
+        # The loop a table's closing once made to give the floor's yellow cards: tables now
+        # send ``closed`` and discipline answers.
+        ("prefscore.tournaments.tables", "prefscore.tournaments.discipline"),
     ],
 )
 def test_an_import_back_makes_a_cycle(with_import, importer, imported):
     assert not _kept("no-cycles", with_import(importer, imported))
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("prefscore.tournaments.forms.tournament", "prefscore.tournaments.presenters.tournament"),
+        ("prefscore.tournaments.presenters.room", "prefscore.tournaments.views.room"),
+        ("prefscore.tournaments.regulations", "prefscore.tournaments.forms.regulations"),
+        ("prefscore.tournaments.tables", "prefscore.tournaments.presenters.leaving"),
+        ("prefscore.tournaments.models", "prefscore.tournaments.services"),
+    ],
+)
+def test_inside_tournaments_a_layer_may_not_import_one_above_it(with_import, importer, imported):
+    assert not _kept("tournaments-layers", with_import(importer, imported))
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("prefscore.tournaments.views.room", "prefscore.tournaments.presenters.room"),
+        ("prefscore.tournaments.presenters.tournament", "prefscore.tournaments.forms.tournament"),
+        ("prefscore.tournaments.forms.files", "prefscore.tournaments.imports"),
+        ("prefscore.tournaments.tables", "prefscore.tournaments.models"),
+    ],
+)
+def test_inside_tournaments_a_layer_may_import_those_below_it(with_import, importer, imported):
+    assert _kept("tournaments-layers", with_import(importer, imported))
+
+
+def test_the_tournaments_layers_name_every_module_of_tournaments():
+    (layers,) = [c for c in _config()["contracts_options"] if c["id"] == "tournaments-layers"]
+    named = {name.strip() for layer in layers["layers"] for name in re.split(r"[|:]", layer)}
+    modules = {m.name for m in pkgutil.iter_modules(prefscore.tournaments.__path__)}
+
+    assert modules - {"migrations"} - named == set()
+
+
+def test_a_cycle_through_an_import_inside_a_function_fails_the_build(tmp_path):
+    """grimp reads the imports in function bodies too: a loop made of one is caught."""
+    package = tmp_path / "loopy"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "low.py").write_text("def f():\n    from . import high\n    return high\n")
+    (package / "high.py").write_text("from . import low\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        loop = grimp.build_graph("loopy", cache_dir=None)
+    finally:
+        sys.path.remove(str(tmp_path))
+    contract = AcyclicSiblingsContract(
+        name="loop",
+        session_options={"root_packages": ["loopy"]},
+        contract_options={"ancestors": ["loopy"]},
+    )
+
+    assert not contract.check(loop, verbose=False).kept

@@ -224,9 +224,10 @@ class PasswordResetView(auth_views.PasswordResetView):
 class SignOutView(auth_views.LogoutView):
     """Django's sign-out, telling the browser to forget the pages it kept for this person,
     so that the next person on a shared tablet finds none of them. Only "cache": the
-    service worker drops this account's offline copies when it sees the signed-out page
-    (static/sw.js), while the outbox's unsent entries stay (docs/design.md, "Never lose
-    a deal"): they are this account's, and go when it signs in again."""
+    service worker (templates/offline/sw.js, served at /sw.js) drops this account's
+    offline copies when it sees the signed-out page, while the outbox's unsent entries
+    stay (docs/design.md, "Never lose a deal"): they are this account's, and go when it
+    signs in again."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = super().post(request, *args, **kwargs)

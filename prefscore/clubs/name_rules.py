@@ -17,8 +17,7 @@ club, a tournament, a season (docs/design.md, "Names, languages and taps").
    next free name instead (``players.free_name``: "Aнна 2").
 
 The skeletons are disarm's (``skeleton_key``: UTS #39's confusables.txt of the Unicode
-version it names, with case folded, as the club's names are compared): README, "Why
-these dependencies".
+version it names, with case folded, as the club's names are compared): docs/dependencies.md.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ lock, and only then is the password checked; a success gives the reservation bac
 thirty concurrent wrong passwords check exactly as many passwords as the limit allows.
 django-axes checks the lock before the password and counts after it, so concurrent
 attempts overshoot its limit, and its answer to a limit is a lock, which a stranger can
-turn against the owner; that is why this is our own code (README, "Security").
+turn against the owner; that is why this is our own code (docs/accounts.md).
 
 The limit is enforced by :class:`RateLimitedModelBackend`, so it guards every way in
 (our sign-in page, the Django admin's, which is ours too, any ``authenticate()``).
@@ -214,7 +214,7 @@ class RateLimitedModelBackend(PlainUserRead):
     A challenged attempt's password is still checked, for the code to go to the right
     owner only; the user (or None) is left on the request as ``signin_challenge`` for
     the sign-in form, and authenticate() answers None, whichever it was. The signed-in
-    user of every request is read in one plain statement (``web.PlainUserRead``).
+    user of every request is read in one plain statement (``web.auth.PlainUserRead``).
     """
 
     def authenticate(

@@ -31,8 +31,7 @@ def pulka_for(request: HttpRequest, pk: int, *, change: bool = False) -> Pulka:
     """The pulka if the signed-in user belongs to its club, else 404/403.
 
     ``change`` asks for the right to record: any member may record in his club's
-    pulkas (README.md, "Accounts, roles and security": a member "records and views the
-    club's pulkas").
+    pulkas (docs/accounts.md: a member "records and views the club's pulkas").
     """
     rows = Pulka.objects.select_related("club")
     if request.user.is_authenticated:  # the role in the same query

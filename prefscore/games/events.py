@@ -1,5 +1,5 @@
 """A pulka changed: who is told. The layers above, by Django signals (below), and every
-open table page, by the event streams of every process (README, "See it at once").
+open table page, by the event streams of every process (docs/push.md).
 
 The signals tell the layers above, without importing them (docs/design.md layers).
 
@@ -40,7 +40,7 @@ A stream woken by either re-reads the version through its own permission check, 
 member removed from the club, or a revoked spectator link, hears nothing more.
 
 Besides the pulkas (int keys), a higher layer may add keys of its own, named
-``"<kind>:<id>"`` (a tournament's round state: ``tournaments/room_events.py``): it
+``"<kind>:<id>"`` (a tournament's round state: ``tournaments/events.py``): it
 announces them as a pulka's, and registers a reader for the watcher (:func:`register`).
 """
 

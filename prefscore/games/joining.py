@@ -49,11 +49,11 @@ def links_of(pulka: Pulka) -> TableLinks:
     return links
 
 
-def _sign(salt: str, code: str) -> str:
+def sign_code(salt: str, code: str) -> str:
     return Signer(salt=salt).sign(code)
 
 
-def _unsign(salt: str, token: str) -> str | None:
+def unsign_code(salt: str, token: str) -> str | None:
     """The code a link carries if its signature holds (checked in constant time)."""
     if not isinstance(token, str) or len(token) > 200:
         return None
@@ -65,17 +65,17 @@ def _unsign(salt: str, token: str) -> str | None:
 
 
 def join_token(links: TableLinks) -> str:
-    return _sign(JOIN_SALT, links.join_code)
+    return sign_code(JOIN_SALT, links.join_code)
 
 
 def spectator_token(links: TableLinks) -> str | None:
     """The spectator link's token, or None when the table has none."""
-    return _sign(SPECTATOR_SALT, links.spectator_code) if links.spectator_code else None
+    return sign_code(SPECTATOR_SALT, links.spectator_code) if links.spectator_code else None
 
 
 def pulka_for_join(token: str) -> Pulka | None:
     """The pulka a join link opens, with its club; None for a link that no longer works."""
-    code = _unsign(JOIN_SALT, token)
+    code = unsign_code(JOIN_SALT, token)
     if code is None:
         return None
     links = TableLinks.objects.select_related("pulka__club").filter(join_code=code).first()
@@ -90,7 +90,7 @@ def pulka_for_spectator(token: str) -> Pulka | None:
     None for a link unknown or revoked; raises SpectatorsOff when the club has switched
     spectators off (the link itself still holds, and works again if they are switched on).
     """
-    code = _unsign(SPECTATOR_SALT, token)
+    code = unsign_code(SPECTATOR_SALT, token)
     if code is None:
         return None
     links = TableLinks.objects.select_related("pulka__club").filter(spectator_code=code).first()
@@ -115,7 +115,7 @@ def spectator_table(token: str) -> tuple[int, int] | None:
 
 
 def _spectator_row(token: str) -> tuple[int, int] | None:
-    code = _unsign(SPECTATOR_SALT, token)
+    code = unsign_code(SPECTATOR_SALT, token)
     if code is None:
         return None
     found = (

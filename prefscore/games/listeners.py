@@ -1,4 +1,4 @@
-"""Who holds an event stream, and when he no longer does (README, "See it at once").
+"""Who holds an event stream, and when he no longer does (docs/push.md).
 
 A stream opened by a signed-in page belongs to the session that opened it, not only to
 its account: signing out (that session ends), a changed password (the account's every

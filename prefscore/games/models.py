@@ -182,8 +182,11 @@ class DealQuerySet(models.QuerySet["Deal"]):
 
 
 class SentEntry(models.Model):
-    """An action of the table the outbox sent, carried out or being carried out, by the
-    account that sent it (``replays.py``)."""
+    """An action of the table (an undo, a correction, a consent…) that the page's outbox
+    sent with its client id (static/js/outbox.js), carried out or being carried out, by
+    the account that sent it (``replays.py``): sent again after a lost answer, it is
+    answered as its success, not carried out twice (docs/design.md, "Never lose a deal").
+    A deal keeps its own (``Deal.client_id``)."""
 
     pulka = models.ForeignKey(Pulka, on_delete=models.CASCADE, related_name="+")
     # Null only for rows from before an entry named its account: nobody's, pruned in a day.
@@ -232,7 +235,9 @@ class Deal(models.Model):
         related_name="+",
         verbose_name=_("withdrawn by"),
     )
-    # The outbox's id of the entry (views/sheet.py, ``record``): a replay, or another device's deal.
+    # The id the recording device gave its entry (static/js/outbox.js; views/sheet.py,
+    # ``record``): a replay of the same entry is told by it from another device's deal of
+    # the same number.
     client_id = models.UUIDField(_("client id"), null=True, blank=True, editable=False)
 
     objects = DealQuerySet.as_manager()
@@ -248,7 +253,8 @@ class Deal(models.Model):
                 condition=Q(withdrawn_at__isnull=True),
                 name="one_standing_deal_per_number",
             ),
-            models.UniqueConstraint(  # an entry sent again is recorded once
+            # An entry sent again after a lost answer is recorded once, never twice.
+            models.UniqueConstraint(
                 # An id is its account's: another's, sent for the next deal, is no replay.
                 fields=["pulka", "entered_by", "client_id"],
                 condition=Q(client_id__isnull=False),
@@ -394,6 +400,8 @@ class AuditEvent(models.Model):
         ABANDON_ANSWER = "abandon_ans", _("answered about abandoning the pulka")
         ABANDON_LAPSED = "abandon_off", _("abandoning lapsed")
         ABANDONED = "abandoned", _("pulka abandoned")
+        SHARED = "shared", _("made the result public by a link")
+        UNSHARED = "unshared", _("took the result's public link back")
 
     pulka = models.ForeignKey(Pulka, on_delete=models.PROTECT, related_name="audit_events")
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
@@ -469,7 +477,8 @@ class TableLinks(models.Model):
 
     ``join_code`` opens the sheet to the club's members and the way to ask for
     membership to anyone else; ``spectator_code`` (None: no link) shows the sheet
-    read-only to anyone. Each is a random code behind a signed link (``games.joining``);
+    read-only to anyone; ``result_code`` (None: not shared) a finished pulka's result
+    and its card. Each is a random code behind a signed link (``games.joining``);
     changing the code kills the old link. Who changed each, and when, is kept here.
     """
 
@@ -497,6 +506,10 @@ class TableLinks(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("spectator link changed by"),
+    )
+    # Who shared the result and took it back: the audit trail (games/sharing.py).
+    result_code = models.CharField(
+        _("result code"), max_length=32, unique=True, null=True, blank=True
     )
 
     class Meta:

@@ -1,4 +1,4 @@
-"""How many event streams one process holds open (README, "See it at once"; the
+"""How many event streams one process holds open (docs/push.md; the
 settings ``STREAMS_PER_ACCOUNT``, ``STREAMS_PER_ADDRESS``, ``STREAMS_MAX``).
 
 A stream holds a connection, so an open file, for as long as its page stays open. A

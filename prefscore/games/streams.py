@@ -1,7 +1,7 @@
 """One Server-Sent Events stream of a screen's version, for every screen that listens
-(README, "See it at once"): the table's sheet and the spectator's page
+(docs/push.md): the table's sheet and the spectator's page
 (``views/events.py``), and the tournament room's dashboard, projector and "my table now"
-(``tournaments/room_events.py``). Each gives :func:`respond` its own check; this module
+(``tournaments/views/events.py``). Each gives :func:`respond` its own check; this module
 keeps the stream itself, who holds it (``listeners.py``) and how many are open.
 
 A screen's check reads what its page would show, as its poll would: a :class:`Reading`

@@ -8,6 +8,7 @@ from .views import (
     io,
     join,
     settlement,
+    sharing,
     sheet,
     spectator,
 )
@@ -47,6 +48,13 @@ urlpatterns = [
     path("watch/<str:token>/", spectator.watch, name="watch"),
     path("watch/<str:token>/poll/", spectator.watch_poll, name="watch_poll"),
     path("watch/<str:token>/events/", events.watch_events, name="watch_events"),
+    path("watch/<str:token>/settlement/", sharing.watch_settlement, name="watch_settlement"),
+    # A finished pulka's result card, and its result made public (views/sharing.py;
+    # docs/design.md, "Sharing a result").
+    path("pulkas/<id:pk>/card.png", sharing.card, name="card"),
+    path("pulkas/<id:pk>/result-link/", sharing.result_link, name="result_link"),
+    path("results/<str:token>/", sharing.result, name="result"),
+    path("results/<str:token>/card.png", sharing.result_card, name="result_card"),
     # Manual entries on the sheet (docs/rules.md §3.11; views/manual.py).
     path("pulkas/<id:pk>/manual/", manual_views.manual_entry, name="manual"),
     path("pulkas/<id:pk>/manual/<id:number>/", manual_views.manual_correct, name="manual_correct"),

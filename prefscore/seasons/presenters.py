@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.formats import number_format
 
-from prefscore.tournaments.presenters_control import discipline_line
+from prefscore.tournaments.presenters.control import discipline_line
 
 from .models import SeasonLine
 

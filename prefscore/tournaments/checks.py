@@ -17,7 +17,7 @@ data.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from django.db.models import Prefetch
@@ -28,6 +28,7 @@ from scoring.engine import seating
 from scoring.engine.normalise import Score
 
 from . import audit, recount, results
+from .exports import Conventions
 from .models import Round, TableResult, Tournament, TournamentEntry, TournamentEvent
 from .recount import Sheet
 from .services import _keys, closure_of, history, standings, tournament_pulkas
@@ -48,7 +49,8 @@ def check(tournament: Tournament) -> list[str]:
     entries = list(tournament.entries.select_related("player"))
     names = _names(entries, [*live, *archived])
     label = _labeller(all_rounds, live, names)
-    sheets = {pulka.pk: recount.fold(pulka) for pulka in live}
+    conventions = Conventions()
+    sheets = {pulka.pk: recount.fold(pulka, conventions) for pulka in live}
     sheets.update({pulka.pk: Sheet(pulka, _keys(pulka), over=True) for pulka in archived})
     problems = []
     # Before the standings are read: reading them writes stale rows back.
@@ -418,14 +420,14 @@ def _repeats(pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
     by_round: dict[int, list[Pulka]] = defaultdict(list)
     for pulka in pulkas:
         by_round[pulka.round_number or 0].append(pulka)
-    before: list[Pulka] = []
+    # The meetings of the rounds before, each round added once as the loop passes it.
+    met: Counter[frozenset[str]] = Counter()
     for round_ in sorted(rounds, key=lambda r: r.number):
         if round_.stage == Round.Stage.QUALIFYING:
             drawn = [t for t in round_.tables if isinstance(t, dict) and "players" in t]
             tables = [tuple(t["players"]) for t in drawn] or [
                 _keys(p) for p in by_round[round_.number]
             ]
-            met = seating.meetings(history(before))
             counted = sum(
                 1
                 for table in tables
@@ -438,5 +440,5 @@ def _repeats(pulkas: Sequence[Pulka], rounds: list[Round]) -> list[str]:
                     _("round %(round)s: %(reported)s repeats reported, %(counted)s counted")
                     % {"round": round_.number, "reported": round_.repeats, "counted": counted}
                 )
-        before += by_round[round_.number]
+        met.update(seating.meetings(history(by_round[round_.number])))
     return problems

@@ -27,7 +27,7 @@ from scoring.engine import ranking
 from scoring.engine.errors import DealError
 from scoring.engine.manual import MAX_REASON
 
-from . import entries, results
+from . import entries, results, tables
 from .decisions import REASON_LENGTH
 from .models import Round, Tournament, TournamentEntry, TournamentEvent
 from .services import TournamentError, closure_of, live_pulkas
@@ -232,10 +232,12 @@ def _on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    """Check the floor whenever a table's sheet is settled (games tells, we look)."""
+    """Check the floor whenever a table's sheet is settled (games tells, we look) and
+    whenever the director closes a table (``tables.closed``)."""
     from prefscore.games.events import sheet_settled
 
     sheet_settled.connect(_on_sheet_settled, dispatch_uid="tournaments.check_floor")
+    tables.closed.connect(_on_sheet_settled, dispatch_uid="tournaments.check_floor_closed")
 
 
 # --- what the pages show ------------------------------------------------------------------

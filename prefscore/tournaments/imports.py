@@ -42,9 +42,9 @@ from .file_fields import moment as _moment
 from .file_fields import refuse as _refuse
 from .file_fields import text as _text
 from .file_fields import whole as _int
-from .forms import _free_slug
 from .import_store import draw_with_continued, store_tables
 from .models import Round, TableClosure, Tournament, TournamentEntry
+from .services import free_slug
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_ROUNDS = 100
@@ -420,7 +420,7 @@ def import_tournament(club: Club, file: TournamentFile, user: Any, slug: str = "
     fields.pop("slug", None)
     with transaction.atomic():
         taken = club.tournaments.filter(slug=wanted).exists() or wanted in ("", "new")
-        chosen = _free_slug(club, fields["name"]) if taken else wanted
+        chosen = free_slug(club, fields["name"]) if taken else wanted
         tournament = Tournament.objects.create(
             club=club, slug=chosen, created_by=_user(user), **fields
         )

@@ -461,8 +461,8 @@ class ImportJob(models.Model):
 
     A file too big to import within the request (``jobs.INLINE_BYTES``) is kept here and
     imported by a task (``jobs.import_file``, run by the worker: docs/tasks.md); the
-    organiser's page asks for its state (``room_views.import_job``). ``language``: the organiser's,
-    for the refusal's message. ``updated_at`` moves at each step. A file that is already a
+    organiser's page asks for its state (``views.files.import_job``). ``language``: the
+    organiser's, for the refusal's message. ``updated_at`` moves at each step. A file that is already a
     tournament of the club (``already``) waits for the organiser's answer (``asking``)
     whatever its size, and is imported once he ``confirmed`` it.
     """

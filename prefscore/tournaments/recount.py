@@ -22,6 +22,7 @@ from scoring.engine import ranking, settlement, sheet
 from scoring.engine.errors import ScoringError
 from scoring.engine.normalise import Score, normalised
 
+from .exports import Conventions
 from .models import Round, TableClosure, Tournament
 
 STAGES = (Round.Stage.QUALIFYING, Round.Stage.SEMIFINAL, Round.Stage.FINAL)
@@ -42,13 +43,17 @@ class Sheet:
     error: str = ""
 
 
-def fold(pulka: Pulka) -> Sheet:
+def fold(pulka: Pulka, conventions: Conventions | None = None) -> Sheet:
     """The sheet of one pulka whose ``standing_deals`` and ``all_corrections`` are read
-    (``services.tournament_pulkas``); never raises on bad data."""
+    (``services.tournament_pulkas``); never raises on bad data. ``conventions``: the
+    snapshots already read, when many tables are folded (docs/benchmarks.md, "A big
+    field's results")."""
     players = tuple(str(seat.player_id) for seat in pulka.seats.all())
     deals = list(pulka.standing_deals)  # type: ignore[attr-defined]
     try:
-        scored = games.score(pulka, deals, pulka.all_corrections)  # type: ignore[attr-defined]
+        convention = conventions.of(pulka)[0] if conventions is not None else None
+        corrections = pulka.all_corrections  # type: ignore[attr-defined]
+        scored = games.score(pulka, deals, corrections, convention)
         whole = settlement.whole_result(scored.totals, scored.pulka.convention).result
         stats = tuple(astuple(seat) for seat in ranking.deal_stats(scored))
         over = sheet.is_over(scored.state)

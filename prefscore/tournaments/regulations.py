@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 
 from prefscore.clubs.permissions import ADMINS, may
 
-from .forms import TournamentForm
 from .models import RegulationChange, Tournament
 from .services import TournamentError
 
@@ -60,81 +59,19 @@ def may_edit(tournament: Tournament, role: str) -> bool:
     return tournament.regulations_frozen_at is None or may(role, ADMINS)
 
 
-class RegulationsForm(TournamentForm):
-    """The new-tournament form over an existing tournament; frozen: the ranking fields only."""
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        initial = {
-            "name": tournament.name,
-            "convention": _convention_key(tournament),
-            "table_size": tournament.table_size,
-            "target": tournament.target,
-            "deals_per_round": tournament.deals_per_round,
-            "round_minutes": tournament.round_minutes,
-            "end_rule": _end_rule(tournament),
-            "stage_rounds": tournament.stage_rounds,
-            "normalisation": tournament.normalisation,
-            "carry": tournament.carry,
-            "yellow_cards_limit": tournament.yellow_cards_limit,
-            "round_floor": tournament.round_floor,
-            "forfeit_whists": tournament.forfeit_whists,
-            "at_time": tournament.at_time,
-            "after_drop": tournament.after_drop,
-            "public": tournament.public,
-        }
-        for slot, name in enumerate(tournament.tie_breaks, start=1):
-            initial[f"tie_break_{slot}"] = name
-        super().__init__(*args, club=tournament.club, initial=initial, **kwargs)
-        for slot in range(len(tournament.tie_breaks) + 1, len(self.tie_break_fields()) + 1):
-            self.fields[f"tie_break_{slot}"].initial = ""
-        self.frozen = tournament.regulations_frozen_at is not None
-        del self.fields["public"]
-        if self.frozen:
-            frozen = ("name", "convention", "table_size", "target", "deals_per_round", "end_rule")
-            for name in (*frozen, "stage_rounds"):
-                del self.fields[name]
-
-
-def _end_rule(tournament: Tournament) -> str:
-    """ "first" when a table ends at the target or the deal limit, whichever comes first."""
-    options = tournament.convention_options or {}
-    return "first" if options.get("deal_limit") and options.get("end") != "deals" else "deals"
-
-
-def _convention_key(tournament: Tournament) -> str:
-    source = tournament.convention_source
-    return str(source.slug) if source is not None else tournament.convention_name
-
-
-def save_regulations(tournament: Tournament, form: RegulationsForm, user: Any) -> int:
-    """Store the changed settings; after the freeze log each one. Returns how many changed."""
-    data = form.cleaned_data
-    if form.frozen:
-        plain = (*AFTER_FREEZE, "round_minutes")
-        values = {name: data.get(name) for name in plain} | form.discipline_values()
-    else:
-        values = {
-            "name": data["name"],
-            "convention_name": data["convention_name"],
-            "convention_options": data["engine_convention"].to_options(),
-            "convention_source": data["convention_source"],
-            "table_size": data["table_size"],
-            "target": data["target"],
-            "deals_per_round": data.get("deals_per_round"),
-            "round_minutes": data.get("round_minutes"),
-            "stage_rounds": data.get("stage_rounds") or 1,
-            "normalisation": data["normalisation"],
-            "tie_breaks": data["tie_breaks"],
-            "carry": data["carry"],
-            **form.discipline_values(),
-        }
+def save_regulations(
+    tournament: Tournament, values: dict[str, Any], frozen: bool, user: Any
+) -> int:
+    """Store the changed settings (``values``, by the tournament's field names, as the
+    regulations' form gives them for a tournament ``frozen`` or not); after the freeze
+    log each one. Returns how many changed."""
     with transaction.atomic():
         fresh = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if form.frozen != (fresh.regulations_frozen_at is not None):
+        if frozen != (fresh.regulations_frozen_at is not None):
             raise TournamentError(_("Round 1 was published meanwhile: the regulations are frozen."))
         changed = {k: v for k, v in values.items() if getattr(fresh, k) != v}
         for name, value in changed.items():
-            if form.frozen:
+            if frozen:
                 RegulationChange.objects.create(
                     tournament=fresh,
                     field=name,

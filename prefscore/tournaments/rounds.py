@@ -33,6 +33,7 @@ from .services import (
     live_pulkas,
     seat_round,
     seated_entries,
+    seatings,
 )
 
 # The seed of a redraw: the tournament's seed moved by this step per redraw, so each
@@ -176,7 +177,7 @@ def swap_players(tournament_id: int, number: int, first: int, second: int) -> Ro
             raise TournamentError(_("Pick two different players seated in this round."))
         for table, stored in zip(tables, round_.tables, strict=True):
             stored["players"] = [keys.get(key, key) for key in table]
-        past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+        past = history(seatings(tournament))
         round_.repeats = repeats_in(past, [tuple(t["players"]) for t in round_.tables])
         round_.method = "swapped"
         round_.save(update_fields=["tables", "repeats", "method"])
@@ -209,7 +210,7 @@ def move_player(tournament_id: int, number: int, player: int, table_number: int)
         for table in round_.tables:
             table["players"] = [k for k in table["players"] if k != key]
         target["players"] = [*target["players"], key]
-        past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+        past = history(seatings(tournament))
         round_.repeats = repeats_in(past, [tuple(t["players"]) for t in round_.tables])
         round_.method = "moved"
         round_.save(update_fields=["tables", "repeats", "method"])

@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 
 from django.db.models import Prefetch, QuerySet
 
-from prefscore.clubs.models import Player
+from prefscore.clubs.forms import free_among, slug_from_name
+from prefscore.clubs.models import Club, Player
 from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
 from scoring.engine import ranking, seating
@@ -28,6 +29,12 @@ from .results import table_numbers as table_numbers  # where the tables are numb
 
 class TournamentError(Exception):
     """The organiser asked for something the tournament cannot do now; says why."""
+
+
+def free_slug(club: Club, name: str) -> str:
+    """A slug for links from the name, unique within the club (``-2``, ``-3``…)."""
+    base = slug_from_name(name, fallback="tournament")
+    return free_among(club.tournaments.all(), base, {"new"})  # "new": the new-tournament form
 
 
 # --- the tables ------------------------------------------------------------------------
@@ -89,11 +96,34 @@ def _keys(pulka: Pulka) -> tuple[str, ...]:
     return tuple(str(seat.player_id) for seat in pulka.seats.all())
 
 
-def history(pulkas: Sequence[Pulka]) -> list[list[tuple[str, ...]]]:
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """A live table as a draw reads it: its round, its first dealer and its players'
+    keys in seat order."""
+
+    round_number: int
+    first_dealer: int
+    keys: tuple[str, ...]
+
+
+def seatings(tournament: Tournament) -> list[Seating]:
+    """Every live table's seating, in the order of ``live_pulkas``: two queries of plain
+    rows however many tables, no model per pulka or seat (a draw of a big field reads
+    1,250 tables and 5,000 seats; bench/tournament_results.py times it)."""
+    rows = list(live_pulkas(tournament).values_list("pk", "round_number", "first_dealer"))
+    seats: dict[int, list[str]] = defaultdict(list)
+    seated = PulkaSeat.objects.filter(pulka__tournament=tournament).order_by("pulka_id", "seat")
+    for pulka_id, player_id in seated.values_list("pulka_id", "player_id"):
+        seats[pulka_id].append(str(player_id))
+    return [Seating(number or 0, first, tuple(seats[pk])) for pk, number, first in rows]
+
+
+def history(pulkas: Sequence[Pulka] | Sequence[Seating]) -> list[list[tuple[str, ...]]]:
     """Past rounds' tables, oldest first, as the seating engine reads them."""
     by_round: dict[int, list[tuple[str, ...]]] = defaultdict(list)
-    for pulka in pulkas:
-        by_round[pulka.round_number or 0].append(_keys(pulka))
+    for table in pulkas:
+        keys = table.keys if isinstance(table, Seating) else _keys(table)
+        by_round[table.round_number or 0].append(keys)
     return [_met_once(by_round[number]) for number in sorted(by_round)]
 
 
@@ -140,7 +170,7 @@ def seat_round(tournament: Tournament, players: Sequence[str], seed: int) -> sea
     round 2 a Swiss-like round puts players of similar standing together, §3) and who
     was first dealer at a table of 4 (spread evenly: he sits out the most deals).
     """
-    pulkas = list(live_pulkas(tournament).prefetch_related("seats"))
+    pulkas = seatings(tournament)
     past = history(pulkas)
     order = {line.player: index for index, line in enumerate(current_standings(tournament).lines)}
     ranked = sorted(players, key=lambda key: order.get(key, len(order)))
@@ -168,13 +198,12 @@ def home_clubs(tournament: Tournament) -> dict[str, str] | None:
     return {str(key): club.strip().casefold() for key, club in clubs.items()} or None
 
 
-def _first_dealers(pulkas: Sequence[Pulka]) -> dict[str, int]:
+def _first_dealers(tables: Sequence[Seating]) -> dict[str, int]:
     """How often each player was first dealer at a table of 4 (docs/tournaments.md §4.3)."""
     counts: dict[str, int] = defaultdict(int)
-    for pulka in pulkas:
-        keys = _keys(pulka)
-        if len(keys) == 4:
-            counts[keys[pulka.first_dealer % 4]] += 1
+    for table in tables:
+        if len(table.keys) == 4:
+            counts[table.keys[table.first_dealer % 4]] += 1
     return dict(counts)
 
 

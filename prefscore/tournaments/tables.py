@@ -5,6 +5,11 @@ time limit or the deal limit its sheet counts as it stands (Кодекс 4.2.3: 
 the players stopped); or he enters its final sheet as the arbiter (Кодекс 4.2.16),
 whole whists per player that must add up to zero, and those figures count. Each
 closing is a :class:`~.models.TableClosure` row: who, when, why.
+
+A closed table's sheet may end a player's round below the regulations' floor: ``closed``
+is sent once the closing is written, before the tournament may finish, and discipline
+answers with the floor's yellow cards (``discipline.connect``). Tables name no
+discipline: discipline leans on entries and decisions, which lean on tables.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
 from prefscore.games import events
@@ -32,10 +38,13 @@ from .services import (
     history,
     live_pulkas,
     numbered,
+    seatings,
     table_numbers,
 )
 
 MAX_WHISTS = 1_000_000
+# Sent with ``pulka_id`` once a table's closing is written (the module's docstring).
+closed = Signal()
 
 
 def _finish(pulka: Pulka, status: str = Pulka.Status.FINISHED) -> None:
@@ -76,11 +85,9 @@ def close_table(
         )
         _record_closing(tournament, pulka, closure, user)
         _finish(pulka)
-    # A player below the regulations' floor gets his yellow card (discipline.py) before
-    # the last table of the final closed ends the tournament (stages.py).
-    from .discipline import check_floor  # discipline leans on entries, which lean on tables
-
-    check_floor(pulka.pk)
+    # A player below the regulations' floor gets his yellow card (discipline.py answers
+    # ``closed``) before the last table of the final closed ends the tournament (stages.py).
+    closed.send(sender=TableClosure, pulka_id=pulka.pk)
     stages.finish_if_over(tournament.pk)
     return closure
 
@@ -230,7 +237,7 @@ def _leave_draft(tournament: Tournament, draft: Round, key: str) -> str:
                 table["players"] = [substitute if k == key else k for k in table["players"]]
             else:
                 table["players"] = [k for k in table["players"] if k != key]
-    past = history(list(live_pulkas(tournament).prefetch_related("seats")))
+    past = history(seatings(tournament))
     draft.repeats = repeats_in(past, [tuple(t["players"]) for t in draft.tables])
     draft.save(update_fields=["tables", "repeats"])
     if substitute is None:

@@ -2,7 +2,7 @@
 what happens when its time is up.
 
 The round's clock runs from its scheduled start (``Round.starts_at``), else from its
-publishing (``room.room_round``). When the regulations' minutes are over, by
+publishing (``presenters.room.room_round``). When the regulations' minutes are over, by
 ``Tournament.at_time``: the tables are only flagged (the clock says the time is up and
 the organiser closes them), or each table is closed as it stands after the deal in
 play: the first deal recorded once the time is up closes it by the time limit.

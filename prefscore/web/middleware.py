@@ -9,7 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 
-# --- compressed HTML and JSON answers (README, "Compression") ---------------------------
+# --- compressed HTML and JSON answers (README, "Running in production") ---------------------------
 #
 # Django's ``GZipMiddleware`` for the answers a page waits for: the table screen's HTML (a
 # poll after a deal is about 46 KB, 7 KB gzipped) and the JSON exports. Not for the event

@@ -194,7 +194,7 @@ TEMPLATES: dict[str, str] = {
     "convention.unknown": "unknown convention {value:q}: use one of {presets:list}",
     "convention.incomplete": "a convention spelled out must give every option: {option} is missing",
     "convention.not_spec": "convention must be a preset name or a map of options",
-    # Tournament draws (docs/tournaments.md, "Seating").
+    # Tournament draws (docs/tournaments.md §3, §4.3).
     "seating.table_size": "tables have 3 or 4 players, not {size}",
     "seating.too_few": "a draw needs at least 3 players",
     "seating.not_threes": (
@@ -204,7 +204,7 @@ TEMPLATES: dict[str, str] = {
     "seating.entered_twice": "a player is entered twice",
     "seating.not_fours": "{players} players cannot sit at tables of 4 only",
     "seating.forbidden": "the forbidden pairs leave no way to seat this round",
-    # Tournament standings (docs/tournaments.md, "Ranking").
+    # Tournament standings (docs/tournaments.md §4.7, §4.8).
     "ranking.whists_per_player": "a table needs one whist result per player",
     "ranking.counts_per_player": "a table needs one set of counts per player",
     "ranking.sits_twice": "a player sits twice at one table",

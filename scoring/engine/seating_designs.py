@@ -2,7 +2,8 @@
 
 A resolvable design splits every pair of N players into rounds ("parallel classes") so
 that each pair meets exactly once: the no-repeat bound ⌊(N−1)/(k−1)⌋ is met. Those we
-build, each checked by tests/engine/test_seating_designs.py:
+build, each checked by tests/engine/test_seating.py (and the Kirkman systems by
+tests/engine/test_seating_schedules.py):
 
 - 9 and 27 players in threes, 16 and 64 in fours: the lines of the affine geometry
   AG(n, q), q = 3 or 4, one round per direction (the classical construction; Colbourn &

@@ -119,6 +119,16 @@
     return next();
   }
 
+  // Whether a round sends ``entry`` now: not while a try of it is in flight (another
+  // round's, another tab's), nor while its pulka waits for a choice (``held``); a
+  // waiting entry goes; a race lost is asked again only on its pulka's page
+  // (``here``: the page's path) and only when the question is not shown already.
+  function due(entry, held, inFlight, here, shown) {
+    if (inFlight[entry.id] || held[entry.pulka]) return false;
+    if (entry.state === "waiting") return true;
+    return entry.state === "conflict" && entry.pulka === here && !shown;
+  }
+
   // How many of the user's entries a sign-out leaves on this phone unsent.
   function unsent(list, user) {
     return pending(list, user).length;
@@ -136,6 +146,7 @@
     nextFreeNumber: nextFreeNumber,
     outcome: outcome,
     sendRound: sendRound,
+    due: due,
     unsent: unsent,
   };
 });

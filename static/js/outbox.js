@@ -202,12 +202,11 @@
     render();
   }
 
+  // A choice to make is asked again where it can be shown, once per page (core.due).
   function due(entry, held) {
-    if (inFlight[entry.id] || held[entry.pulka]) return false;
-    if (entry.state === "waiting") return true;
-    // A choice to make: asked again where it can be shown, once per page.
-    return entry.state === "conflict" && entry.pulka === window.location.pathname &&
-      !document.querySelector('[data-entry-conflict="' + entry.id + '"]');
+    var shown = entry.state === "conflict" &&
+      Boolean(document.querySelector('[data-entry-conflict="' + entry.id + '"]'));
+    return core.due(entry, held, inFlight, window.location.pathname, shown);
   }
 
   function flush() {

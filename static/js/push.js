@@ -1,4 +1,4 @@
-/* prefscore table pages: see a change at once (README, "See it at once").
+/* prefscore table pages: see a change at once (docs/push.md).
    One Server-Sent Events stream per page (kept by stream.js, loaded before this), at the
    poll's address with /events/ for /poll/ (prefscore/games/views/events.py). The stream
    carries only the pulka's version; when it differs from the one shown, the page fires

@@ -1,5 +1,5 @@
 /* prefscore room screens (dashboard, projector, "my table now"): see a change at once
-   (README, "See it at once"; prefscore/tournaments/room_events.py).
+   (docs/push.md; prefscore/tournaments/views/events.py).
    The screen's polled region carries data-events, its stream's address (the stream is
    kept by stream.js, loaded before this). The stream says only the tournament's version;
    when it is new, the page fires "prefscore:changed" on the region, whose hx-trigger

@@ -1,4 +1,4 @@
-/* prefscore's event streams, their rules without a page (README, "See it at once"): where
+/* prefscore's event streams, their rules without a page (docs/push.md): where
    a page's stream is, which version it shows, when a version asks the poll, when the
    poll's timer may ask while the stream is up. push.js (the table pages), room-push.js
    (the room's screens) and stream.js use them through window.prefscoreStreamCore; the
@@ -42,8 +42,20 @@
     return !byTimer || !up || now - lastPoll >= FALLBACK_MS;
   }
 
+  // What one of the stream's events does to it: [up, kept open, poll once]. "version":
+  // up. "gone" (the server's check failed: signed out, removed, a revoked link, the
+  // role taken away): closed for good, and the poll asked once, whose answer says why.
+  // "error": down; kept only while the browser connects again by itself (``closed``:
+  // the stream refused, 204 under WSGI or a 403; the page's timers poll as before).
+  function afterEvent(kind, closed) {
+    if (kind === "version") return [true, true, false];
+    if (kind === "gone") return [false, false, true];
+    return [false, !closed, false];
+  }
+
   return {
     FALLBACK_MS: FALLBACK_MS,
+    afterEvent: afterEvent,
     eventsUrl: eventsUrl,
     shownVersion: shownVersion,
     asksPoll: asksPoll,

@@ -15,6 +15,7 @@
   // after each (re)connect, when a change may have been missed.
   // options.pollNow(): ask the page's ordinary poll once.
   window.prefscoreStream = function (options) {
+    var core = window.prefscoreStreamCore; // stream-core.js, loaded before this file
     var source = null;
     var triedUrl = null;
     var up = false;
@@ -32,6 +33,18 @@
       setUp(false);
     }
 
+    // An event's effect (stream-core.js, afterEvent): up or down, kept or closed, a poll.
+    function heard(kind) {
+      var closed = Boolean(source) && source.readyState === EventSource.CLOSED;
+      var after = core.afterEvent(kind, closed);
+      if (!after[1]) {
+        if (kind === "gone") close();
+        else source = null; // refused: the browser will not connect again
+      }
+      setUp(after[0]);
+      if (after[2]) options.pollNow();
+    }
+
     function connect() {
       var url = options.url();
       if (!url || !window.EventSource) return;
@@ -43,20 +56,12 @@
         reconnected = true;
       });
       source.addEventListener("version", function (event) {
-        setUp(true);
+        heard("version");
         options.onVersion(event.data, reconnected);
         reconnected = false;
       });
-      source.addEventListener("gone", function () {
-        close();
-        options.pollNow();
-      });
-      source.addEventListener("error", function () {
-        setUp(false);
-        // CLOSED: refused (204 under WSGI, 403): the page's timers poll as before.
-        // Otherwise the browser connects again by itself.
-        if (source && source.readyState === EventSource.CLOSED) source = null;
-      });
+      source.addEventListener("gone", function () { heard("gone"); });
+      source.addEventListener("error", function () { heard("error"); });
     }
 
     document.addEventListener("visibilitychange", function () {

@@ -1,4 +1,4 @@
-"""Abandoning a pulka started by mistake, in a real browser on phones (issue 12).
+"""Abandoning a pulka started by mistake, in a real browser on phones.
 
 Anna proposes it on her phone; the proposal reaches Boris's and Vera's phones by the
 poll; each agrees on his own, and every phone then shows the pulka abandoned. In both

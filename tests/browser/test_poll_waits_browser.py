@@ -1,6 +1,7 @@
 """While a phone's own deal is on its way, its poll waits (static/js/network.js): the
 answer brings the new regions, so a poll meanwhile is one more full answer for a busy
-server to render (issue 16), and could put the version before it back on the screen.
+server to render (docs/design.md, "How the table screen is cached"), and could put the
+version before it back on the screen.
 The polls go on once the answer is in. Phone size, both languages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A pulka's life in a real browser (issue 12): importing the same file twice asks first,
+"""A pulka's life in a real browser: importing the same file twice asks first,
 an export says what it is, and a finished pulka says one thing. At 390 px, in Russian
 and English."""
 

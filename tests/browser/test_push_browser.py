@@ -1,5 +1,5 @@
 """Push, not polling: three phones and a spectator see a deal recorded on one of them
-without a poll timer firing (README, "See it at once"; static/js/push.js).
+without a poll timer firing (docs/push.md; static/js/push.js).
 
 The site runs under uvicorn (``asgi_live_server``), where the change signal streams. On
 every page but the recorder's the poll's timer is set to 10 minutes after the stream is

@@ -19,7 +19,7 @@ from playwright.sync_api import Page
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import room
+from prefscore.tournaments.presenters import room
 from tests.browser.support import (
     OVERFLOW_JS,
     TAP,
@@ -163,21 +163,25 @@ PHONE_PAGES = {
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("screen", PHONE_PAGES)
 def test_the_room_pages_fit_a_phone_and_read_in_their_language(
-    live_server, new_context, screenshot_dir, screen, language
+    live_server, new_context, screenshot_dir, language
 ):
+    """Every page of ``PHONE_PAGES`` in turn on one world, each on a new device of its
+    viewer; every page's problems reported."""
     world = build_room_world()
-    role, path = PHONE_PAGES[screen]
-    context = new_context(locale=LANGUAGES[language], bypass_csp=True)
-    sign_in(context, live_server.url, world.users[role])
-    page = context.new_page()
-    response = page.goto(live_server.url + base(world) + path)
-    assert response is not None and response.status == 200
-
-    problems = problems_of(page, world, language, phone=True)
-    page.screenshot(path=screenshot_dir / f"room-{screen}-{language}-phone.png", full_page=True)
-    assert not problems, f"{screen} ({language}): {problems}"
+    found = {}
+    for screen, (role, path) in PHONE_PAGES.items():
+        context = new_context(locale=LANGUAGES[language], bypass_csp=True)
+        sign_in(context, live_server.url, world.users[role])
+        page = context.new_page()
+        response = page.goto(live_server.url + base(world) + path)
+        assert response is not None and response.status == 200, screen
+        problems = problems_of(page, world, language, phone=True)
+        page.screenshot(path=screenshot_dir / f"room-{screen}-{language}-phone.png", full_page=True)
+        context.close()
+        if problems:
+            found[screen] = problems
+    assert not found, f"({language}): {found}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -209,36 +213,38 @@ def pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page\b", pdf))
 
 
+# How many A4 pages each printable takes: a page per table (four tables of three), the
+# seating by table and then alphabetically, the standings on one.
+PRINTED_PAGE_COUNTS = {"print-cards": 4, "print-protocol": 4, "print-seating": 2,
+                       "print-standings": 1}  # fmt: skip
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("screen", PRINTED_PAGES)
 def test_the_printables_print_on_a4_without_the_sites_chrome(
-    live_server, new_context, screenshot_dir, screen, language
+    live_server, new_context, screenshot_dir, language
 ):
+    """Every printable in turn on one world, in one organiser's browser."""
     world = build_room_world()
     context = new_context(locale=LANGUAGES[language], viewport=A4_CONTENT)
     sign_in(context, live_server.url, world.users["organiser"])
     page = context.new_page()
-    page.goto(live_server.url + base(world) + PRINTED_PAGES[screen])
-    page.emulate_media(media="print")
+    for screen, path in PRINTED_PAGES.items():
+        page.goto(live_server.url + base(world) + path)
+        page.emulate_media(media="print")
 
-    assert not page.locator(".site-header").is_visible()
-    assert not page.locator(".breadcrumb").first.is_visible()
-    assert page.locator("main button, main form").count() == 0
-    pdf = page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
-    (screenshot_dir / f"room-{screen}-{language}.pdf").write_bytes(pdf)
-    pages = pdf_pages(pdf)
-    if screen in ("print-cards", "print-protocol"):
-        assert pages == 4  # a page per table
-    elif screen == "print-seating":
-        assert pages == 2  # by table, then alphabetically
-    else:
-        assert pages == 1
-    # Nothing wider than the sheet: no column is cut off on paper.
-    width = page.evaluate("document.scrollingElement.scrollWidth")
-    assert width <= A4_CONTENT["width"]
+        assert not page.locator(".site-header").is_visible(), screen
+        assert not page.locator(".breadcrumb").first.is_visible(), screen
+        assert page.locator("main button, main form").count() == 0, screen
+        pdf = page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
+        (screenshot_dir / f"room-{screen}-{language}.pdf").write_bytes(pdf)
+        assert pdf_pages(pdf) == PRINTED_PAGE_COUNTS[screen], screen
+        # Nothing wider than the sheet: no column is cut off on paper.
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= A4_CONTENT["width"], screen
+        page.emulate_media(media="screen")
 
 
-# Long names that used to be cut with an ellipsis (issue 28, "the room").
+# Long names that used to be cut with an ellipsis (docs/benchmarks.md, "Tournaments at scale").
 LONG_NAMES = tuple(
     f"{first} {last}"
     for first, last in zip(

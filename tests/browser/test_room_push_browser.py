@@ -1,6 +1,6 @@
 """Push on the room's wall: the projector (1920×1080, in Russian and in English) shows a
-deal recorded at a table without its poll timer firing (README, "See it at once";
-static/js/room-push.js, prefscore/tournaments/room_events.py).
+deal recorded at a table without its poll timer firing (docs/push.md;
+static/js/room-push.js, prefscore/tournaments/views/events.py).
 
 The site runs under uvicorn (``asgi_live_server``), in this process: the projector's
 timer is set to 10 minutes for the test, so only the change signal can bring the deal.
@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.tournaments import room
+from prefscore.tournaments.presenters import room
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
 from tests.browser.support import ensure_presets
 from tests.web.fixtures_access import build_world

@@ -1,4 +1,4 @@
-"""Accounts are seats (issue 12), in Chromium on a phone (390×844), in Russian and English.
+"""Accounts are seats, in Chromium on a phone (390×844), in Russian and English.
 
 A newcomer signs up from an invitation link, says she is the guest Анна, and her past
 pulka comes with her; she then starts a pulka sitting as herself and finds it among her

@@ -1,4 +1,4 @@
-"""A player's statistics and the club rating in a real browser (issue 15): on a phone
+"""A player's statistics and the club rating in a real browser: on a phone
 and a laptop, in Russian and English, with axe; the chart's text alternative opens."""
 
 from __future__ import annotations

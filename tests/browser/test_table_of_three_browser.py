@@ -1,4 +1,4 @@
-"""Issue 12, "Done when": three players at one table, each on his own phone.
+"""Three players at one table, each on his own phone.
 
 Three browser contexts, each signed in as a different member, sit at one table: each
 records deals and consents for himself; a fourth person, outside the club, watches by

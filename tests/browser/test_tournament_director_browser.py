@@ -1,4 +1,4 @@
-"""A whole tournament of 13 players run by its director in the browser (issue 14).
+"""A whole tournament of 13 players run by its director in the browser (docs/tournaments.md §7).
 
 On a phone (390×844), in Russian and in English: two qualifying rounds drawn as drafts
 and published, tables closed by time and by the arbiter's sheet, a late entry, a drop
@@ -160,7 +160,7 @@ def test_a_director_runs_a_13_player_tournament_on_a_phone(
     page.goto(detail)
     page.get_by_label(words["cut_size"]).fill("4")
     page.get_by_role("button", name=words["cut"]).click()
-    # A final of 2 rounds numbers them (issue 14's closing note).
+    # A final of 2 rounds numbers them (docs/tournaments.md §7.5).
     page.get_by_role("heading", name=words["final_draft"].format(n=1)).wait_for()
     page.get_by_role("button", name=words["publish"]).click()
     page.locator("#round-3").wait_for()

@@ -1,5 +1,5 @@
 """Every URL the URL confs define, as one path it answers, and whether it is an event
-stream (an async view: games/views/events.py, tournaments/room_events.py).
+stream (an async view: games/views/events.py, tournaments/views/events.py).
 
 A path is made by putting a sample value in each converter (``<id:pk>`` -> ``7``) or
 regular expression of the route; ``resolve`` then has to lead it back to the same view,

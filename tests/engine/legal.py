@@ -125,7 +125,8 @@ def option_overrides(draw: st.DrawFn, preset: str, size: int) -> dict[str, Any]:
 
 @st.composite
 def defence_overrides(draw: st.DrawFn, preset: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The issue 17 options of the defence and of help, where the others allow them."""
+    """The peers' options of the defence and of help (docs/rules.md §3.9), where the others
+    allow them."""
     base = from_options(options, from_spec(preset)) if options else from_spec(preset)
     drawn: dict[str, Any] = {
         "joint_liability": draw(st.sampled_from(["second", "both", "second_own"])),

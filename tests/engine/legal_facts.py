@@ -1,4 +1,4 @@
-"""Hypothesis strategies for the deal facts of docs/rules.md §3.10 (issue 17).
+"""Hypothesis strategies for the deal facts of docs/rules.md §3.10.
 
 ``legal.py`` calls these where it draws options and trick contracts, so that the
 property tests (sum zero, both settlement methods agree, replay deterministic) meet

@@ -68,7 +68,7 @@ SOCHI: dict[str, Any] = {
     "talon_shown_penalty": "none",
     # gchet's two rules (docs/rules.md §3.3, §3.10.3): the default writes one consolation.
     "returned_whist_consolation": "whister",
-    # PU's house rules that issue 17 does not name (docs/rules.md §3.1.7, §3.3, §3.4).
+    # PU's house rules that came after its presets (docs/rules.md §3.1.7, §3.3, §3.4).
     "help_order": "largest",
     "checked_ten_trick_whists": False,
     "allpass_zero_bonus_excludes_dealer": False,
@@ -231,7 +231,7 @@ def test_a_full_convention_must_give_every_option() -> None:
         from_spec(options)
 
 
-# The presets of the first file version: the peers' presets (issue 17) came with options
+# The presets of the first file version: the peers' presets (docs/rules.md §3.9) came with options
 # a first-version file cannot state.
 @pytest.mark.parametrize("name", ["sochi", "leningrad", "rostov", "fspr"])
 def test_a_full_convention_of_the_first_file_version_reads_as_it_did(name: str) -> None:

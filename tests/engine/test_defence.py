@@ -1,4 +1,5 @@
-"""Issue 17 options of the defence and of help (scoring/engine/defence.py, writeoff.py).
+"""The peers' options of the defence and of help (docs/rules.md §3.9;
+scoring/engine/defence.py, writeoff.py).
 
 Each rule: a deal that writes differently with the option on and off, worked out by
 hand from docs/rules.md §3.1 and §3.4 (the peers' files are named in the known answers,
@@ -241,7 +242,7 @@ def test_at_a_zero_gora_nothing_is_written_off_at_all() -> None:
 
 
 def _all_on(conv: Convention) -> dict[str, Any]:
-    """Every issue 17 option of this module at its non-default value, where allowed."""
+    """Every peers' option of this module at its non-default value, where allowed."""
     options: dict[str, Any] = {"checked_ten_consolation": "none"}
     # Help to a whister who went down moves with his fines: with that option the fines
     # stay as drawn, so that the same deals stay legal (the pulyas and the end stay put).

@@ -1,5 +1,5 @@
-"""gchet's two rules (issue 17): the zero-trick bonus in gora units and a returned whist's
-consolations (docs/rules.md §3.3 step 3, §3.10.3).
+"""gchet's two rules (docs/rules.md §3.9): the zero-trick bonus in gora units and a
+returned whist's consolations (docs/rules.md §3.3 step 3, §3.10.3).
 
 ``allpass_zero_bonus: pulya_scaled`` writes ``gora_scale × m`` to the pulya of a player
 who took no trick on an all-pass (gchet/Preferans internal/game/score.go);

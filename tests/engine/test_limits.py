@@ -1,5 +1,5 @@
 """A pulka's limits (docs/protocol.md, "Limits") and the checkpointed fold: a correction
-re-scores only the deals from the one it corrects (issue 13), and gives exactly what
+re-scores only the deals from the one it corrects, and gives exactly what
 folding the whole log again would."""
 
 from __future__ import annotations

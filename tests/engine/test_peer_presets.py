@@ -1,10 +1,11 @@
-"""The peers' conventions as presets (issue 17): each reproduces the figures its app gives.
+"""The peers' conventions as presets (docs/rules.md §3.9): each reproduces the figures its
+app gives.
 
 tests/engine/examples/peers/ holds whole deals and short pulkas scored under the presets
 ``pu-home``, ``pu-fspr``, ``rs-sochi`` and ``gchet``, with the figures the peer's own code
 gives (derived by hand from it and its tests; each ``source`` names the repository and
 file). An example whose rule no option states yet lists it under ``needs``, citing the
-numbered item of issue 17 (or "not in issue 17"): it is expected to fail, strictly, so
+section of docs/rules.md that states it (or "not in docs/rules.md"): it is expected to fail, strictly, so
 that it is noticed the day the option makes it pass. docs/rules.md §3.9, second table.
 """
 
@@ -57,7 +58,7 @@ def test_each_example_names_the_peer_and_file_it_comes_from(path: Path) -> None:
     assert REPOSITORIES[convention] in example["source"]
     assert example["note"].strip()
     for need in example.get("needs", []):
-        assert need.startswith(("issue 17 item ", "not in issue 17: ")), need
+        assert need.startswith(("docs/rules.md §", "not in docs/rules.md: ")), need
 
 
 @pytest.mark.parametrize("path", [_param(p) for p in FILES])
@@ -78,16 +79,16 @@ def test_every_preset_has_deals_and_a_pulka_that_it_reproduces_today() -> None:
 
 
 def test_what_no_option_states_is_listed_and_issue_17_is_all_there() -> None:
-    """The list the report gives: since issue 17's options landed, what the examples still
-    need is only what the issue does not name (docs/rules.md §3.9, second table)."""
+    """The list the report gives: since the peers' options landed, what the examples still
+    need is only what docs/rules.md does not state (docs/rules.md §3.9, second table)."""
     needs = [need for p in FILES for need in load(p).get("needs", [])]
 
     assert len(needs) == 0  # the seven of last session: gchet's two, PU's three, RS's two
-    assert all(need.startswith("not in issue 17: ") for need in needs)
+    assert all(need.startswith("not in docs/rules.md: ") for need in needs)
 
 
 def test_fspr_as_pu_plays_it_is_fspr_with_pus_house_rules() -> None:
-    """ "FSPR (PU)" is prefscore's ФСПР but for what issue 17 added for PU's FSPR."""
+    """ "FSPR (PU)" is prefscore's ФСПР but for what the peers' presets added for PU's FSPR."""
     pu, fspr = preset("pu-fspr").to_options(), preset("fspr").to_options()
 
     assert {name for name in pu if pu[name] != fspr[name]} == {

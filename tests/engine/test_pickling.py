@@ -1,4 +1,5 @@
-"""The fold pickles through ``compact_pickle`` and comes back equal (issue 16).
+"""The fold pickles through ``compact_pickle`` and comes back equal (docs/design.md, "How
+the table screen is cached").
 
 The web side keeps a pulka's fold in a shared cache, pickled on every deal: every
 dataclass in it must take the fast path, and what comes back must be the fold itself.

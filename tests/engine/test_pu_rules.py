@@ -1,4 +1,4 @@
-"""PU's three house rules that issue 17 does not name (help_order.py, checked_ten.py,
+"""PU's three house rules that came after its presets (help_order.py, checked_ten.py,
 zero_bonus_dealer.py): each rule on and off, its refusals, and the properties with it on.
 
 The figures are worked out by hand from docs/rules.md §3.4.2 (``help_order``), §3.1.7

@@ -249,7 +249,7 @@ def test_place_points_split_shared_places():
 
 
 def test_place_points_run_from_3_to_0_at_tables_of_3_and_of_4_alike():
-    # Issue 14, defect 8: 3/2/1/0 at a 4-table against 2/1/0 at a 3-table favoured the
+    # 3/2/1/0 at a 4-table against 2/1/0 at a 3-table favoured the
     # 4-tables; both now average 1½ a player.
     three = round_points(table(1, a=30, b=0, c=-30), "places")
     four = round_points(table(1, a=30, b=10, c=-10, d=-30), "places")
@@ -259,7 +259,7 @@ def test_place_points_run_from_3_to_0_at_tables_of_3_and_of_4_alike():
 
 
 def test_the_serbian_rule_splits_a_table_where_nobody_is_ahead():
-    # Issue 14, defect 8: a table with no deals gave every player 3 points.
+    # A table with no deals gave every player 3 points.
     assert round_points(table(1, a=0, b=0, c=0), "serbian") == (Fraction(4, 3),) * 3
     assert round_points(table(1, a=0, b=0, c=0, d=0), "serbian") == (1, 1, 1, 1)
 
@@ -335,7 +335,7 @@ def test_an_unknown_carry_is_refused():
         final_standings([], [], [], "doubled")
 
 
-# --- issue 14: drops, head-to-head, the stages' columns ---
+# --- docs/tournaments.md §7: drops, head-to-head, the stages' columns ---
 
 
 def test_dropped_players_rank_after_everyone_still_playing():
@@ -374,7 +374,7 @@ def test_head_to_head_orders_players_level_on_points():
 
 
 def test_after_the_cut_the_qualifying_carried_and_final_figures_are_columns():
-    # Issue 14, defect 4: with the carry kept, −11 in the final was placed below −83
+    # With the carry kept, −11 in the final was placed below −83
     # with only the final's whists shown; every figure that decides is now on the line.
     qualifying = [table(1, a=-100, b=60, c=40), table(1, d=150, e=-70, f=-80)]
     final = [table(2, a=-11, d=-83, e=94)]
@@ -398,7 +398,7 @@ def test_a_halved_carry_shows_half_the_qualifying_points():
 
 
 def test_non_finalists_keep_distinct_places_when_their_scores_differ():
-    # Issue 14, defect 5: b (dropped, above the cut) and c had the same place.
+    # B (dropped, above the cut) and c had the same place.
     qualifying = [table(1, a=50, b=40, c=-90), table(1, d=30, e=20, f=-50)]
     final = [table(2, a=10, d=-5, e=-5)]
 

@@ -1,4 +1,4 @@
-"""RS's two options (issue 17): ``mountain_divisor`` and ``half_whist_played``.
+"""RS's two options (docs/rules.md §3.9): ``mountain_divisor`` and ``half_whist_played``.
 
 scoring/engine/mountain.py and half_whist.py; docs/rules.md §3.7 and §3.10.7. Each rule:
 figures worked out by hand with the option on and off, from rostiktc2-star/

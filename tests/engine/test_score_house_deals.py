@@ -1,4 +1,4 @@
-"""``manage.py score`` on the pulka files of issue 17's deal facts (docs/rules.md §3.10).
+"""``manage.py score`` on the pulka files of the deal facts (docs/rules.md §3.10).
 
 The command itself, through ``call_command``, on every known answer 170–178: it prints
 the output the example expects and exits 0; a fact the convention does not allow exits

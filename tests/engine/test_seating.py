@@ -170,7 +170,7 @@ def test_an_unavoidable_repeat_is_reported_and_kept_to_the_pigeonhole_minimum():
 
     assert draw.repeats_forced
     # Each table of 4 holds two players of one of last round's 3 tables: 3 repeats a
-    # round, no more (issue 14: 6 over 3 rounds). Fewer repeats come first, so a pair
+    # round, no more (6 over 3 rounds, docs/tournaments.md §3). Fewer repeats come first, so a pair
     # may meet a third time rather than two more pairs a second time.
     assert draw.repeats == 3
     assert max(meetings(history).values()) <= 3

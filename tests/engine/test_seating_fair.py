@@ -1,4 +1,4 @@
-"""Fair shares of the tables of 4 in a mixed field (issue 14, docs/tournaments.md §4.3).
+"""Fair shares of the tables of 4 in a mixed field (docs/tournaments.md §4.3).
 
 Every shipped schedule is re-checked here (no repeat, the spreads documented, the first
 dealer spread within one), the solver re-proves the small impossibilities, and the live

@@ -107,3 +107,16 @@ def test_clubmates_are_apart_in_round_1_when_that_is_possible(count, seed):
         seen = [clubs[p] for p in table.players]
         if len(table.players) == 3:
             assert len(set(seen)) == 3
+
+
+@given(st.permutations(range(23)))
+@settings(max_examples=60, deadline=None)
+def test_a_swiss_preference_is_everyone_by_distance_in_the_standings(standings):
+    """Each player's partners in a Swiss round, nearest in the standings first and the
+    better placed first at equal distance (§3), as the sort by that key would give."""
+    from scoring.engine.seating_round import _nearest
+
+    rank = {player: index for index, player in enumerate(standings)}
+    for at, player in enumerate(standings):
+        wanted = sorted(rank, key=lambda q, p=player: (abs(rank[q] - rank[p]), rank[q]))
+        assert _nearest(standings, at) == wanted

@@ -1,4 +1,4 @@
-"""The best schedules known, and "cannot be avoided" only with a proof (issue 14, §3)."""
+"""The best schedules known, and "cannot be avoided" only with a proof (docs/tournaments.md §3)."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def test_forbidden_pairs_that_leave_no_seating_are_refused():
 
 @pytest.mark.parametrize("seed", range(16))
 def test_a_live_swiss_draw_of_13_in_a_mixed_field_reaches_4_rounds_for_every_seed(seed):
-    # The lead's note on issue 14: round by round, some seeds reached only 3. The draw
+    # Round by round, some seeds once reached only 3. The draw
     # follows the plan (seating_plan.no_repeat_plan), its rounds in standings order.
     history: list[list[tuple[str, ...]]] = []
     draws = []

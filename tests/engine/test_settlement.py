@@ -292,7 +292,7 @@ def test_a_convention_without_fields_is_sochi() -> None:
 
 # --- who adjusts by rule 4.2.12: the gora the pairwise method cannot divide -------------
 
-# A Sochi pulka of three played to 10 (issue 31's evening, a hand count agreeing): after
+# A Sochi pulka of three played to 10 (a club's evening, a hand count agreeing): after
 # the amnesty the goras are 6 / 23 / 0, and Вера wrote 40 whists on Анна and 38 on
 # Борис. Their sum 29 needs one point more (Кодекс 4.2.12); method 1 (4.2.14) divides
 # 10·6/3 and 10·0/3 but not 10·23/3: Борис is the one whose gora moves, 23 → 24, and

@@ -250,7 +250,7 @@ def test_the_pencil_no_longer_applies_to_a_corrected_deal(table: dict[str, Any])
 def test_a_deal_corrected_twice_before_the_next_deal_takes_the_second_correction(
     table: dict[str, Any],
 ) -> None:
-    """Issue 13: the second correction's unsaved draft was sorted against saved ones by
+    """The second correction's unsaved draft was sorted against saved ones by
     its empty creation time, and the POST failed with a TypeError (500)."""
     record(table, OTHER)
     record(table, WRONG)

@@ -135,3 +135,33 @@ test("signing out counts what stays unsent; the next account sees none of it", (
   assert.deepEqual(core.pending(list, "9").map((e) => e.id), ["d"]);
   assert.equal(core.mine(list, "").length, 4); // nobody signed in: the page asks to sign in
 });
+
+test("an entry sent by another tab during the round is not sent again", async () => {
+  const list = [deal("a", 3), deal("b", 4)];
+  const stored = new Map(list.map((e) => [e.id, e]));
+  const sent = [];
+  const send = (entry) => {
+    sent.push(entry.id);
+    stored.delete(entry.id);
+    stored.delete("b"); // meanwhile another tab sent b: it is gone from the store
+    return Promise.resolve("sent");
+  };
+  const due = (entry, held) => core.due(entry, held, {}, PULKA, false);
+  const result = await core.sendRound(list, (id) => stored.get(id) || null, due, send);
+
+  assert.equal(result, "done");
+  assert.deepEqual(sent, ["a"]);
+});
+
+test("a round skips an entry in flight and a held pulka; a race lost is asked on its own page once", () => {
+  const waiting = deal("a", 3);
+  const lost = deal("b", 4, { state: "conflict" });
+
+  assert.equal(core.due(waiting, {}, {}, "/", false), true);
+  assert.equal(core.due(waiting, {}, { a: true }, "/", false), false); // a try is in flight
+  assert.equal(core.due(waiting, { [PULKA]: true }, {}, "/", false), false); // a choice first
+  assert.equal(core.due(lost, {}, {}, PULKA, false), true); // asked on its pulka's page
+  assert.equal(core.due(lost, {}, {}, "/pulkas/8/", false), false); // not elsewhere
+  assert.equal(core.due(lost, {}, {}, PULKA, true), false); // the question is shown already
+  assert.equal(core.due(deal("c", 5, { state: "refused" }), {}, {}, PULKA, false), false);
+});

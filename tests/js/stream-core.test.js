@@ -35,3 +35,10 @@ test("while the stream is up the timer asks only as the fallback", () => {
   assert.equal(core.timerMayPoll(true, false, last + 2000, last), true); // no stream
   assert.equal(core.timerMayPoll(false, true, last + 10, last), true); // asked by an event
 });
+
+test("signed out or refused, the stream closes for good and the page's poll says why", () => {
+  assert.deepEqual(core.afterEvent("version", false), [true, true, false]);
+  assert.deepEqual(core.afterEvent("gone", false), [false, false, true]); // signed out, link revoked
+  assert.deepEqual(core.afterEvent("error", false), [false, true, false]); // the browser reconnects
+  assert.deepEqual(core.afterEvent("error", true), [false, false, false]); // refused: timers poll
+});

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -58,15 +59,18 @@ def club_pulka(
     *,
     status: str = Pulka.Status.RUNNING,
     title: str = "",
+    target: int = 10,
+    stake: str | None = None,
 ) -> Pulka:
-    """A Sochi pulka to 10 between club players ``names`` (created when missing)."""
+    """A Sochi pulka to ``target`` between club players ``names`` (created when missing)."""
     pulka = Pulka.objects.create(
         club=club,
         title=title,
         convention_name="sochi",
         convention_options=preset("sochi").to_options(),
         player_names=list(names),
-        target=10,
+        target=target,
+        stake=None if stake is None else Decimal(stake),
     )
     for seat, name in enumerate(names):
         player, _ = Player.objects.get_or_create(club=club, name=name)
@@ -75,7 +79,7 @@ def club_pulka(
         record_deal(pulka.pk, facts, None, number)
     if status != Pulka.Status.RUNNING:
         Pulka.objects.filter(pk=pulka.pk).update(status=status)
-        pulka.refresh_from_db()
+    pulka.refresh_from_db()  # the deals recorded may have finished it
     return pulka
 
 

@@ -239,14 +239,14 @@ def home_rules(world: World) -> str:
 
 
 def join_kwargs(world: World) -> dict[str, Any]:
-    """The world's pulka's join link (issue 12)."""
+    """The world's pulka's join link."""
     from prefscore.games import joining
 
     return {"token": joining.join_token(joining.links_of(world.pulka))}
 
 
 def watch_kwargs(world: World) -> dict[str, Any]:
-    """The world's pulka's spectator link, made on first use (issue 12)."""
+    """The world's pulka's spectator link, made on first use."""
     from prefscore.games import joining
 
     links = joining.links_of(world.pulka)
@@ -255,8 +255,32 @@ def watch_kwargs(world: World) -> dict[str, Any]:
     return {"token": joining.spectator_token(links)}
 
 
+def finished_pulka_kwargs(world: World) -> dict[str, Any]:
+    """The world's pulka, over: a result card and a result to share are a finished one's."""
+    Pulka.objects.filter(pk=world.pulka.pk).update(status=Pulka.Status.FINISHED)
+    world.pulka.refresh_from_db()
+    seat_the_member(world)
+    return {"pk": world.pulka.pk}
+
+
+def result_kwargs(world: World) -> dict[str, Any]:
+    """The finished pulka's result, shared by the admin (docs/design.md, "Sharing a result")."""
+    from prefscore.games import joining, sharing
+
+    finished_pulka_kwargs(world)
+    token = sharing.result_token(joining.links_of(world.pulka))
+    if token is None:
+        token = sharing.result_token(sharing.share_result(world.pulka, world.users["admin"]))
+    return {"token": token}
+
+
+def watch_finished_kwargs(world: World) -> dict[str, Any]:
+    finished_pulka_kwargs(world)
+    return watch_kwargs(world)
+
+
 def membership_request_row(world: World) -> dict[str, Any]:
-    """The outsider asks to join the world's club (issue 12)."""
+    """The outsider asks to join the world's club."""
     from prefscore.clubs.models import MembershipRequest
 
     asked, _ = MembershipRequest.objects.get_or_create(
@@ -265,7 +289,7 @@ def membership_request_row(world: World) -> dict[str, Any]:
     return {"slug": world.club.slug, "pk": asked.pk}
 
 
-# Changing a table's links (issue 12): its players (the member sits as Anna) and the
+# Changing a table's links: its players (the member sits as Anna) and the
 # club's admins; the organiser does not sit at the table.
 TABLE_LINK_MANAGERS = _roles(
     anonymous=LOGIN, outsider=DENIED, member=OK, organiser=DENIED, admin=OK, superuser=DENIED
@@ -326,7 +350,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "members:revoke": club_roles(*ADMINS, method="post", kwargs=invitation_row),
     # The link itself is the secret: anyone holding it sees whose club it opens.
     "members:invitation": public(kwargs=lambda w: {"token": w.invitation.token}),
-    # A club's players page and its changes (issue 12): admins only.
+    # A club's players page and its changes: admins only.
     "members:players": club_roles(*ADMINS),
     "members:player_link": club_roles(
         *ADMINS,
@@ -341,7 +365,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "clubs:create": signed_in("post", data=lambda w: {"name": "New club"}),
     "clubs:club": club_roles(*MEMBERS),
     "clubs:add_guest": club_roles(*MEMBERS, method="post", data=lambda w: {"name": "Guest"}),
-    # --- games (prefscore/games/urls.py): any member records and views (issue 7) ---
+    # --- games (prefscore/games/urls.py): any member records and views ---
     "games:sheet": club_roles(*MEMBERS),
     # A polling device that lost its session gets 403, not a sign-in page htmx can't show.
     "games:poll": replace_outcomes(club_roles(*MEMBERS), anonymous=DENIED),
@@ -381,7 +405,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "games:new": club_roles(*MEMBERS),
     "games:import": club_roles(*MEMBERS),
     "games:calculator": signed_in(),
-    # --- joining a table (issue 12): the link is the secret; members go on to the sheet,
+    # --- joining a table: the link is the secret; members go on to the sheet,
     # anyone else is shown how to ask to join; the spectator link is for anyone ---
     "games:join": public(kwargs=join_kwargs),
     "games:rotate_join": Expect(TABLE_LINK_MANAGERS, "post", kwargs=seated_pulka_kwargs),
@@ -391,6 +415,16 @@ EXPECTATIONS: dict[str, Expect] = {
     "games:watch": public(kwargs=watch_kwargs),
     "games:watch_poll": public(kwargs=watch_kwargs),
     "games:watch_events": public(kwargs=watch_kwargs),
+    "games:watch_settlement": public(kwargs=watch_finished_kwargs),
+    "games:card": club_roles(*MEMBERS, kwargs=finished_pulka_kwargs),
+    "games:result_link": Expect(
+        TABLE_LINK_MANAGERS,
+        "post",
+        kwargs=finished_pulka_kwargs,
+        data=lambda w: {"action": "share"},
+    ),
+    "games:result": public(kwargs=result_kwargs),
+    "games:result_card": public(kwargs=result_kwargs),
     "members:approve": club_roles(*ADMINS, method="post", kwargs=membership_request_row),
     "members:decline": club_roles(*ADMINS, method="post", kwargs=membership_request_row),
     "members:spectators": club_roles(*ADMINS, method="post", data=lambda w: {"allow": "0"}),
@@ -427,8 +461,8 @@ EXPECTATIONS: dict[str, Expect] = {
         *MEMBERS, superuser=OK, data=lambda w: {"a": home_rules(w), "b": home_rules(w)}
     ),
     # --- tournaments (prefscore/tournaments/urls.py): organisers and admins run them,
-    # members see them; the standings of a public tournament are open to anyone (issue 7;
-    # private standings: tests/web/test_tournaments.py) ---
+    # members see them; the standings of a public tournament are open to anyone
+    # (docs/tournaments.md §4; private standings: tests/web/test_tournaments.py) ---
     "tournaments:list": club_roles(*MEMBERS, kwargs=walk_club),
     "tournaments:create": club_roles(*ORGANISERS, kwargs=walk_club),
     "tournaments:detail": club_roles(*MEMBERS, kwargs=walk_kwargs),
@@ -468,7 +502,7 @@ EXPECTATIONS: dict[str, Expect] = {
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"public": "on"}
     ),
     "tournaments:standings": public(kwargs=walk_kwargs),
-    # The room (prefscore/tournaments/room_views.py): the projector of a public
+    # The room (prefscore/tournaments/views/room.py): the projector of a public
     # tournament is anyone's (PRIVATE_TOURNAMENT below for a private one).
     "tournaments:room": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:projector": public(kwargs=walk_kwargs),

@@ -1,4 +1,4 @@
-"""Abandoning a pulka started by mistake (issue 12, "A pulka's life").
+"""Abandoning a pulka started by mistake.
 
 A club admin abandons at once; the players at the table together, each seat agreeing
 on its own sign-in (a seated member for an account-less guest). The pulka is then

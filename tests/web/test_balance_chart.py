@@ -1,4 +1,4 @@
-"""The sheet screen's chart: each player's balance after every deal (issue 15)."""
+"""The sheet screen's chart: each player's balance after every deal."""
 
 from __future__ import annotations
 

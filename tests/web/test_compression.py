@@ -1,5 +1,5 @@
 """HTML and JSON answers are gzipped; the event stream and a 304 are not (README,
-"Compression"; prefscore/web/middleware.py)."""
+"Running in production"; prefscore/web/middleware.py)."""
 
 from __future__ import annotations
 

@@ -241,7 +241,7 @@ CHANGES: list[tuple[str, dict[str, object]]] = [
     # consolations of a returned whist.
     ("leningrad", {"allpass_zero_bonus": "pulya_scaled"}),
     ("gchet", {"returned_whist_consolation": "whister"}),
-    # PU's house rules that issue 17 does not name (docs/rules.md §3.1.7, §3.3, §3.4).
+    # PU's house rules that came after its presets (docs/rules.md §3.1.7, §3.3, §3.4).
     ("sochi", {"help_order": "clockwise"}),
     ("pu-home", {"checked_ten_trick_whists": False}),
     ("sochi", {"allpass_zero_bonus_excludes_dealer": True}),

@@ -1,6 +1,6 @@
 """The compare page shows every option, and the peers' presets read as the others do.
 
-Issue 17, "The convention pages": the compare page shows every option, new ones too,
+The compare page (docs/rules.md §3.9) shows every option, new ones too,
 because it lists the engine's OPTION_NAMES (scoring.presenters.option_topics); "PU home",
 "FSPR (PU)", "RS Sochi" and "gchet" are read-only presets with their rules in words and
 their game values (docs/rules.md §3.9, second table).

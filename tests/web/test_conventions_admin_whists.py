@@ -1,5 +1,5 @@
-"""The issue 17 options of the defence and of help in the admin: saved, and refused
-next to their own field when the other options leave them no meaning."""
+"""The peers' options of the defence and of help (docs/rules.md §3.9) in the admin: saved,
+and refused next to their own field when the other options leave them no meaning."""
 
 from __future__ import annotations
 

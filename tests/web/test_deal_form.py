@@ -1,4 +1,5 @@
-"""The deal form's fields, made once per table size and shared by its forms (issue 16).
+"""The deal form's fields, made once per table size and shared by its forms (docs/design.md,
+"How the table screen is cached").
 
 Django deep-copies a form's declared fields for every form; the deal form only reads a
 post through its fields, so every form of one size shares them, and each form keeps

@@ -16,8 +16,9 @@ from django.urls import reverse
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.tournaments import checks, discipline, exports, imports, jobs, room, tables
+from prefscore.tournaments import checks, discipline, exports, imports, jobs, tables
 from prefscore.tournaments.models import ImportJob, Round, Tournament, TournamentEvent
+from prefscore.tournaments.presenters import room
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,

@@ -1,4 +1,4 @@
-"""Recording issue 17's deals with facts of their own through the entry form (games:record).
+"""Recording the deals with facts of their own through the entry form (games:record).
 
 docs/rules.md §3.10: the form offers the dealer's word and the "special deal" boxes only
 where the table's convention allows them; the engine refuses the rest, with its message

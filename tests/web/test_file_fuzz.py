@@ -1,4 +1,4 @@
-"""Mutated pulka files through the import and the calculator (issue 13, "Done when"):
+"""Mutated pulka files through the import and the calculator:
 never a 500, and whatever is accepted is exactly what the engine makes of the same text.
 
 Each example is a known-answer file; hypothesis deletes keys, puts hostile values

@@ -1,4 +1,4 @@
-"""HEAD on any page answers like GET (issue 12, "Reading and printing"): the same status
+"""HEAD on any page answers like GET: the same status
 for every role, and no body."""
 
 from __future__ import annotations

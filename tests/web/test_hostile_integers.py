@@ -1,4 +1,4 @@
-"""Integers from a request (issue 13, "Input"): Unicode digits and endless digit strings
+"""Integers from a request: Unicode digits and endless digit strings
 in every place that reads one give the page or a message, never a 500.
 
 ``"²".isdigit()`` is true but ``int("²")`` fails; ``int("٣")`` is 3; 5,000 digits exceed

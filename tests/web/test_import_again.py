@@ -1,4 +1,4 @@
-"""What an export says of itself, and importing the same file twice (issue 12)."""
+"""What an export says of itself, and importing the same file twice."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """An imported pulka has its audit trail: the import itself, with the file's SHA-256,
-and each correction the file brings (issue 13, "Records")."""
+and each correction the file brings."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_the_audit_page_shows_the_import_in_both_languages(club_world, club_clie
 def test_a_file_ending_in_two_corrections_of_its_last_deal_imports_and_shows(
     club_world, club_client
 ):
-    """Issue 13: a trailing ``correct`` item was sorted by an empty time (a 500)."""
+    """A trailing ``correct`` item was sorted by an empty time (a 500)."""
     client = club_client("ivan")
     pulka = import_text(client, file_with_corrections())
 

@@ -1,4 +1,4 @@
-"""The sheet's "join this table" panel, the join link, and membership requests (issue 12)."""
+"""The sheet's "join this table" panel, the join link, and membership requests."""
 
 from urllib.parse import urlencode
 

@@ -1,4 +1,4 @@
-"""A table's links and membership requests, as services (issue 12, prefscore.games.joining,
+"""A table's links and membership requests, as services (prefscore.games.joining,
 prefscore.clubs.membership_requests)."""
 
 import re

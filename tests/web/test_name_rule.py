@@ -27,7 +27,7 @@ from prefscore.games.models import Pulka
 from prefscore.games.pulka_forms import NewPulkaForm
 from prefscore.seasons.forms import SeasonForm
 from prefscore.tournaments import exports, imports
-from prefscore.tournaments.forms import TournamentForm
+from prefscore.tournaments.forms.tournament import TournamentForm
 from tests.web.fixtures_table import EN
 
 pytestmark = pytest.mark.django_db

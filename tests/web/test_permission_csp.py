@@ -37,6 +37,8 @@ NOT_HTML = {
     "games:watch_events",
     "games:export",
     "games:watch_poll",
+    "games:card",  # result cards: PNG
+    "games:result_card",
     "tournaments:room_events",
     "tournaments:projector_events",
     "tournaments:my_table_events",

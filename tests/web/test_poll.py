@@ -207,7 +207,7 @@ def test_a_ticket_stops_working_when_its_holder_leaves_the_club(
 
 
 def test_a_ticket_dies_with_its_session(make_table_pulka, table_client, table_world):
-    """Issue 13: a ticket used to give answers for 12 hours after its session ended."""
+    """A ticket used to give answers for 12 hours after its session ended."""
     pulka = make_table_pulka()
     client = table_client()
     ticket = ticket_for(pulka, table_world.users["anna"], client)

@@ -1,5 +1,5 @@
-"""Unique names under races, sign-up silent about registered emails, and lookalike names
-(issue 13, "Input"): a form error or the same answer, never a 500 or a second account."""
+"""Unique names under races, sign-up silent about registered emails, and lookalike names:
+a form error or the same answer, never a 500 or a second account."""
 
 from __future__ import annotations
 

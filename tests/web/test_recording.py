@@ -1,4 +1,4 @@
-"""Recording a deal on the log folded once per version (issue 16, prefscore/games/recording.py).
+"""Recording a deal on the log folded once per version (prefscore/games/recording.py).
 
 The log a record leaves in the cache is the log read and folded from the database, byte
 for byte, after any sequence of deals, corrections and undos; the write holds the

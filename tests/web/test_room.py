@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import room
 from prefscore.tournaments.models import Round, Tournament
+from prefscore.tournaments.presenters import room
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,

@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Deal, Pulka
-from prefscore.tournaments import room, tables
+from prefscore.tournaments import tables
 from prefscore.tournaments.models import Tournament, TournamentEntry
+from prefscore.tournaments.presenters import room
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,

@@ -18,7 +18,7 @@ from prefscore.clubs.models import Membership, Role
 from prefscore.games import streams
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.tournaments import room_events
+from prefscore.tournaments import events
 from prefscore.tournaments.models import Round, Tournament
 from tests.web.fixtures_tournaments import client_as, draw, table_deals, url
 from tests.web.test_events import next_message, run, signed_in
@@ -60,7 +60,7 @@ def test_a_deal_at_a_table_of_the_tournament_sends_a_new_version(tournament_worl
     assert "no-cache" in response["Cache-Control"]
     assert response["X-Accel-Buffering"] == "no"
     assert first.startswith("retry: 3000\n")
-    before = room_events.room_state(drawn.pk)  # the version after the deal
+    before = events.room_state(drawn.pk)  # the version after the deal
     assert first.split("data: ")[1] != after.split("data: ")[1]
     assert after == f"event: version\ndata: {before.version}\n\n"
 

@@ -375,7 +375,7 @@ def small_export(tournament_world) -> dict[str, Any]:
     enter(tournament, tournament_world.players[:3])
     draw(tournament_world, tournament)
     play_round_deals(tournament, 1)
-    # The arbiter's closing travels in the file too (issue 14): fuzzed with the rest.
+    # The arbiter's closing travels in the file too (docs/tournaments.md §7): fuzzed with the rest.
     table = tournament.pulkas.get()
     tables.close_table(table.pk, tournament, "arbiter", None, [5, -2, -3], "by the clock")
     # And a draft round's draw (its tables by name), fuzzed with the rest.

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from prefscore.games.models import Pulka
-from prefscore.tournaments import checkin, printables
+from prefscore.tournaments import checkin
+from prefscore.tournaments.presenters import printables
 from tests.web.fixtures_tournaments import HTMX, client_as, draw, enter, make_tournament, url
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,9 @@ import pytest
 from django.utils import timezone
 
 from prefscore.clubs.models import Player
-from prefscore.tournaments import printables, services
+from prefscore.tournaments import services
 from prefscore.tournaments.models import Tournament, TournamentEntry
+from prefscore.tournaments.presenters import printables
 from tests.web.fixtures_tournaments import (
     client_as,
     draw,

@@ -1,6 +1,6 @@
 """A stage of several rounds numbers them ("Final, round 2") wherever a round's title
 shows: the tournament page, the draft, the room and projector, the printables, the
-sheet's title and the export (issue 14's closing note); and draft rounds travel in the
+sheet's title and the export (docs/tournaments.md §7.5); and draft rounds travel in the
 JSON export and import back (docs/tournaments.md §4.5, §6.4)."""
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ def _line(player: str, section: str, points: int, on: str | None = None) -> dict
     return {"manual": {**line, "reason": "the paper sheet"}}
 
 
-# Issue 31's evening as manual lines: goras 6 / 23 / 0, Vera's whists 40 on Anna and 38
-# on Boris, every pulya closed at 10 (tests/engine/test_settlement.py, CODEX_EVENING).
+# The club's evening of tests/engine/test_settlement.py as manual lines: goras 6 / 23 / 0, Vera's whists 40 on Anna and 38
+# on Boris, every pulya closed at 10 (CODEX_EVENING there).
 EVENING = [
     _line("Anna", "gora", 6),
     _line("Boris", "gora", 23),

@@ -20,7 +20,7 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from prefscore.clubs import backups
-from prefscore.deferred.worker import ON_START, run_due
+from prefscore.deferred.worker import run_due
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -79,16 +79,6 @@ def chain() -> list[DBTaskResult]:
     )
 
 
-def test_a_worker_starting_queues_the_schedule_once(folder, settings):
-    settings.BACKUP_EVERY_HOURS = 24
-    assert backups.schedule_when_a_worker_starts in ON_START
-
-    assert backups.schedule() is True  # none yet: one, due now
-    assert backups.schedule() is False  # another worker starting: still one
-    (first,) = chain()
-    assert first.run_after <= timezone.now()
-
-
 def test_the_worker_takes_the_backup_when_due_and_queues_the_next(folder, settings):
     settings.BACKUP_EVERY_HOURS, settings.BACKUP_KEEP = 24, 3
     backups.schedule()
@@ -135,9 +125,3 @@ def test_a_due_task_after_a_backup_taken_otherwise_only_queues_the_next(folder, 
         < following.run_after - timezone.now()
         <= timedelta(hours=23)
     )
-
-
-def test_no_schedule_when_backups_are_off(folder, settings):
-    settings.BACKUP_EVERY_HOURS = 0
-    assert backups.schedule() is False
-    assert chain() == []

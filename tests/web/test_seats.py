@@ -1,6 +1,6 @@
 """Every member is one of the club's players (prefscore/clubs/players.py, invitations.py).
 
-Issue 12, "Accounts are seats": joining makes the player or claims a guest with her
+Accounts are seats: joining makes the player or claims a guest with her
 history; a club admin links, unlinks and merges players; every change is a PlayerEvent.
 """
 

@@ -1,4 +1,4 @@
-"""The screens of "Accounts are seats" (issue 12): joining as a guest, the players page,
+"""The screens of "Accounts are seats": joining as a guest, the players page,
 "your pulkas", consent for one's own seat, and the sign-up form's email hint."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sheet's one statement (``games.sheet_read.read_sheet``, issue 16) reads what the ORM
+"""The sheet's one statement (``games.sheet_read.read_sheet``) reads what the ORM
 reads: the same field values, converted the same way, for the pulka, its club, its
 links, its seats with their players, and the viewer's role."""
 

@@ -1,4 +1,4 @@
-"""The spectator link (issue 12): the sheet, live, for people outside the club, and
+"""The spectator link: the sheet, live, for people outside the club, and
 nothing else."""
 
 import re

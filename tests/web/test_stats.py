@@ -1,4 +1,4 @@
-"""A player's statistics, the club rating and the exports (issue 15), through the views."""
+"""A player's statistics, the club rating and the exports, through the views."""
 
 from __future__ import annotations
 

@@ -115,7 +115,7 @@ def deploy(path: Path) -> None:
     restart()
 
 
-# --- defect 1: keys follow the code -------------------------------------------------
+# --- keys follow the code -------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -175,7 +175,7 @@ def test_a_release_that_changes_a_rule_folds_the_next_deal_anew_on_a_shared_cach
     assert pulka.deals.current().count() == 3
 
 
-# --- defect 2: nothing forgeable ------------------------------------------------------
+# --- nothing forgeable ------------------------------------------------------
 
 
 @pytest.fixture
@@ -232,7 +232,7 @@ def test_names_equal_to_the_old_markers_show_as_themselves_and_leak_nothing(
         assert CSRF_MARKER not in tokens and tokens
 
 
-# --- defect 3: a shared region sees only what the version settles ----------------------
+# --- a shared region sees only what the version settles ----------------------
 
 
 @pytest.fixture
@@ -297,7 +297,7 @@ def test_each_region_is_rendered_once_per_version_for_every_viewer_alike(
         assert new_renders("boris") == []
 
 
-# --- defect 4: under DEBUG a change shows on the next request --------------------------
+# --- under DEBUG a change shows on the next request --------------------------
 
 
 def test_under_debug_a_change_of_the_code_shows_on_the_next_request(
@@ -308,7 +308,7 @@ def test_under_debug_a_change_of_the_code_shows_on_the_next_request(
     anna = seated_client("anna")
     assert "Edited convention" not in page(anna, pulka)
     with mock.patch(
-        "prefscore.games.presenters.table.convention_label", return_value="Edited convention"
+        "prefscore.games.presenters.regions.convention_label", return_value="Edited convention"
     ):
         assert "Edited convention" in page(anna, pulka)
     assert list(cache._cache) == []  # type: ignore[attr-defined]

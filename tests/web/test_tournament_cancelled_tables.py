@@ -11,8 +11,8 @@ import pytest
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import room
 from prefscore.tournaments.models import TournamentEntry
+from prefscore.tournaments.presenters import room
 from tests.web.fixtures_tournaments import client_as, draw, enter, make_tournament, url
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """An arbiter's final sheet can be corrected, with a reason, audited and shown
 (Кодекс 4.2.16; docs/tournaments.md §4.9); figures come in ASCII digits only
-(``web.request_int``'s rule), on the arbiter's sheet and the cut form alike."""
+(``web.integers.request_int``'s rule), on the arbiter's sheet and the cut form alike."""
 
 from __future__ import annotations
 

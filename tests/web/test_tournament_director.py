@@ -1,4 +1,4 @@
-"""A tournament as a director runs it (issue 14): drafts, the guard, closing tables,
+"""A tournament as a director runs it (docs/tournaments.md §7): drafts, the guard, closing tables,
 player states, the cut, the regulations, and ``manage.py check_tournament``."""
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def test_a_published_round_cannot_be_swapped_or_discarded(tournament_world, cup)
     assert cup.rounds.get().status == Round.Status.PUBLISHED
 
 
-# --- the guard and closing tables (defect 2) ---
+# --- the guard and closing tables ---
 
 
 def test_no_round_and_no_cut_while_a_table_is_playing(tournament_world, cup):

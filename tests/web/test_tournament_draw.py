@@ -1,4 +1,4 @@
-"""Tournament screens (issue 7): drawing rounds, a pulka per table."""
+"""Tournament screens (docs/tournaments.md §4): drawing rounds, a pulka per table."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_a_field_that_cannot_be_seated_is_refused_with_a_message(tournament_worl
 
 
 def test_a_draw_under_htmx_reloads_the_page_at_the_draft(tournament_world, cup):
-    # Issue 14, defect 1: HX-Redirect to the same address plus a #fragment did not
+    # HX-Redirect to the same address plus a #fragment did not
     # reload the page, and a second click drew a second round.
     client = client_as(tournament_world, "organiser")
     page = url("detail", cup)
@@ -119,7 +119,7 @@ def test_a_draw_without_the_csrf_token_is_refused(tournament_world, cup):
 
 
 def test_tournament_pulkas_are_marked_for_the_arbiter_rule(tournament_world, cup):
-    """Issue 5: an arbiter's decision (Кодекс 4.2.16) applies where tournament_id is set."""
+    """An arbiter's decision (Кодекс 4.2.16) applies where tournament_id is set."""
     draw(tournament_world, cup)
 
     assert all(p.tournament_id == cup.pk for p in Pulka.objects.filter(round_number=1))

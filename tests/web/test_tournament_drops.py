@@ -45,7 +45,7 @@ def ranked_names(cup):
     return [table.players[line.player].name for line in table.lines]
 
 
-# --- no-shows (defect 3) ---
+# --- no-shows ---
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def test_a_no_show_who_arrives_late_is_taken_back_from_the_next_round(tournament
     assert (kira.state, kira.joined_round) == (State.CHECKED_IN, 2)
 
 
-# --- a drop in the final (defect 4) ---
+# --- a drop in the final ---
 
 
 @pytest.fixture
@@ -167,7 +167,7 @@ def test_a_finalist_disqualified_after_a_deal_closes_his_table_of_3(tournament_w
     assert "выбыл" not in ru.content.decode().split(cheat)[1].split("</th>")[0]
 
 
-# --- drafts (defect 10) ---
+# --- drafts ---
 
 
 def test_the_draft_shows_each_tables_first_dealer(tournament_world, cup):

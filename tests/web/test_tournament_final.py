@@ -1,4 +1,5 @@
-"""Tournament screens (issue 7): the cut and the final; the detail page and the admin."""
+"""Tournament screens (docs/tournaments.md §4): the cut and the final; the detail page and
+the admin."""
 
 from __future__ import annotations
 

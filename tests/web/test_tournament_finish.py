@@ -1,6 +1,6 @@
-"""What was left of issue 14: stages of several rounds, the end of a tournament, the
-round's clock counting down, closed tables in the export, and the 13-player tournament
-of the issue run to its end through the views."""
+"""Stages of several rounds, the end of a tournament, the round's clock counting down,
+closed tables in the export, and a 13-player tournament run to its end through the views
+(docs/tournaments.md §7)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
-from prefscore.tournaments import exports, imports, room, services, stages
+from prefscore.tournaments import exports, imports, services, stages
 from prefscore.tournaments.models import Round, TableClosure, Tournament, TournamentEntry
+from prefscore.tournaments.presenters import room
 from tests.web.fixtures_tournaments import (
     HTMX,
     client_as,

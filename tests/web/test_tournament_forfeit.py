@@ -11,8 +11,8 @@ from django.test import TestCase
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.tournaments import checks, exports, imports
+from prefscore.tournaments.forms.regulations import RegulationsForm
 from prefscore.tournaments.models import Tournament
-from prefscore.tournaments.regulations import RegulationsForm
 from prefscore.tournaments.services import standings
 from tests.web.fixtures_tournaments import client_as, draw, table_deals, url
 

@@ -160,6 +160,32 @@ def test_the_pages_queries_do_not_grow_with_players_tables_or_deals(
         client.get(url(name, large), headers=HTMX)
 
 
+def _queries(run: Any) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        run()
+    return len(queries.captured_queries)
+
+
+def test_the_draw_and_the_checker_read_as_many_queries_for_a_larger_field(
+    tournament_world: TournamentWorld,
+) -> None:
+    """Drawing the next round and ``check_tournament`` read the tables, seats and
+    results in a fixed number of queries (bench/tournament_results.py times them):
+    a field over three times larger, with more rounds and deals, asks no more."""
+    small = _imported(tournament_world, 12, 2, 4)
+    large = _imported(tournament_world, 40, 4, 10)
+    drawn = []
+    checked = []
+    for tournament in (small, large):
+        number = tournament.rounds.count() + 1
+        drawn.append(_queries(lambda t=tournament: rounds.draw_next_round(t.pk)))
+        assert tournament.rounds.get(number=number).tables
+        rounds.discard_draft(tournament.pk, number)
+        checked.append(_queries(lambda t=tournament: check(t)))
+    assert drawn[0] == drawn[1], drawn
+    assert checked[0] == checked[1], checked
+
+
 def _with_a_final(world: TournamentWorld, tournament: Tournament) -> Tournament:
     """Every table over, the field cut to a final of 8, and the final published."""
     Pulka.objects.filter(tournament=tournament, status=Pulka.Status.RUNNING).update(

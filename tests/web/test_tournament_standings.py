@@ -1,4 +1,4 @@
-"""Tournament screens (issue 7): the standings, and publishing them."""
+"""Tournament screens (docs/tournaments.md §4): the standings, and publishing them."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_the_standings_poll_while_tables_are_playing_and_htmx_gets_the_region(
 
 
 def test_the_standings_poll_even_when_no_table_was_playing_at_load(tournament_world, cup):
-    # Issue 14, defect 6: loaded between rounds, the page never refreshed again.
+    # Loaded between rounds, the page never refreshed again.
     client = client_as(tournament_world, "member")
     before_any_round = client.get(url("standings", cup)).content.decode()
     draw(tournament_world, cup)

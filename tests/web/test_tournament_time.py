@@ -11,8 +11,9 @@ from django.utils import timezone
 
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.tournaments import room, timecontrol
+from prefscore.tournaments import timecontrol
 from prefscore.tournaments.models import Round, TableClosure, Tournament
+from prefscore.tournaments.presenters import room
 from tests.web.fixtures_tournaments import HTMX, client_as, draw, draw_draft, table_deals, url
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""Tournament screens (issue 7): the club's list, creating a tournament, registration.
+"""Tournament screens (docs/tournaments.md §4): the club's list, creating a tournament,
+registration.
 
 Drawing rounds, standings and publishing, the cut and the final are in the
 test_tournament_*.py modules beside this one."""

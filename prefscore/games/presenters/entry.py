@@ -74,7 +74,7 @@ class EntryForm:
 
     action: str
     mode: str
-    number: int | str  # the shared empty form's is a placeholder (presenters/next_deal.py)
+    number: int
     dealer: str
     sitting_out: tuple[str, ...]
     allpass_price: int

@@ -64,6 +64,16 @@ class SettlementRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Transfer:
+    """One payment's parts, for a result card that draws each name on its own."""
+
+    payer: str
+    payee: str
+    whists: str
+    money: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class SettlementView:
     """A settlement, every step of it; ``finished``: the pulka is over, else it is settled
     as if the players stopped now (Кодекс 4.2.3)."""
@@ -82,6 +92,7 @@ class SettlementView:
     seat_choices: tuple[Option, ...]
     stake: str | None
     payments: tuple[str, ...]
+    transfers: tuple[Transfer, ...]
     codex_rounding: bool
 
 
@@ -138,6 +149,7 @@ def settlement_of(
     exact = engine_settlement.exact_result(totals, conv)
     whole = engine_settlement.whole_result(totals, conv, first_seat)
     money = engine_settlement.money(whole.result, stake) if stake is not None else None
+    paid = engine_settlement.payments(whole.result)
     rows = tuple(
         SettlementRow(
             name=names[i],
@@ -174,7 +186,8 @@ def settlement_of(
             Option(str(s), n, s == _first_adjusted(whole, first_seat)) for s, n in enumerate(names)
         ),
         stake=format_money(stake) if stake is not None else None,
-        payments=tuple(_payment(p, names, stake) for p in engine_settlement.payments(whole.result)),
+        payments=tuple(_payment(p, names, stake) for p in paid),
+        transfers=tuple(_transfer(p, names, stake) for p in paid),
         codex_rounding=conv.rounding == "codex",
     )
 
@@ -198,6 +211,16 @@ def _adjustment(adjustment: engine_settlement.Adjustment, names: Sequence[str]) 
     if adjustment.change < 0:
         return _("%(player)s: gora −1; whists %(others)s → %(player)s: +%(q)s each.") % values
     return _("%(player)s: gora +1; whists %(others)s → %(player)s: −%(q)s each.") % values
+
+
+def _transfer(
+    payment: engine_settlement.Payment, names: Sequence[str], stake: Decimal | None
+) -> Transfer:
+    amount = payment.amount
+    money = None
+    if stake is not None and isinstance(amount, int):  # whole whists (4.2.12)
+        money = format_money(Decimal(amount) * stake)
+    return Transfer(names[payment.payer], names[payment.payee], format_result(amount), money)
 
 
 def _payment(

@@ -8,15 +8,13 @@ the earlier states of the sheet) from ``services`` and ``replay``.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import localize, time_format
+from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 
 from prefscore.clubs.models import MembershipRequest, Role
@@ -24,9 +22,8 @@ from prefscore.clubs.names import display_name
 from scoring.conventions import convention_label
 from scoring.engine.pulka import ScoredPulka
 from scoring.engine.sheet import SheetState
-from scoring.engine.stats import balance_after_each_deal
 
-from .. import access, poll_tickets, recording, render_cache, services
+from .. import access, poll_tickets, recording, render_cache
 from .. import pencil as pencil_rule
 from ..abandon import pending_with_answers
 from ..corrections import tournament_finished
@@ -35,20 +32,12 @@ from ..manual_entries import is_manual_row
 from ..models import Correction, Deal, ForgottenDeal, Pulka
 from ..recording import score_before_last
 from ..seating import Seating
-from ..titles import other_sheet
 from .conflict import EntryConflict
 from .entry import EntryForm, abandon_panel, entry_form, over_text, values_from_facts
-from .numbers import BalanceChart, balance_chart, signed_remembered
 from .protocol import (
     LineActions,
-    ProtocolEvent,
-    ProtocolLine,
-    for_viewer,
-    manual_notes,
-    protocol_lines,
-    split_newest,
 )
-from .sheet import Paper, draw_sheet, paper_of, sheet_table
+from .regions import Shared, StandingDeals, protocol_regions, sheet_region, status_region
 from .trail import forgotten_banner
 
 # The table screen's protocol shows the last so many deals, newest first; a link shows
@@ -92,205 +81,26 @@ def line_actions(
     )
 
 
-class StandingDeals(Sequence[Deal]):
-    """The standing deals, read lazily: the last one alone (one query) answers how many
-    there are and who holds the pencil; the whole list is loaded only when a part not
-    in the cache needs it. Standing deals are numbered 1…n without gaps (a new deal
-    must be number n + 1, an undo withdraws the last one)."""
-
-    def __init__(self, pulka: Pulka) -> None:
-        self.pulka = pulka
-        # The last deal is the version's too: every device after the first takes it
-        # from the cache, in a 1-tuple so that "no deal yet" is cached as well.
-        (self.last,) = render_cache.shared(pulka, "last-deal", self._last, language=False)
-        self._all: list[Deal] | None = None
-
-    def _last(self) -> tuple[Deal | None]:
-        rows = self.pulka.deals.current().select_related("entered_by").order_by("-number")
-        fields = (
-            "pulka",
-            "number",
-            "facts",
-            "entered_at",
-            "entered_by__username",
-            "entered_by__first_name",
-        )
-        return (rows.only(*fields).first(),)
-
-    def all(self) -> list[Deal]:
-        if self._all is None:  # the version's log (``recording``), read once
-            self._all = list(recording.log_of(self.pulka).deals)
-        return self._all
-
-    def __len__(self) -> int:
-        return self.last.number if self.last is not None else 0
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, int) and self.last is not None and index in (-1, len(self) - 1):
-            return self.last
-        return self.all()[index]
-
-
-class _Shared:
-    """What every viewer of one version sees, made at most once per request, and only
-    when the cache (``render_cache``) does not have the part already."""
-
-    def __init__(
-        self,
-        pulka: Pulka,
-        deals: Sequence[Deal],
-        corrections: list[Correction] | None,
-        scored: ScoredPulka | None,
-    ) -> None:
-        self.pulka, self._deals, self._corrections = pulka, deals, corrections
-        self._scored = scored
-        self._state: SheetState | None = None
-        self._paper: Paper | None = None
-        self._lines: dict[int | None, tuple[ProtocolLine | ProtocolEvent, ...]] = {}
-
-    @property
-    def deals(self) -> list[Deal]:
-        deals = self._deals
-        return deals.all() if isinstance(deals, StandingDeals) else list(deals)
-
-    @property
-    def corrections(self) -> list[Correction]:
-        if self._corrections is None:
-            if isinstance(self._deals, StandingDeals):
-                self._corrections = list(recording.log_of(self.pulka).corrections)
-            else:
-                self._corrections = services.load_corrections(self.pulka)
-        return self._corrections
-
-    @property
-    def scored(self) -> ScoredPulka:
-        if self._scored is None:
-            if isinstance(self._deals, StandingDeals) and self._corrections is None:
-                self._scored = recording.log_of(self.pulka).scored
-            else:
-                self._scored = services.score(self.pulka, self.deals, self.corrections)
-        return self._scored
-
-    @property
-    def paper(self) -> Paper:
-        if self._paper is None:
-            self._paper = paper_of(self.scored)
-        return self._paper
-
-    def state(self) -> SheetState:
-        """The sheet's state now: the engine's fold, once per version (and per request)."""
-        if self._scored is not None:
-            return self._scored.state
-        if self._state is None:
-            self._state = render_cache.shared(
-                self.pulka, "state", lambda: self.scored.state, language=False
-            )
-        return self._state
-
-    def lines(self, newest: int | None) -> tuple[ProtocolLine | ProtocolEvent, ...]:
-        """The protocol's lines as anyone sees them, before what the viewer may do."""
-        if newest not in self._lines:
-            self._lines[newest] = protocol_lines(
-                self.scored,
-                self.deals,
-                None,
-                paper=self.paper,
-                corrections=services.in_log_order(self.corrections),
-                newest=newest,
-            )
-        return self._lines[newest]
-
-
 def current_state(pulka: Pulka, deals: list[Deal], corrections: list[Correction]) -> SheetState:
     """The sheet's state at the pulka's version, from the cache when a device has seen
     it already: what the entry form checks a new deal against."""
-    return _Shared(pulka, deals, corrections, None).state()
-
-
-def _tail_variant(actions: LineActions, last: int) -> str:
-    """What one viewer may do on the protocol's older lines, as a digest: every viewer
-    with the same digest sees the same older lines, byte for byte."""
-    held = actions.held if actions.held != last else None
-    older = (
-        sorted(n for n in actions.correctable if n != last),
-        actions.arbiter,
-        held,
-        actions.held_text if held is not None else "",
-    )
-    return hashlib.blake2b(repr(older).encode(), digest_size=8).hexdigest()
+    return Shared(pulka, deals, corrections, None).state()
 
 
 def _protocol(
     request: HttpRequest,
     pulka: Pulka,
-    made: _Shared,
+    made: Shared,
     seats: Sequence[int],
     pencil: Deal | None,
     newest: int | None,
 ) -> dict[str, Any]:
-    """The protocol's parts: the newest deal's lines and the older ones, each a region
-    shared by every viewer who may do the same on them (``_head_variant``,
-    ``_tail_variant``)."""
-    deals = made._deals
-    actions = line_actions(request, pulka, deals, seats)
+    """The protocol's parts (``regions.protocol_regions``), with what this viewer may do
+    on its lines."""
+    actions = line_actions(request, pulka, made.standing, seats)
     held = pencil.number if pencil is not None else None
-    head = render_cache.shared(
-        pulka, "protocol-head", lambda: split_newest(made.lines(newest))[0], newest
-    )
-    last = len(deals)
     until = pencil_rule.pencil_until(pulka, pencil) if pencil is not None else None
-
-    def head_values() -> dict[str, Any]:
-        return {"protocol_head": for_viewer(head, actions, held, pulka.pk), "pencil_until": until}
-
-    def tail_values() -> dict[str, Any]:
-        lines = split_newest(made.lines(newest))[1]
-        return {"protocol_tail": for_viewer(lines, actions, held, pulka.pk)}
-
-    region = partial(render_cache.Region, pulka)
-    template = "games/_protocol.html"
-    return {
-        # Read by the template only to know whether there is a line at all.
-        "protocol_head": head,
-        "protocol_head_region": region(
-            "protocol-head-html",
-            f"{template}#head",
-            head_values,
-            newest,
-            _head_variant(head, actions, held, until),
-        ),
-        "protocol_tail_region": region(
-            "protocol-tail",
-            f"{template}#tail",
-            tail_values,
-            newest,
-            _tail_variant(actions, last),
-            # The viewer's pencil is on the last deal, in the head; were it ever on an
-            # older one, his older lines would be his own.
-            held if held not in (None, last) else "",
-        ),
-        "protocol_hidden": max(0, last - newest) if newest is not None else 0,
-    }
-
-
-def _head_variant(
-    head: Sequence[ProtocolLine | ProtocolEvent],
-    actions: LineActions,
-    held: int | None,
-    until: Any,
-) -> str:
-    """What one viewer may do on the newest deal's lines, and the pencil's time, as a
-    digest: ``for_viewer``'s only inputs beside the lines, never the lines' repr."""
-    numbers = sorted(line.number for line in head if isinstance(line, ProtocolLine))
-    may_do = (
-        numbers,
-        sorted(n for n in actions.correctable if n in numbers),
-        actions.arbiter,
-        held,
-        actions.held_text if actions.held in numbers else "",
-        until.isoformat() if until is not None else "",
-    )
-    return hashlib.blake2b(repr(may_do).encode(), digest_size=12).hexdigest()
+    return protocol_regions(pulka, made, actions, held, until, newest)
 
 
 def table_context(
@@ -330,7 +140,7 @@ def table_context(
     """
     newest = None if whole_protocol else PROTOCOL_DEALS
     standing: Sequence[Deal] = StandingDeals(pulka) if deals is None else deals
-    made = _Shared(pulka, standing, corrections, scored)
+    made = Shared(pulka, standing, corrections, scored)
     # Asked only by the parts that read the state: a body shared from the cache needs none.
     state = made.state
     seating = seating if seating is not None else Seating.of(pulka)
@@ -377,13 +187,11 @@ def table_context(
         "convention": convention_label(pulka.convention_name),
         "names": tuple(pulka.player_names),
         "finished": pulka.status == Pulka.Status.FINISHED,
+        # The screen is kept awake while it runs (static/js/wake.js).
+        "running": pulka.status == Pulka.Status.RUNNING,
         "deal_count": len(standing),
-        "status_region": render_cache.Region(
-            pulka, "status", "games/_status.html", lambda: _status(pulka, len(standing))
-        ),
-        "sheet_region": render_cache.Region(
-            pulka, "sheet", "games/_sheet_body.html", lambda: _sheet(made.scored, made.paper)
-        ),
+        "status_region": status_region(pulka, len(standing)),
+        "sheet_region": sheet_region(pulka, made),
         **_protocol(request, pulka, made, seats, pencil, newest),
         "forgotten": banner,
         "may_propose": may_propose and (entry is None or entry.mode == "record"),
@@ -406,35 +214,10 @@ def table_context(
         "conflict": conflict,
         "notice": notice,
         "poll_url": poll_tickets.poll_url(pulka, poll_tickets.ticket_for(request, pulka)),
-        # An admin at the table sees who waits to join (one count, read only for him;
-        # a plain number, so that it keys the shared page: presenters/viewer_class.py).
+        # An admin at the table sees who waits to join (one count, read only for him). It is
+        # shown in the page's head, outside every shared region (render_cache.Region), so
+        # one viewer's count is never kept for another.
         "waiting_requests": _waiting(pulka, role),
-    }
-
-
-def _status(pulka: Pulka, deals: int) -> dict[str, Any]:
-    """The status line's values: the version settles each (``games/_status.html``)."""
-    return {
-        "pulka_id": pulka.pk,
-        "finished": pulka.status == Pulka.Status.FINISHED,
-        "archived": pulka.status == Pulka.Status.ARCHIVED,
-        "convention": convention_label(pulka.convention_name),
-        "status_target": _("to %(target)s") % {"target": localize(pulka.target)},
-        "status_deals": _("deals: %(deals)s") % {"deals": localize(deals)},
-        # The other sheet of a table played on short (§4.9; none at a club pulka).
-        **(other_sheet(pulka.title_parts) if pulka.title_parts else {}),
-    }
-
-
-def _sheet(scored: ScoredPulka, paper: Paper) -> dict[str, Any]:
-    """The drawn sheet's values (``games/_sheet_body.html``): the engine's fold, drawn."""
-    return {
-        "drawn": draw_sheet(scored, paper),
-        "sheet_figures": sheet_table(scored, paper),
-        # Each player's balance after every deal, drawn with the sheet.
-        "balance": balance_of(scored),
-        # The manual lines' reasons under the drawn sheet (docs/rules.md §3.11).
-        "manual_notes": manual_notes(scored),
     }
 
 
@@ -455,12 +238,6 @@ def _waiting(pulka: Pulka, role: str | None) -> int:
     if role != Role.ADMIN:
         return 0
     return MembershipRequest.objects.filter(club_id=pulka.club_id).pending().count()
-
-
-def balance_of(scored: ScoredPulka) -> BalanceChart | None:
-    """The chart of each player's balance, settled as if the pulka stopped after each deal."""
-    balances = balance_after_each_deal(scored)
-    return balance_chart(scored.pulka.names, balances, signed_remembered(), _("deals"))
 
 
 def _change_form(

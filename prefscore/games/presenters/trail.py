@@ -284,6 +284,12 @@ _SENTENCES: dict[str, Promise] = {
     AuditEvent.Action.FINISHED: gettext_lazy(
         "Every pulya is closed: the pulka is over and takes no more deals."
     ),
+    AuditEvent.Action.SHARED: gettext_lazy(
+        "Made the result public: anyone with the new link sees it and its card."
+    ),
+    AuditEvent.Action.UNSHARED: gettext_lazy(
+        "Took the result's public link back: it shows nothing any more."
+    ),
     AuditEvent.Action.IMPORTED: gettext_lazy(
         "Imported the pulka from a file (SHA-256 %(sha256)s). Deals: %(deals)s; "
         "corrections: %(corrections)s."

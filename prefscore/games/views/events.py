@@ -1,5 +1,5 @@
 """The change signal of a table: the sheet's and the spectator's Server-Sent Events
-streams (README, "See it at once"; the stream itself: ``games/streams.py``).
+streams (docs/push.md; the stream itself: ``games/streams.py``).
 
 The stream carries only the pulka's version; the page (``static/js/push.js``) then asks
 the ordinary poll for the regions. Who may listen is checked as for the poll, on

@@ -16,6 +16,7 @@ from prefscore.web.integers import request_int
 
 from .. import presenters, render_cache, services
 from ..access import pulka_for
+from ..presenters.sharing import share_panel_for
 
 
 def _seat(value: str, size: int) -> int | None:
@@ -37,5 +38,11 @@ def settlement_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
     # Once per version, seat and language, for every device and worker (render_cache).
     settlement, deal_count = render_cache.shared(pulka, "settlement", settle, first_seat)
-    context = {"pulka": pulka, "settlement": settlement, "deal_count": deal_count}
+    context = {
+        "pulka": pulka,
+        "settlement": settlement,
+        "deal_count": deal_count,
+        # A finished pulka's card and public link (views/sharing.py).
+        "share": share_panel_for(request, pulka, settlement),
+    }
     return render_page(request, "games/settlement.html", context, "settlement")

@@ -25,7 +25,7 @@ from ..models import Pulka
 from ..presenters.spectator import spectator_context
 
 TEMPLATE = "games/spectator.html"
-REGIONS = ("status", "sheet", "protocol", "poll")
+REGIONS = ("status", "result", "sheet", "protocol", "poll")
 
 
 def _watched(token: str) -> Pulka:

@@ -1,5 +1,5 @@
 """`manage.py check_names`: the names made before the one rule of names that break it
-(clubs/name_rules.py; README, "Accounts, roles and security").
+(clubs/name_rules.py; docs/accounts.md).
 
 Lists, one a line: each club's players whose name shows no letter or digit, each pair of
 a club's players whose names look the same (equal UTS #39 skeletons), and each account
