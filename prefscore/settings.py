@@ -397,6 +397,8 @@ MAIL_DELIVERY_BACKEND = email_backend(MAIL_ENV)
 # Whether the site can mail at all: a challenged sign-in then also offers a mailed code.
 MAIL_CONFIGURED = MAIL_DELIVERY_BACKEND.endswith("smtp.EmailBackend")
 MAIL_PER_RECIPIENT_PER_HOUR = env_int("MAIL_PER_RECIPIENT_PER_HOUR", 5)
+# How long a worker sending a mail holds it before another may send it (mail_queue.py).
+MAIL_CLAIM_SECONDS = env_int("MAIL_CLAIM_SECONDS", 120)
 # Requests that mail or invite, per client address and hour (prefscore/clubs/ratelimit.py).
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 30)
 RESETS_PER_ADDRESS_PER_HOUR = env_int("RESETS_PER_ADDRESS_PER_HOUR", 10)

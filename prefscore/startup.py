@@ -21,7 +21,6 @@ without a traceback. The worker then takes the daily backups while the server ru
 from __future__ import annotations
 
 import io
-import logging
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,8 +35,6 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from prefscore.clubs import owner
-
-log = logging.getLogger(__name__)
 
 # Every app's migrations before they were squashed into one on 2026-12-01: a database
 # that has any of them applied cannot be migrated by this code.

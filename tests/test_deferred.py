@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.contrib import admin
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks import TaskResultStatus, task
@@ -179,3 +180,47 @@ def test_nobody_but_staff_sees_the_tasks(client, django_user_model):
     client.force_login(django_user_model.objects.create_user("anna"))
     response = client.get(reverse("admin:deferred_taskrecord_changelist"))
     assert response.status_code == 302  # to the admin's sign-in
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "Send a mail"), ("ru", "Отправить письмо")])
+def test_a_task_is_named_in_the_admin_in_words(admin_client, language, words):
+    from prefscore.clubs.mail_queue import send_queued
+
+    send_queued.enqueue(1)
+    listing = admin_client.get(
+        reverse("admin:deferred_taskrecord_changelist"), HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert words in listing.content.decode()
+
+
+def test_the_owner_tries_a_failed_task_again_with_all_its_tries(settings, admin_client):
+    settings.TASK_ATTEMPTS = 1
+    result = always_fail.enqueue()
+    run_due()
+
+    response = admin_client.post(
+        reverse("admin:deferred_taskrecord_changelist"),
+        {"action": "try_again", "_selected_action": [str(result.id)]},
+        HTTP_ACCEPT_LANGUAGE="ru",
+    )
+
+    assert response.status_code == 302
+    row = DBTaskResult.objects.get(id=result.id)
+    assert row.status == TaskResultStatus.READY and row.worker_ids == []
+    assert run_due() == 1  # tried again at once
+    row.refresh_from_db()
+    assert row.status == TaskResultStatus.FAILED and len(row.worker_ids) == 1
+
+
+def test_only_the_owner_may_try_tasks_again(django_user_model):
+    from django.test import Client
+
+    from prefscore.deferred.admin import TaskRecordAdmin
+    from prefscore.deferred.models import TaskRecord
+
+    staff = django_user_model.objects.create_user("clubadmin", is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    request = client.get("/").wsgi_request
+    request.user = staff
+    assert not TaskRecordAdmin(TaskRecord, admin.site).has_retry_permission(request)

@@ -1,7 +1,7 @@
-"""Every code name the design document cites is still in the code: a name that moved or
-went fails here, so the document cannot drift from what it describes.
+"""Every code name the design document (and CONTRIBUTING.md) cites is still in the code: a
+name that moved or went fails here, so the documents cannot drift from what they describe.
 
-docs/design.md names code in two ways, and both are read:
+docs/design.md names code in two ways, and both are read (CONTRIBUTING.md the second):
 
 - the layout tree ("Layout"): each file and folder it lists, under its folder, exists;
 - the names in backticks: a path (``games/recording.py``, ``presenters/table.py``,
@@ -20,6 +20,7 @@ of ``OUTSIDE`` (the browser's and the request's own).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import re
 from functools import cache
@@ -33,12 +34,16 @@ import scoring
 
 ROOT = Path(__file__).resolve().parent.parent
 DESIGN = ROOT / "docs" / "design.md"
+# The documents a newcomer reads for where the code is: the design, and how to work on it.
+DOCUMENTS = [DESIGN, ROOT / "CONTRIBUTING.md"]
 SELF = Path(__file__).resolve()  # its examples of names that went are in no code
 # Where a name the document cites may live.
 CODE_FOLDERS = ("prefscore", "scoring", "static", "templates", "tests", "bench")
 CODE_SUFFIXES = {".py", ".js", ".html", ".css", ".toml", ".cfg", ".txt"}
-# Dotted names that belong to the browser, the request or Python, not to the project.
-OUTSIDE = {"request", "navigator", "crypto", "window", "document", "str"}
+# Dotted names that belong to the browser, the request, a Playwright test or Python, not
+# to the project; another's module (``json.loads``) is imported and read as ours are.
+OUTSIDE = {"request", "navigator", "crypto", "window", "document", "str", "context", "page"}
+FILE_SUFFIXES = r"\.(py|js|html|md|toml|css|po|mo|json|txt|service|timer|example)$"
 IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 DOTTED = re.compile(rf"^{IDENTIFIER}(\.{IDENTIFIER})+(\(\))?$")
 PATH = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.\-/]*(#[A-Za-z0-9_\-]+)?$")
@@ -51,6 +56,15 @@ def design_text() -> str:
     return DESIGN.read_text(encoding="utf-8")
 
 
+def document_spans() -> list[tuple[str, str]]:
+    """(document, span) for every document of ``DOCUMENTS``."""
+    return [
+        (document.name, span)
+        for document in DOCUMENTS
+        for span in cited_spans(document.read_text(encoding="utf-8"))
+    ]
+
+
 def _outside_fences(text: str) -> str:
     """The text without its fenced blocks, nor the paragraph that names other projects'
     code as what not to copy ("Don't copy: …")."""
@@ -58,16 +72,16 @@ def _outside_fences(text: str) -> str:
     return re.sub(r"^Don't copy:.*?(\n\n|\Z)", "", text, flags=re.S | re.M)
 
 
-def cited_spans() -> list[str]:
+def cited_spans(text: str | None = None) -> list[str]:
     """Every span in single backticks outside the fenced blocks, once each, in order."""
-    spans = re.findall(r"`([^`\n]+)`", _outside_fences(design_text()))
+    spans = re.findall(r"`([^`\n]+)`", _outside_fences(design_text() if text is None else text))
     return list(dict.fromkeys(spans))
 
 
 @cache
 def repository_files() -> tuple[str, ...]:
     found = [p.name + ("/" if p.is_dir() else "") for p in ROOT.iterdir()]
-    for folder in (*CODE_FOLDERS, "docs", ".ci"):
+    for folder in (*CODE_FOLDERS, "docs", ".ci", "locale", "deploy", "tools"):
         for path in (ROOT / folder).rglob("*"):
             if "__pycache__" in path.parts or "node_modules" in path.parts:
                 continue
@@ -124,6 +138,8 @@ def _resolve(dotted: str) -> bool:
         if modules:
             return any(_has(importlib.import_module(m), rest) for m in modules)
     owner = _project_class(parts[0])
+    if owner is None and importlib.util.find_spec(parts[0]) is not None:
+        owner = importlib.import_module(parts[0])  # another's: json.loads
     return owner is not None and _has(owner, parts[1:])
 
 
@@ -155,7 +171,10 @@ def _make_targets() -> set[str]:
 
 
 def _commands() -> set[str]:
-    return {Path(p).stem for p in repository_files() if "/management/commands/" in p}
+    """The project's commands and Django's own (``createcachetable``)."""
+    from django.core.management import get_commands
+
+    return set(get_commands())
 
 
 def problem(span: str) -> str | None:
@@ -171,11 +190,11 @@ def problem(span: str) -> str | None:
         return None  # a quoted value: "tournament:<id>"
     if bare.startswith("/") or "://" in bare:
         return None  # a URL
-    if DOTTED.match(bare) and not re.search(r"\.(py|js|html|md|toml|css)$", bare):
+    if DOTTED.match(bare) and not re.search(FILE_SUFFIXES, bare):
         if bare.split(".")[0] in OUTSIDE:
             return None
         return None if _resolve(bare) else f"{bare} is no module, class or attribute"
-    if "/" in bare or re.search(r"\.(py|js|html|md|toml|css)$", bare):
+    if "/" in bare or re.search(FILE_SUFFIXES, bare):
         if not PATH.match(bare):
             return None  # "7♠/pass": notation, not a path
         path, _, _partial = bare.partition("#")
@@ -231,9 +250,9 @@ def test_the_document_cites_code_names():
     assert len(layout_paths()) > 80
 
 
-@pytest.mark.parametrize("span", cited_spans())
-def test_every_code_name_the_design_cites_is_in_the_code(span):
-    assert problem(span) is None, problem(span)
+@pytest.mark.parametrize(("document", "span"), document_spans())
+def test_every_code_name_the_design_cites_is_in_the_code(document, span):
+    assert problem(span) is None, f"{document}: {problem(span)}"
 
 
 @pytest.mark.parametrize("path", layout_paths())
@@ -249,10 +268,16 @@ def test_every_file_of_the_layout_exists(path):
         ("games/no_such_module.py", True),
         ("NoSuchPresenter", True),
         ("make no-such-target", True),
+        ("manage.py no_such_command", True),
+        ("manage.py check_tournament", False),
+        ("manage.py createcachetable", False),
         ("render_cache.render_settled", False),
         ("Pulka.objects.in_progress()", False),
         ("clubs/names.isolate", False),
         ('"games/sheet.html#sheet"', False),
+        ("json.no_such_function", True),
+        ("json.loads", False),
+        ("locale/ru/LC_MESSAGES/django.po", False),
     ],
 )
 def test_a_name_that_went_is_told(span, gone):

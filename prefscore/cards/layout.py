@@ -85,3 +85,26 @@ def sentence(template: str, names: Mapping[str, str], values: Mapping[str, str])
     if at < len(template):
         parts.append(Segment(template[at:]))
     return tuple(parts)
+
+
+def top_and_mine(rows: tuple[Row, ...], top: int = 10) -> tuple[Row, ...]:
+    """The first ``top`` rows, and the reader's own row below them (marked off by a gap)
+    when it is further down: a standings card shows the leaders and where you stand."""
+    shown = rows[:top]
+    mine = next((row for row in rows[top:] if row.mine), None)
+    if mine is None:
+        return shown
+    return (*shown, Row(mine.name, mine.cells, mine.negative, mine.rank, True, True))
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """A public page's preview in a chat: its Open Graph and Twitter tags
+    (``templates/_preview.html``), the card as the image with its size."""
+
+    title: str
+    description: str
+    url: str
+    image: str
+    width: int = WIDTH
+    height: int = HEIGHT

@@ -25,10 +25,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django_tasks import TaskContext, TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction
 
+from prefscore.deferred.titles import titled
 from prefscore.deferred.worker import on_start
 
 # The backup command's own rule for its dated names and which of them go (--keep).
@@ -116,6 +118,9 @@ def schedule(after: float | None = None, current: str = "") -> bool:
         run_after = timezone.now() + timedelta(seconds=after)
         scheduled_backup.using(run_after=run_after).enqueue()
     return True
+
+
+titled(scheduled_backup, _("Scheduled backup"))
 
 
 @on_start

@@ -10,7 +10,7 @@ Neither lost nor doubled: the row is the mail's record, and the task only ever s
 row not yet marked sent. It claims the row (``claimed_until``) in a transaction of its
 own, sends, and marks it sent; a worker killed between the SMTP server's "accepted" and
 that mark leaves the task RUNNING, which another worker runs again once the dead one's
-lease lapses, after the claim (``CLAIM``): the mail goes again with the same Message-ID,
+lease lapses, after the claim (``MAIL_CLAIM_SECONDS``): the mail goes again with the same Message-ID,
 which mail clients show once. A send that fails is tried again with the library's
 backoff, its error kept on the row. A recipient gets at most
 ``MAIL_PER_RECIPIENT_PER_HOUR`` mails an hour; more are dropped (logged), so nobody can
@@ -39,13 +39,14 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives, get_connectio
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 from django_tasks import TaskContext, task
+
+from prefscore.deferred.titles import titled
 
 from .models import OutgoingMail
 
 log = logging.getLogger(__name__)
-# How long a sender may take over one mail before another may take it over.
-CLAIM = timedelta(minutes=2)
 KEPT = timedelta(days=1)
 # The key of a composed mail's message that names the job's task (``compose``).
 COMPOSED_BY = "composed_by"
@@ -189,7 +190,7 @@ def _claim(pk: int) -> OutgoingMail | None:
             return None
         if mail.claimed_until is not None and mail.claimed_until > now:
             raise MailBusy(f"mail {pk} is being sent until {mail.claimed_until:%H:%M:%S}")
-        mail.claimed_until = now + CLAIM
+        mail.claimed_until = now + timedelta(seconds=settings.MAIL_CLAIM_SECONDS)
         mail.attempts += 1
         mail.save(update_fields=["claimed_until", "attempts"])
     return mail
@@ -212,3 +213,7 @@ def send_queued(pk: int) -> bool:
     # Sent mail is kept a day: the hourly limits count it, then it is only a liability.
     OutgoingMail.objects.filter(sent_at__lt=timezone.now() - KEPT).delete()
     return True
+
+
+titled(compose, _("Compose a mail (a reset, a sign-in code, a notice)"))
+titled(send_queued, _("Send a mail"))

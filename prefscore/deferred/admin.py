@@ -2,7 +2,10 @@
 error (docs/tasks.md §3). The server's owner looks here when something did not happen.
 
 The library registers an admin of its own, in English only: it is replaced by this one,
-worded in both languages, on :class:`TaskRecord` (the library's rows).
+worded in both languages, on :class:`TaskRecord` (the library's rows). Each task is
+named in words where its module gave it some (``titles.titled``); a failed one may be
+tried again, with its full count of tries, once what made it fail is mended (an SMTP
+server's settings, a full disk).
 """
 
 from __future__ import annotations
@@ -12,15 +15,18 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from prefscore.admin_words import WordedAdmin
 
 from .models import TaskRecord
+from .titles import TITLES
 
 if admin.site.is_registered(DBTaskResult):
     admin.site.unregister(DBTaskResult)
@@ -64,6 +70,7 @@ class StateFilter(admin.SimpleListFilter):
 class TaskRecordAdmin(WordedAdmin):
     list_display = ["name", "state", "tries", "queued", "finished", "error"]
     list_filter = [StateFilter]
+    actions = ["try_again"]
     ordering = ["-enqueued_at"]
     readonly_fields = [
         "name",
@@ -84,9 +91,27 @@ class TaskRecordAdmin(WordedAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_retry_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    @admin.action(description=_("Try the failed tasks again now"), permissions=["retry"])
+    def try_again(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        again = queryset.filter(status=TaskResultStatus.FAILED).update(
+            status=TaskResultStatus.READY, run_after=timezone.now(), worker_ids=[]
+        )
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d task will be tried again.",
+                "%(count)d tasks will be tried again.",
+                again,
+            )
+            % {"count": again},
+        )
+
     @admin.display(description=_("task"))
     def name(self, row: TaskRecord) -> str:
-        return row.task_path.rsplit(".", 1)[-1]
+        return str(TITLES.get(row.task_path) or row.task_path.rsplit(".", 1)[-1])
 
     @admin.display(description=_("state"))
     def state(self, row: TaskRecord) -> str:

@@ -242,6 +242,9 @@ class TaskWorker(Worker):
                     return
                 log.error("task %s failed its last try (%s): %s", row.id, tries, error)
                 row.set_failed(error)
+                # Inside the handler: the library's log of a failed task prints its error.
+                task_finished.send(sender=sender, task_result=row.task_result)
+                return
             task_finished.send(sender=sender, task_result=row.task_result)
         finally:
             self.running_task = False

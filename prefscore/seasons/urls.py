@@ -11,6 +11,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/<slug:season>/edit/", views.edit, name="edit"),
     path("clubs/<slug:slug>/seasons/<slug:season>/projector/", views.projector, name="projector"),
     path("clubs/<slug:slug>/seasons/<slug:season>/table.csv", views.table_csv, name="csv"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/card.png", views.card, name="card"),
     path("clubs/<slug:slug>/seasons/<slug:season>/table.json", views.table_json, name="json"),
     path(
         "clubs/<slug:slug>/seasons/<slug:season>/divisions/",

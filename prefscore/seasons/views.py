@@ -18,14 +18,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from prefscore.clubs.models import Club
+from prefscore.clubs.models import Club, Player
 from prefscore.clubs.permissions import ORGANISERS, club_and_role_for, may
+from prefscore.games.views.sharing import card_response
 from prefscore.stats import exports as stats_exports
 from prefscore.stats import recounts
 from prefscore.tournaments.services import TournamentError
 from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
 from . import divisions, exports, presenters, qualification, standings
+from .cards import season_card, season_preview
 from .division_forms import ConfirmForm, DivisionsForm, MarkedForm
 from .forms import SeasonForm
 from .models import POLICY_FIELDS, Season
@@ -82,17 +84,39 @@ def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str)
         found, role = _readable(request, slug, season)
     except _SignIn:
         return redirect_to_login(request.get_full_path())
-    lines = found.lines.select_related("player", "division").order_by("position")
+    rows = _rows(found)
     context = {
         "club": found.club,
         "season": found,
-        "rows": [presenters.line_row(line) for line in lines],
+        "rows": rows,
+        # Its card in a chat's preview, when public (cards.py; docs/design.md, "Sharing a result").
+        "preview": season_preview(request, found, rows),
         "member": role is not None,
         "may_change": may(role, ORGANISERS),
         "changes": list(found.policy_changes.select_related("changed_by")),
         "updating": recounts.updating(found.club_id),
     }
     return render_page(request, template, context, "standings")
+
+
+def _rows(season: Season) -> list[presenters.LineRow]:
+    lines = season.lines.select_related("player", "division").order_by("position")
+    return [presenters.line_row(line) for line in lines]
+
+
+@require_safe
+def card(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season table's card, readable as the table is; the reader's line marked."""
+    try:
+        found, _role = _readable(request, slug, season)
+    except _SignIn:
+        return redirect_to_login(request.get_full_path())
+    reader = None
+    if request.user.is_authenticated:
+        mine = Player.objects.filter(club=found.club, user=request.user)
+        reader = mine.values_list("pk", flat=True).first()
+    shown = season_card(found, _rows(found), reader)
+    return card_response(request, shown, public=found.public)
 
 
 @require_safe

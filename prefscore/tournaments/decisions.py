@@ -18,9 +18,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from prefscore.clubs.names import isolate
 from prefscore.games.models import AuditEvent, Pulka
+from prefscore.games.presenters.numbers import signed
 from prefscore.games.titles import table_title
 
 from .models import Round, TableClosure, Tournament, TournamentEvent
@@ -167,13 +169,17 @@ def _event_detail(event: TournamentEvent) -> str:
         before = details.get("before") or []
         after = details.get("after") or []
         figures = ", ".join(
-            f"{name} {old:+d} → {new:+d}"
+            f"{isolate(str(name))} {_signed(old)} → {_signed(new)}"
             for name, old, new in zip(players, before, after, strict=False)
         )
         return _("round %(round)s: %(figures)s") % {
             "round": details.get("round"),
             "figures": figures,
         }
+    if event.action == TournamentEvent.Action.TABLE_CLOSED:
+        return _closing(details)
+    if event.action == TournamentEvent.Action.CUT:
+        return _cut(details)
     if event.action == TournamentEvent.Action.FINE:
         return _("%(player)s, %(points)s whists at round %(round)s") % {
             "player": isolate(details.get("player", "")),
@@ -181,3 +187,37 @@ def _event_detail(event: TournamentEvent) -> str:
             "round": details.get("round", ""),
         }
     return str(details.get("player", ""))
+
+
+def _closing(details: dict[str, Any]) -> str:
+    """A closing as the list says it: its round, its players (with the arbiter's figures
+    when he entered the final sheet) and how it was closed (§4.9, §4.15)."""
+    players = [str(name) for name in details.get("players") or ()]
+    whists = details.get("whists")
+    if isinstance(whists, list) and len(whists) == len(players):
+        pairs = zip(players, whists, strict=True)
+        seats = [f"{isolate(name)} {_signed(value)}" for name, value in pairs]
+    else:
+        seats = [isolate(name) for name in players]
+    kind = details.get("kind")
+    how = TableClosure.Reason(kind).label if kind in TableClosure.Reason.values else ""
+    return _("round %(round)s: %(table)s (%(how)s)") % {
+        "round": details.get("round", ""),
+        "table": ", ".join(seats),
+        "how": how,
+    }
+
+
+def _signed(value: Any) -> str:
+    return signed(value, None) if isinstance(value, int) else str(value)
+
+
+def _cut(details: dict[str, Any]) -> str:
+    """A cut as the list says it: the stage it made and how many it took (§4.10)."""
+    stage = details.get("stage")
+    label = Round.Stage(stage).label if stage in Round.Stage.values else str(stage or "")
+    size = details.get("size")
+    count = size if isinstance(size, int) else len(details.get("players") or ())
+    return ngettext(
+        "the %(stage)s: %(count)s player", "the %(stage)s: %(count)s players", count
+    ) % {"stage": label, "count": count}

@@ -4,6 +4,7 @@ its controls, and its standings and bracket (open to anyone when public)."""
 from django.urls import path
 
 from .views import (
+    card,
     checkin,
     constraints,
     control,
@@ -56,6 +57,7 @@ urlpatterns = [
     path(f"{T}/publish/", tournament.publish, name="publish"),
     path(f"{T}/standings/", tournament.standings, name="standings"),
     path(f"{T}/bracket/", tournament.bracket, name="bracket"),
+    path(f"{T}/standings/card.png", card.standings_card_png, name="standings_card"),
     # The tournament file in (docs/tournaments.md §6): views/files.py.
     path("<slug:club>/new/import/", files.import_json, name="import"),
     path("<slug:club>/new/import/<id:job>/", files.import_job, name="import_job"),

@@ -3,16 +3,23 @@ checked against a recount by hand (docs/tournaments.md §4.7–§4.9, docs/seaso
 
 Every deal is tapped into its table's entry form (``support.record_deal``). The deals
 are chosen so that a person can settle them with a pencil (docs/rules.md §2, §3.1,
-§3.7): each is a 6 made exactly (price 2: the declarer writes 2 in his pulya, the
-defenders take 4 tricks and write 2 whists a trick on him, Leningrad twice that; a lone
-whister writes his partner's trick too, "greedy"), so no gora, no penalty, no help. At
-settlement each player gets the whists he wrote less those written on him, plus
-10 × (his pulya − the table's mean pulya) (the mountain of §3.7 with the pulya converted:
-at a table of 4 the dealer of the first deal never declares). The tournament's standings
-are the rounds' sums with the arbiter's figures where he closed a table; the season's
-points are place points per table (3/2/1/0 at four, 3/1½/0 at three, shared places
-split) times the convention's coefficient, summed over its events. None of that is asked
-of prefscore: the test's own arithmetic below.
+§3.7): each is a 6 or a 7 made exactly (its price, 2 or 4, in the declarer's pulya; the
+defenders write the price a trick on him, twice that in Leningrad; a lone whister counts
+his partner's tricks too, "greedy"), so no gora, no penalty, no help. At settlement each
+player gets the whists he wrote less those written on him, plus 10 × (his pulya − the
+table's mean pulya), twice that in Leningrad (the mountain of §3.7, the pulya converted):
+whole numbers whenever the pulyas differ by whole steps, as they do here.
+
+The evening (two rounds, tables of 4 and 3, three deals a round): one table's final
+sheet entered by the arbiter; at a table of 4 a player ahead on the sheet drops after
+the first deal, and the other three play the two deals left on a sheet of three, his
+whists there capped at the regulations' 0 (§4.9). The standings are the rounds' sums,
+the table of 4 counted once with both its sheets. The season: four club evenings (one a
+Leningrad pulka at a coefficient of 4/3, one where a player sits at two tables) and the
+tournament; its points are place points per table (3/2/1/0 at four, 3/1½/0 at three,
+shared places split) times the convention's coefficient, summed. None of that is asked
+of prefscore: the test's own arithmetic below. ``check_tournament`` and
+``check_season`` then find the walk sound.
 
 The tournament is walked in Russian and its standings read again in English; the season
 is made in English and its table read again in Russian.
@@ -23,10 +30,12 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from fractions import Fraction
+from io import StringIO
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.utils import timezone
 
 from prefscore.clubs.models import Club, Membership, Player, Role
@@ -352,3 +361,7 @@ def test_a_director_replays_an_evening_and_a_season_that_agree_with_a_hand_recou
     agrees(season_on_page(other), season_points)
     page.goto(f"{base}/clubs/cup/seasons/spring/")
     agrees(season_on_page(page), season_points)
+    # The season's own checker, recounting from the sheets, agrees too (§3a).
+    out = StringIO()
+    call_command("check_season", "cup/spring", stdout=out)
+    assert "The table of Spring series agrees with its sheets." in out.getvalue()

@@ -447,6 +447,7 @@ EXPECTATIONS: dict[str, Expect] = {
     "seasons:projector": club_roles(*MEMBERS, kwargs=walk_season),
     "seasons:csv": club_roles(*MEMBERS, kwargs=walk_season),
     "seasons:json": club_roles(*MEMBERS, kwargs=walk_season),
+    "seasons:card": club_roles(*MEMBERS, kwargs=walk_season),
     "seasons:player": club_roles(*MEMBERS, kwargs=walk_season_line),
     "seasons:create": club_roles(*ORGANISERS),
     "seasons:edit": club_roles(*ORGANISERS, kwargs=walk_season),
@@ -502,6 +503,7 @@ EXPECTATIONS: dict[str, Expect] = {
         *ORGANISERS, method="post", kwargs=walk_kwargs, data=lambda w: {"public": "on"}
     ),
     "tournaments:standings": public(kwargs=walk_kwargs),
+    "tournaments:standings_card": public(kwargs=walk_kwargs),
     # The room (prefscore/tournaments/views/room.py): the projector of a public
     # tournament is anyone's (PRIVATE_TOURNAMENT below for a private one).
     "tournaments:room": club_roles(*ORGANISERS, kwargs=walk_kwargs),
@@ -555,6 +557,7 @@ def walk_private_kwargs(world: World) -> dict[str, Any]:
 
 PRIVATE_TOURNAMENT: dict[str, Expect] = {
     "tournaments:standings": club_roles(*MEMBERS, kwargs=walk_private_kwargs),
+    "tournaments:standings_card": club_roles(*MEMBERS, kwargs=walk_private_kwargs),
     "tournaments:projector": club_roles(*ORGANISERS, kwargs=walk_private_kwargs),
     "tournaments:projector_events": replace_outcomes(
         club_roles(*ORGANISERS, kwargs=walk_private_kwargs), anonymous=DENIED

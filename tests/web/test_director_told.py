@@ -311,3 +311,50 @@ def test_the_file_keeps_the_decisions_and_an_import_keeps_the_history(tournament
     kept = list(copy_.events.order_by("at", "pk").values_list("action", "reason"))
     assert kept == [("table_closed", ""), ("dropped", "ill")]
     assert checks.check(copy_) == []
+
+
+# --- the decisions the tournament page lists ------------------------------------------
+
+
+def _decisions(world, cup, language: str = "en") -> list[str]:
+    response = client_as(world, "organiser", language).get(url("detail", cup))
+    assert response.status_code == 200
+    return [" ".join(row.detail.split()) for row in response.context["decisions"]]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", ("round 1", "final sheet entered by the arbiter", "the final: 3 players")),
+        ("ru", ("тур 1", "итоговая запись внесена судьёй", "финал: 3 игрока")),
+    ],
+)
+def test_the_decisions_list_says_which_table_was_closed_how_and_what_the_cut_took(
+    tournament_world, cut_cup, language, said
+):
+    """Each closing names its round, its players and how it was closed, with the
+    arbiter's figures; the cut names its stage and how many went through (§4.15)."""
+    closing, figures, cut = said
+    rows = _decisions(tournament_world, cut_cup, language)
+    closings = [row for row in rows if closing in row and figures in row]
+    assert len(closings) == 3, rows
+    first = Pulka.objects.filter(tournament=cut_cup, round_number=1).order_by("pk").first()
+    names = list(first.player_names)
+    shown = next(row for row in closings if all(name in row for name in names))
+    for name, whists in zip(names, (30, 0, -30), strict=True):
+        figure = f"{whists:+d}".replace("-", "\u2212") if whists else "0"
+        assert f"{name} {figure}" in shown, shown
+    assert any(cut in row for row in rows), rows
+
+
+def test_a_corrected_final_sheet_is_listed_with_true_minus_signs(tournament_world, cut_cup):
+    """The arbiter's correction reads as the closings beside it do: "Vera −10 → +50"."""
+    from prefscore.tournaments import decisions
+
+    organiser = tournament_world.users["organiser"]
+    third = Pulka.objects.filter(tournament=cut_cup, round_number=1).order_by("pk").last()
+    decisions.correct_closure(third.pk, cut_cup, organiser, [0, -50, 50], "misread sheet")
+    names = list(third.player_names)
+    rows = _decisions(tournament_world, cut_cup)
+    expected = f"{names[0]} +10 → 0, {names[1]} 0 → \u221250, {names[2]} \u221210 → +50"
+    assert any(expected in row for row in rows), rows

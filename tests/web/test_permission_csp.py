@@ -39,6 +39,8 @@ NOT_HTML = {
     "games:watch_poll",
     "games:card",  # result cards: PNG
     "games:result_card",
+    "tournaments:standings_card",
+    "seasons:card",
     "tournaments:room_events",
     "tournaments:projector_events",
     "tournaments:my_table_events",

@@ -219,7 +219,9 @@ def test_a_spectator_sees_the_finished_pulkas_settlement_and_nothing_before(
     club_client, club_world, finished
 ):
     links = joining.open_spectator_link(finished, club_world.users["olga"])
-    url = reverse("games:watch_settlement", args=[joining.spectator_token(links)])
+    token = joining.spectator_token(links)
+    url = reverse("games:watch_settlement", args=[token])
+    assert f'href="{url}"' in Client().get(reverse("games:watch", args=[token])).content.decode()
     page = Client().get(url, **EN)
     assert page.status_code == 200
     assert f'data-result="whole">{written(engine_whole()["ivan"])}<' in page.content.decode()

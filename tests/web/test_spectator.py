@@ -127,7 +127,8 @@ def test_after_a_deal_the_poll_brings_the_new_regions_and_no_controls(access_wor
     html = response.content.decode()
     assert response.status_code == 200
     assert "deals: 3" in html
-    assert html.count('hx-swap-oob="true"') == 4
+    assert html.count('hx-swap-oob="true"') == 5  # status, result, sheet, protocol, poll
+    assert 'id="spectator-result"' in html and "/settlement/" not in html  # running: no result
     pulka.refresh_from_db()
     assert poll_url(token, pulka.version).replace("&", "&amp;").split("?")[1] in html
     assert 'id="entry"' not in html and "<form" not in html and "Recorded by" not in html
@@ -199,7 +200,7 @@ def test_with_htmx_the_page_answers_its_regions(access_world):
     html = Client().get(watch_url(watch_token(access_world)), headers=HTMX).content.decode()
 
     assert "<html" not in html
-    assert html.count('hx-swap-oob="true"') == 4
+    assert html.count('hx-swap-oob="true"') == 5  # status, result, sheet, protocol, poll
 
 
 def test_the_page_and_the_poll_cost_the_same_whatever_the_deals(make_table_pulka):

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from prefscore.cards.layout import HEIGHT, WIDTH
+from prefscore.cards.layout import Preview
 
 from .. import joining, sharing
 from ..models import Pulka, TableLinks
@@ -29,18 +29,6 @@ class SharePanel:
     link: str | None  # the public link, None while the result is not shared
     may_manage: bool  # may make it public or take it back
     action_url: str
-
-
-@dataclass(frozen=True, slots=True)
-class Preview:
-    """A page's preview in a chat: Open Graph and Twitter tags."""
-
-    title: str
-    description: str
-    url: str
-    image: str
-    width: int = WIDTH
-    height: int = HEIGHT
 
 
 def file_name(pulka: Pulka) -> str:

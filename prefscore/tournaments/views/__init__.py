@@ -9,5 +9,6 @@ concern's one name (``checkin``, ``discipline``, ``room``…), never a prefix or
 - ``checkin``, ``constraints``, ``decisions``, ``discipline``, ``time``: one control each;
 - ``room``: the dashboard, the projector, "my table now" and the printed pages;
 - ``events``: the room screens' event streams;
-- ``files``: the tournament file out (CSV, JSON) and in.
+- ``files``: the tournament file out (CSV, JSON) and in;
+- ``card``: the standings card, readable as the standings are.
 """

@@ -43,6 +43,7 @@ from ..forms.tournament import (
 )
 from ..models import Round, Tournament, TournamentEntry
 from ..presenters import control, paging
+from ..presenters.card import standings_preview
 from ..presenters.tournament import settings_lines, standings_table, summary
 
 DETAIL = "tournaments/detail.html"
@@ -273,11 +274,14 @@ def standings(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
         return found
     tournament, role = found
     club_obj = tournament.club
+    table = standings_table(tournament, services.standings(tournament))
     context = {
         "club": club_obj,
         "tournament": tournament,
-        "table": standings_table(tournament, services.standings(tournament)),
+        "table": table,
         "member": role is not None,
+        # Its card in a chat's preview, when public (presenters/card.py; docs/design.md, "Sharing a result").
+        "preview": standings_preview(request, tournament, table),
     }
     return render_page(request, "tournaments/standings.html", context, "standings")
 
