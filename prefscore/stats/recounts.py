@@ -109,5 +109,5 @@ def _one_at_a_time(club_id: int) -> Iterator[None]:
         yield
         return
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club_id).values_list("pk").first()
+        list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
         yield
