@@ -21,6 +21,8 @@ urlpatterns = [
     path("tournaments/", include("prefscore.tournaments.urls")),
     path("", include("prefscore.stats.urls")),
     path("", include("prefscore.seasons.urls")),
+    # A club's public results page (prefscore/public/).
+    path("", include("prefscore.public.urls")),
     path("conventions/", include("scoring.urls")),
     # Sign-in (rate-limited), sign-up, sign-out, passwords; a club's members and invitations.
     path("", include("prefscore.clubs.account_urls")),

@@ -45,6 +45,20 @@ class Club(models.Model):
         default=True,
         help_text=_("Whether the club's tables may have read-only links for people outside it."),
     )
+    # The club's public results page (prefscore/public/; docs/design.md, "Sharing a result").
+    public_page = models.BooleanField(
+        _("public results page"),
+        default=False,
+        help_text=_(
+            "Whether anyone may see the club's page of finished tournaments, public seasons "
+            "and public leaderboard."
+        ),
+    )
+    search_engines = models.BooleanField(
+        _("indexed by search engines"),
+        default=False,
+        help_text=_("Whether search engines may list the club's public results page."),
+    )
 
     objects = ClubQuerySet.as_manager()
 

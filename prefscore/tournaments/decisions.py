@@ -20,7 +20,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from prefscore.clubs.names import isolate
+from prefscore.clubs.names import display_name, isolate
 from prefscore.games.models import AuditEvent, Pulka
 from prefscore.games.presenters.numbers import signed
 from prefscore.games.titles import table_title
@@ -129,7 +129,8 @@ class DecisionRow:
 
 
 def _name(user: Any) -> str:
-    return user.get_username() if user is not None else "—"
+    """Who decided, as the page names people (his name at the table; the finish line's)."""
+    return display_name(user) if user is not None else "—"
 
 
 def decision_rows(tournament: Tournament) -> tuple[DecisionRow, ...]:

@@ -30,6 +30,8 @@ import pytest
 from playwright.sync_api import Page
 
 from bench.harness.deals import cycle_deal
+from prefscore.games import sharing
+from prefscore.games.models import Pulka
 from tests.browser.support import (
     DESKTOP,
     NAMES,
@@ -106,6 +108,11 @@ SCREENS = (
     # The guests a newcomer may say she is, and the admins' players page.
     Screen("invitation-claim", lambda w: f"/invitations/{w.invitation.token}/", user="outsider"),
     Screen("players", lambda w: f"/clubs/{w.club.slug}/players/"),
+    # A finished pulka's result shared (docs/design.md, "Sharing a result"): the share
+    # panel, the public page a stranger opens, and the club's public results page.
+    Screen("settlement-share", lambda w: f"/pulkas/{w.finished.pk}/settlement/"),
+    Screen("shared-result", lambda w: f"/results/{w.result_token}/", user=None),
+    Screen("club-results", lambda w: f"/clubs/{w.club.slug}/results/"),
     Screen("not-found", lambda w: "/no/such/page/", status=404),
     Screen("not-allowed", lambda w: f"/clubs/{w.club.slug}/", user="outsider", status=403),
 )
@@ -127,6 +134,16 @@ def build_screens_world() -> Any:
     world.long.save(update_fields=["target"])
     for number in range(1, LONG_EVENING + 1):
         record(world.long, cycle_deal(number), world.users["member"])
+    # The same evening, over, and its result shared by the admin.
+    world.finished = make_pulka(world.club, NAMES, world.users["member"])
+    world.finished.stake = Decimal("0.5")
+    world.finished.save(update_fields=["stake"])
+    for facts in TWELVE_DEALS:
+        record(world.finished, facts, world.users["member"])
+    Pulka.objects.filter(pk=world.finished.pk).update(status=Pulka.Status.FINISHED)
+    world.finished.refresh_from_db()
+    links = sharing.share_result(world.finished, world.users["admin"])
+    world.result_token = sharing.result_token(links)
     return world
 
 

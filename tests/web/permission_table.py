@@ -448,6 +448,11 @@ EXPECTATIONS: dict[str, Expect] = {
     "seasons:csv": club_roles(*MEMBERS, kwargs=walk_season),
     "seasons:json": club_roles(*MEMBERS, kwargs=walk_season),
     "seasons:card": club_roles(*MEMBERS, kwargs=walk_season),
+    # --- the club's public results page (prefscore/public/): the members' until an admin
+    # makes it public (the walk's club has not) ---
+    "public:club": club_roles(*MEMBERS),
+    "public:card": club_roles(*MEMBERS),
+    "public:settings": club_roles(*ADMINS, method="post", data=lambda w: {"public": "0"}),
     "seasons:player": club_roles(*MEMBERS, kwargs=walk_season_line),
     "seasons:create": club_roles(*ORGANISERS),
     "seasons:edit": club_roles(*ORGANISERS, kwargs=walk_season),

@@ -41,6 +41,7 @@ NOT_HTML = {
     "games:result_card",
     "tournaments:standings_card",
     "seasons:card",
+    "public:card",
     "tournaments:room_events",
     "tournaments:projector_events",
     "tournaments:my_table_events",

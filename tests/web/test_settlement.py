@@ -187,3 +187,18 @@ def test_an_unknown_pulka_has_no_settlement(table_client):
 
 def test_the_settlement_answers_405_to_a_post(example, table_client):
     assert table_client().post(url(example)).status_code == 405
+
+
+def test_a_right_to_left_name_in_a_payment_stands_apart_from_the_figures():
+    """A payment's sentence is made in Python: each name is isolated (FSI … PDI) so that
+    an Arabic name does not carry the arrow and the whists to its side."""
+    from django.utils import translation
+
+    from prefscore.clubs.names import FSI, PDI
+    from prefscore.games.presenters.settlement import _payment
+    from scoring.engine.settlement import Payment
+
+    with translation.override("en"):
+        line = _payment(Payment(payer=0, payee=1, amount=12), ["أحمد", "Anna"], None)
+
+    assert line == f"{FSI}أحمد{PDI} → Anna: 12 whists"

@@ -226,10 +226,11 @@ def _transfer(
 def _payment(
     payment: engine_settlement.Payment, names: Sequence[str], stake: Decimal | None
 ) -> str:
-    """One payment, payer → payee: no name is declined (see :func:`_adjustment`)."""
+    """One payment, payer → payee: no name is declined, and each stands apart in its
+    own direction (see :func:`_adjustment`)."""
     values = {
-        "payer": names[payment.payer],
-        "payee": names[payment.payee],
+        "payer": isolate(names[payment.payer]),
+        "payee": isolate(names[payment.payee]),
         "whists": format_result(payment.amount),
     }
     if stake is None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -158,6 +160,12 @@ class ChangeRow:
     at: str
 
 
+def _local(moment: datetime) -> str:
+    """A moment as the club's clock shows it (settings.TIME_ZONE, the machine's own zone by
+    default), as the pencil's time and the audit trail show theirs: not in UTC."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
 def change_rows(changes: list[RegulationChange]) -> tuple[ChangeRow, ...]:
     """The log of changes to frozen regulations (docs/tournaments.md §4.1, §4.15)."""
     labels = {
@@ -171,8 +179,8 @@ def change_rows(changes: list[RegulationChange]) -> tuple[ChangeRow, ...]:
             setting=str(labels.get(c.field, c.field)),
             before=c.before,
             after=c.after,
-            by=c.changed_by.get_username() if c.changed_by else "",
-            at=c.changed_at.strftime("%Y-%m-%d %H:%M"),
+            by=display_name(c.changed_by) if c.changed_by else "",
+            at=_local(c.changed_at),
         )
         for c in changes
     )
@@ -239,7 +247,7 @@ def _stage_name(stage: str) -> str:
 
 def finished_line(tournament: Tournament) -> str:
     """How and when the tournament ended, as its page says it (docs/tournaments.md §4.10)."""
-    when = tournament.finished_at.strftime("%Y-%m-%d %H:%M") if tournament.finished_at else ""
+    when = _local(tournament.finished_at) if tournament.finished_at else ""
     if tournament.finished_by_hand:
         who = isolate(display_name(tournament.finished_by)) if tournament.finished_by else "—"
         return _("Finished by %(user)s on %(when)s: the standings are final.") % {
