@@ -11,7 +11,7 @@ random_tournament`` writes), and measures in one process:
   ``import_tournament``), against the baseline of the same file stored a pulka at a time
   as before (``games.io.import_file`` per table, each finished table's statistics
   written on its own signal); the organiser's request that hands a large file to a job
-  (``jobs``), and the job itself; the peak memory the process reached;
+  (``jobs``, a task for the worker), and the job itself; the peak memory the process reached;
 - **pages**: the standings page, the projector, the tournament page and the printed
   standings, best of ``--repeat`` through Django's test client, against the baseline of
   the same page with every table's sheet folded on each read (the stored results
@@ -123,9 +123,8 @@ def _import(options: argparse.Namespace, club: Any, user: Any) -> Any:
     print(f"  bulk path (read + store):   {bulk}   goal < {GOAL_IMPORT_SECONDS:.0f} s")
     grew = (peak - before) / 1024
     print(f"  peak memory of the process: {peak / 1024:7.0f} MB (+{grew:.0f} MB)")
-    # The organiser's request hands it to a job; the job runs here, timed on its own.
-    started: list[int] = []
-    jobs.start = started.append  # type: ignore[assignment]
+    # The organiser's request hands it to a job (a task for the worker); the job runs
+    # here, timed on its own.
     client = Client()
     client.force_login(user)
     url = f"/tournaments/{club.slug}/new/import/"

@@ -8,6 +8,10 @@ figures may have changed: it finished, a finished pulka was corrected or changed
 was reopened by an undo, abandoned or imported. Receivers (the statistics) re-read
 the pulka; the signal carries only its id.
 
+``sheet_settling`` is sent at once, inside the transaction that settles the sheet, with
+the same ``pulka_id``: a receiver that defers its work records it there, so that the
+record commits, or rolls back, with the change (the statistics' recount, ``stats.recounts``).
+
 ``sheets_settled`` says the same of many pulkas at once (``pulka_ids``): a tournament
 import sends it once rather than ``sheet_settled`` per table.
 
@@ -57,6 +61,8 @@ from django.db import connection, connections, transaction
 from django.dispatch import Signal
 
 sheet_settled = Signal()
+# Sent inside the settling transaction (``settled``), before ``sheet_settled`` after it.
+sheet_settling = Signal()
 sheet_changed = Signal()
 # ``sheet_settled`` for many pulkas at once (a tournament import): ``pulka_ids``.
 sheets_settled = Signal()
@@ -67,7 +73,9 @@ table_changed = Signal()
 
 
 def settled(pulka_id: int) -> None:
-    """Send ``sheet_settled`` for the pulka after the current transaction commits."""
+    """Send ``sheet_settling`` for the pulka now, and ``sheet_settled`` after the current
+    transaction commits."""
+    sheet_settling.send(sender=None, pulka_id=pulka_id)
     transaction.on_commit(lambda: sheet_settled.send(sender=None, pulka_id=pulka_id))
 
 

@@ -8,19 +8,21 @@ class SeasonsConfig(AppConfig):
     verbose_name = _("Seasons")
 
     def ready(self) -> None:
-        # After the statistics' receivers (this app is installed after them, and receivers
-        # run in the order they connect): the summary rows are written before the season
-        # tables are counted again from them (docs/seasons.md §1).
+        # After the statistics: their recount task tells, once the summary rows are
+        # written, and the season tables are counted again from them (docs/seasons.md
+        # §1); an import's many sheets, after the statistics' receiver (this app is
+        # installed after them, and receivers run in the order they connect).
         from django.db.models.signals import post_save
 
-        from prefscore.games.events import sheet_settled, sheets_settled
+        from prefscore.games.events import sheets_settled
+        from prefscore.stats.recounts import club_recounted
         from prefscore.tournaments.models import Tournament
         from prefscore.tournaments.seeds import seeds_wanted
 
         from .qualification import final_seeds
-        from .standings import on_sheet_settled, on_sheets_settled, on_tournament_saved
+        from .standings import on_club_recounted, on_sheets_settled, on_tournament_saved
 
-        sheet_settled.connect(on_sheet_settled, dispatch_uid="seasons-tables")
+        club_recounted.connect(on_club_recounted, dispatch_uid="seasons-tables")
         sheets_settled.connect(on_sheets_settled, dispatch_uid="seasons-tables-many")
         # Finishing a tournament saves it: its results are locked and count from then on.
         post_save.connect(on_tournament_saved, sender=Tournament, dispatch_uid="seasons-cups")

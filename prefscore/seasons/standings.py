@@ -3,8 +3,9 @@
 Club evenings are the club's finished pulkas (not tournament tables) started between the
 season's first and last day, grouped by the date they were started (docs/seasons.md §1).
 Each table's exact settled results come from the statistics' ``PulkaSummary`` rows, which
-``games.events.sheet_settled`` keeps in step with every correction; this module's receivers
-run after the statistics' and count the club's season tables again (§1, §8).
+the statistics' recount task keeps in step with every correction; this module's receiver
+runs in that task after them (``stats.recounts.club_recounted``) and counts the club's
+season tables again (§1, §8).
 """
 
 from __future__ import annotations
@@ -219,15 +220,39 @@ def refresh_club(club_id: int) -> None:
 
 def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
     """Count again the seasons whose period holds the pulka: the others cannot change."""
+    for season in _holding(pulka_id):
+        refresh(season)
+
+
+def _holding(pulka_id: int) -> list[Season]:
+    """The seasons whose period holds the pulka, or that count its tournament."""
     found = Pulka.objects.filter(pk=pulka_id).values_list("club_id", "created_at").first()
     if found is None:
-        return
+        return []
     club_id, started = found
     day = timezone.localdate(started)
     tournament = Pulka.objects.filter(pk=pulka_id).values_list("tournament_id", flat=True)
     in_period = models.Q(club_id=club_id, starts_on__lte=day, ends_on__gte=day)
     of_tournament = models.Q(tournaments__in=tournament) | models.Q(final__in=tournament)
-    for season in Season.objects.filter(in_period | of_tournament).distinct():
+    return list(Season.objects.filter(in_period | of_tournament).distinct())
+
+
+def on_club_recounted(
+    sender: Any, club_id: int, pulka_ids: list[int | None], **kwargs: Any
+) -> None:
+    """The statistics' recount task has counted the club's settled sheets again
+    (``stats.recounts``): each season holding one of them is counted again, once; every
+    season of the club when a player was merged (None), or a pulka is gone."""
+    if None in pulka_ids:
+        refresh_club(club_id)
+        return
+    seasons: dict[int, Season] = {}
+    for pulka_id in pulka_ids:
+        if pulka_id is None or not Pulka.objects.filter(pk=pulka_id).exists():
+            refresh_club(club_id)
+            return
+        seasons.update((season.pk, season) for season in _holding(pulka_id))
+    for season in seasons.values():
         refresh(season)
 
 

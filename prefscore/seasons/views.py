@@ -22,6 +22,7 @@ from prefscore.clubs.models import Club, Player
 from prefscore.clubs.permissions import ORGANISERS, club_and_role_for, may
 from prefscore.games.views.sharing import card_response
 from prefscore.stats import exports as stats_exports
+from prefscore.stats import recounts
 from prefscore.tournaments.services import TournamentError
 from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
@@ -93,6 +94,7 @@ def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str)
         "member": role is not None,
         "may_change": may(role, ORGANISERS),
         "changes": list(found.policy_changes.select_related("changed_by")),
+        "updating": recounts.updating(found.club_id),
     }
     return render_page(request, template, context, "standings")
 
@@ -130,6 +132,7 @@ def player_line(request: HtmxHttpRequest, slug: str, season: str, player: int) -
         "season": found,
         "row": presenters.line_row(line),
         "member": role is not None,
+        "updating": recounts.updating(found.club_id),
     }
     return render_page(request, "seasons/player.html", context, "line")
 

@@ -72,3 +72,26 @@ class ClubStatsSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id}: {'public' if self.rating_public else 'members'}"
+
+
+class PendingRecount(models.Model):
+    """A settled sheet whose recount has not landed yet (``recounts.py``).
+
+    Written in the very transaction that settles the sheet, so that no settle is lost;
+    deleted by the recount task once the club's summaries, rating and seasons are counted
+    again. While a club has any, its pages that show those figures say "updating…".
+    ``pulka_id`` is a plain number (the pulka may be gone by then: its rows go with it);
+    none means the club's rating and seasons only (a player merged into another).
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    pulka_id = models.BigIntegerField(null=True, blank=True)
+    settled_at = models.DateTimeField(_("settled"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("recount waiting")
+        verbose_name_plural = _("recounts waiting")
+        indexes = [models.Index(fields=["club", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.pulka_id} at {self.settled_at:%Y-%m-%d %H:%M:%S}"

@@ -1,9 +1,11 @@
 """Each finished pulka's summary rows, and the club rating, kept in step with the sheet.
 
-``games`` sends ``sheet_settled`` after any change that may move a pulka's settled
-figures (``games.events``); ``on_sheet_settled`` re-reads the pulka, writes one row
-per seat (or removes them when the pulka is no longer finished: reopened by an undo,
-or abandoned), and recomputes the club's rating from all its rows. The figures are the
+``games`` settles a sheet after any change that may move a pulka's settled figures
+(``games.events``); the recount task (``recounts.py``, after the request) re-reads the
+pulka with :func:`summarise`, writes one row per seat (or removes them when the pulka
+is no longer finished: reopened by an undo, or abandoned), and recomputes the club's
+rating from all its rows. A tournament import's many sheets are summarised at once,
+within the import (``on_sheets_settled``). The figures are the
 engine's: the settlement (docs/rules.md §3.7) and the statistics of the deals
 (``scoring.engine.stats``).
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import asdict
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -29,25 +32,17 @@ from .models import PulkaSummary
 from .ratings import recompute_club
 
 
-def on_sheet_settled(sender: Any, pulka_id: int, **kwargs: Any) -> None:
-    club_id = summarise(pulka_id)
-    if club_id is not None:
-        recompute_club(club_id)
-
-
 def on_sheets_settled(sender: Any, pulka_ids: list[int], **kwargs: Any) -> None:
     """Many pulkas settled at once (an import): their rows in bulk, each club rated once."""
     for club_id in summarise_many(pulka_ids):
         recompute_club(club_id)
 
 
-def on_player_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
-    club_id = instance.club_id
-    transaction.on_commit(lambda: recompute_club(club_id))
+def summarise(pulka_id: int, at: datetime | None = None) -> int | None:
+    """Write (or remove) the pulka's summary rows; the pulka's club id, or None.
 
-
-def summarise(pulka_id: int) -> int | None:
-    """Write (or remove) the pulka's summary rows; the pulka's club id, or None."""
+    ``at``: when it finished (the settle's moment, when the recount runs after it); a row
+    the pulka had already keeps its own."""
     pulka = Pulka.objects.select_related("club").filter(pk=pulka_id).first()
     if pulka is None:
         return None
@@ -60,6 +55,8 @@ def summarise(pulka_id: int) -> int | None:
         for row in rows:
             if row.player_id in earlier:
                 row.finished_at = earlier[row.player_id].finished_at
+            elif at is not None:
+                row.finished_at = at
         PulkaSummary.objects.filter(pulka=pulka).delete()
         PulkaSummary.objects.bulk_create(rows)
     return pulka.club_id

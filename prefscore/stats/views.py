@@ -18,7 +18,7 @@ from prefscore.clubs.models import Club, Player
 from prefscore.clubs.permissions import ADMINS, club_and_role_for, club_for, may
 from prefscore.web.htmx import HtmxHttpRequest, redirect_to, render_page
 
-from . import exports, presenters, ratings
+from . import exports, presenters, ratings, recounts
 from .forms import StatsFilter
 from .models import ClubStatsSettings, PulkaSummary
 
@@ -41,6 +41,7 @@ def player_stats(request: HtmxHttpRequest, slug: str, player: int) -> HttpRespon
         "form": form,
         "page": presenters.player_page(rows, names),
         "csv_url": reverse("stats:player_csv", args=[club.slug, found.pk]),
+        "updating": recounts.updating(club.pk),
     }
     return render_page(request, "stats/player.html", context, "figures")
 
@@ -64,8 +65,9 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "public": public,
         "may_change": may(role, ADMINS),
         "member": role is not None,
+        "updating": recounts.updating(club.pk),
     }
-    return render_page(request, "stats/leaderboard.html", context)
+    return render_page(request, "stats/leaderboard.html", context, "figures")
 
 
 @require_POST

@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io as text_io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -147,12 +147,19 @@ def round_json(
     names: Mapping[str, str] | None = None,
     title: str = "",
     conventions: Conventions | None = None,
+    tick: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """A round; a draft has no pulkas yet, so its ``draw`` (the tables by player name,
     with the first dealer's seat) is what the file keeps of it (§4.5). ``title``: as
     the pages show it (titles.py), information only: the import does not read it. A
-    sheet of three played on after a drop follows the table it continues (§4.9)."""
+    sheet of three played on after a drop follows the table it continues (§4.9).
+    ``tick()`` after each table written (an export job's count)."""
     continued = results.continued([round_])
+    written = []
+    for number, pulka in services.numbered(round_, tables):
+        written.append(table_json(number, pulka, conventions, continues=pulka.pk in continued))
+        if tick is not None:
+            tick()
     return {
         "number": round_.number,
         "title": title,
@@ -165,10 +172,7 @@ def round_json(
         "repeats_forced": round_.repeats_forced,
         "drawn_at": round_.created_at.isoformat(),
         "starts_at": round_.starts_at.isoformat() if round_.starts_at else None,
-        "tables": [
-            table_json(number, pulka, conventions, continues=pulka.pk in continued)
-            for number, pulka in services.numbered(round_, tables)
-        ],
+        "tables": written,
         "draw": draw_json(round_, names or {}),
     }
 
@@ -256,10 +260,25 @@ def standing_json(line: ranking.Line, names: Mapping[str, Player]) -> dict[str, 
     }
 
 
-def export_data(tournament: Tournament) -> dict[str, Any]:
-    """The whole tournament (format version 1): a constant number of queries."""
+def export_data(
+    tournament: Tournament, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """The whole tournament (format version 1): a constant number of queries.
+
+    ``progress(done, total)``: the tables written so far of all of them, told after
+    each (an export job's page, ``export_jobs``)."""
     entries = list(tournament.entries.select_related("player").order_by("player__name"))
     pulkas = services.tournament_pulkas(tournament)
+    written = [0]
+
+    def tick() -> None:
+        written[0] += 1
+        if progress is not None:
+            progress(written[0], len(pulkas))
+
+    if progress is not None:
+        progress(0, len(pulkas))
+
     by_round: dict[int, list[Pulka]] = {}
     for pulka in pulkas:
         by_round.setdefault(pulka.round_number or 0, []).append(pulka)
@@ -280,7 +299,9 @@ def export_data(tournament: Tournament) -> dict[str, Any]:
         },
         "players": [entry_json(entry) for entry in entries],
         "rounds": [
-            round_json(r, by_round.get(r.number, []), names, named.get(r.number, ""), conventions)
+            round_json(
+                r, by_round.get(r.number, []), names, named.get(r.number, ""), conventions, tick
+            )
             for r in rounds
         ],
         "discipline": file_extras.discipline_json(tournament, places),
@@ -307,7 +328,8 @@ def _table_places(
     }
 
 
-def export_text(tournament: Tournament) -> str:
+def export_text(tournament: Tournament, progress: Callable[[int, int], None] | None = None) -> str:
     """The tournament file's text, compact: indented, a tournament of 1,000 players over
     5 rounds wrote 20 MB, more than an import takes (16 MB); compact, 8 MB."""
-    return json.dumps(export_data(tournament), ensure_ascii=False, separators=(",", ":"))
+    data = export_data(tournament, progress)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

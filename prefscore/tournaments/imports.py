@@ -10,7 +10,7 @@ with its writer in ``exports``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -341,8 +341,10 @@ def _read_draw(value: Any, place: str, names: set[str]) -> tuple[DrawTable, ...]
     return tuple(tables)
 
 
-def read_file(text: str) -> TournamentFile:
-    """Validate a tournament file's text (format version 1); nothing is stored."""
+def read_file(text: str, progress: Callable[[int, int], None] | None = None) -> TournamentFile:
+    """Validate a tournament file's text (format version 1); nothing is stored.
+
+    ``progress(done, total)`` is told after each round is read (a job's page, ``jobs``)."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise ImportRefused(too_large_message())
     try:
@@ -363,10 +365,12 @@ def read_file(text: str) -> TournamentFile:
     players = _read_players(data.get("players"))
     entry_rounds = _read_entry_rounds(data.get("players"))
     names = {name for name, _state in players}
-    rounds = [
-        _read_round(item, f"rounds → {index}", names)
-        for index, item in enumerate(_list(data.get("rounds"), "rounds", MAX_ROUNDS), start=1)
-    ]
+    items = _list(data.get("rounds"), "rounds", MAX_ROUNDS)
+    rounds = []
+    for index, item in enumerate(items, start=1):
+        rounds.append(_read_round(item, f"rounds → {index}", names))
+        if progress is not None:
+            progress(index, len(items))
     numbers = [r.fields["number"] for r in rounds]
     if numbers != list(range(1, len(rounds) + 1)):
         raise _refuse("rounds", _("the rounds must be numbered 1, 2, 3… in order."))

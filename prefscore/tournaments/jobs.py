@@ -1,27 +1,28 @@
-"""Large tournament imports, after the request (docs/tournaments.md §6.4).
+"""Large tournament imports, after the request (docs/tournaments.md §6.4, docs/tasks.md).
 
 A file of up to ``INLINE_BYTES`` is read and stored within the request (well under a
 second). A larger one (1,000 players over 5 rounds is 4 MB and some seconds to store)
-becomes an ``ImportJob``: the request keeps the file and answers at once with the
-job's page, and a thread of the same worker, started once the job is committed,
-validates and stores it (``imports.read_file``, ``imports.import_tournament``: all or
-nothing, as within a request). The page asks for the job's state every second.
+becomes an ``ImportJob``: the request keeps the file, queues the task
+:func:`import_file` in the same transaction, and answers at once with the job's page.
+The worker validates and stores it (``imports.read_file``, ``imports.import_tournament``:
+all or nothing, as within a request). The page asks for the job's state every second:
+the rounds checked of all of them, then the storing.
 
-A thread is enough here: the work is one transaction that either commits or leaves
-nothing, and a job whose worker was stopped before the end stops moving and is then
-reported as interrupted (``STALE_SECONDS``) for the organiser to send again.
+The task is idempotent. The tournament and the job's "done" are committed together, so
+a task run again after its worker died (or twice) finds the job over and does nothing;
+one that died before that commit left nothing, and checks and stores the file anew.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-from datetime import timedelta
 from typing import Any
 
-from django.db import close_old_connections, transaction
-from django.utils import timezone, translation
+from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django_tasks import TaskResultStatus, task
+from django_tasks.exceptions import TaskResultDoesNotExist
 
 from prefscore.clubs.models import Club
 
@@ -29,8 +30,8 @@ from . import imports
 from .models import ImportJob
 
 INLINE_BYTES = 256 * 1024
-STALE_SECONDS = 300
 LARGEST_ID = 2**63 - 1  # a larger id in an address is no job (and no OverflowError)
+OVER = (ImportJob.Status.DONE, ImportJob.Status.FAILED)
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ def needs_job(text: str) -> bool:
 
 
 def submit(club: Club, user: Any, text: str, slug: str, already: Any = None) -> ImportJob:
-    """Keep the file as a job and start it once the job is committed; or, when the file
+    """Keep the file as a job and queue its task (committed together); or, when the file
     is ``already`` a tournament of the club, keep it and ask the organiser first."""
     job = ImportJob.objects.create(
         club=club,
@@ -53,7 +54,7 @@ def submit(club: Club, user: Any, text: str, slug: str, already: Any = None) -> 
         status=ImportJob.Status.ASKING if already is not None else ImportJob.Status.QUEUED,
     )
     if already is None:
-        transaction.on_commit(lambda: start(job.pk))
+        _queue(job)
     return job
 
 
@@ -72,47 +73,59 @@ def answer(job: ImportJob, go_on: bool) -> None:
     job.confirmed = True
     job.status = ImportJob.Status.QUEUED
     job.save(update_fields=["confirmed", "status", "updated_at"])
-    transaction.on_commit(lambda: start(job.pk))
+    _queue(job)
 
 
-def start(job_id: int) -> None:
-    """Run the job in a thread of this worker (tests replace this to run it inline)."""
-    threading.Thread(target=_in_thread, args=(job_id,), daemon=True).start()
+def _queue(job: ImportJob) -> None:
+    with transaction.atomic():
+        job.task_id = str(import_file.enqueue(job.pk).id)
+        job.save(update_fields=["task_id", "updated_at"])
 
 
-def _in_thread(job_id: int) -> None:
-    try:
-        run(job_id)
-    finally:
-        close_old_connections()
+@task()
+def import_file(job_id: int) -> str:
+    """The worker's task: run the job (:func:`run`); its state as it ended."""
+    run(job_id)
+    return str(ImportJob.objects.filter(pk=job_id).values_list("status", flat=True).first())
 
 
 def run(job_id: int) -> None:
-    """Validate and store the job's file; its state says how it went."""
-    job = ImportJob.objects.select_related("club", "created_by").get(pk=job_id)
+    """Validate and store the job's file; its state says how it went. A job already over
+    is left as it is (the task ran before)."""
+    job = ImportJob.objects.select_related("club", "created_by").filter(pk=job_id).first()
+    if job is None or job.status in OVER or job.status == ImportJob.Status.ASKING:
+        return
     with translation.override(job.language or None):
         try:
             _advance(job, ImportJob.Status.CHECKING)
-            file = imports.read_file(job.text)
+            file = imports.read_file(
+                job.text, progress=lambda done, total: _count(job, done, total)
+            )
             found = None if job.confirmed else imports.already(job.club, file.fields)
             if found is not None:  # asked first, as a file read within the request is
                 job.already, job.status = found, ImportJob.Status.ASKING
                 job.save(update_fields=["already", "status", "updated_at"])
                 return
             _advance(job, ImportJob.Status.STORING)
-            tournament = imports.import_tournament(job.club, file, job.created_by, job.slug)
+            with transaction.atomic():  # the tournament and the job's end, or neither
+                tournament = imports.import_tournament(job.club, file, job.created_by, job.slug)
+                _end(job, ImportJob.Status.DONE, tournament=tournament)
         except imports.ImportRefused as error:
             _end(job, ImportJob.Status.FAILED, message=str(error))
         except Exception:  # a fault of ours: logged, and the organiser told plainly
             log.exception("tournament import %s failed", job_id)
             _end(job, ImportJob.Status.FAILED, message=_("The import failed; nothing was saved."))
-        else:
-            _end(job, ImportJob.Status.DONE, tournament=tournament)
 
 
 def _advance(job: ImportJob, status: str) -> None:
     job.status = status
     job.save(update_fields=["status", "updated_at"])
+
+
+def _count(job: ImportJob, done: int, total: int) -> None:
+    """The rounds checked so far, for the page's bar (a write per round)."""
+    job.done, job.total = done, total
+    job.save(update_fields=["done", "total", "updated_at"])
 
 
 def _end(job: ImportJob, status: str, **fields: Any) -> None:
@@ -123,15 +136,28 @@ def _end(job: ImportJob, status: str, **fields: Any) -> None:
     job.save(update_fields=["status", "text", "updated_at", *fields])
 
 
+def task_failed(task_id: str) -> bool:
+    """The job's task failed past its tries (a fault the job could not catch: its worker
+    killed each time); the page then says that nothing was saved."""
+    return task_status(task_id) == TaskResultStatus.FAILED
+
+
+def task_status(task_id: str) -> str | None:
+    """The state of a job's task as the queue has it; None when there is none."""
+    if not task_id:
+        return None
+    try:
+        return str(import_file.get_result(task_id).status)
+    except TaskResultDoesNotExist:
+        return None
+
+
 def interrupted(job: ImportJob) -> bool:
-    """A job still under way that has not moved for ``STALE_SECONDS``: its worker stopped.
-    One waiting for the organiser's answer is not under way."""
-    waiting = (ImportJob.Status.DONE, ImportJob.Status.FAILED, ImportJob.Status.ASKING)
-    under_way = job.status not in waiting
-    return under_way and timezone.now() - job.updated_at > timedelta(seconds=STALE_SECONDS)
+    """A job still under way whose task failed for good: its worker stopped each time."""
+    return job.status not in (*OVER, ImportJob.Status.ASKING) and task_failed(job.task_id)
 
 
 def finished(job: ImportJob) -> bool:
     """Nothing more will happen by itself: the page stops asking."""
-    stopped = (ImportJob.Status.DONE, ImportJob.Status.FAILED, ImportJob.Status.ASKING)
+    stopped = (*OVER, ImportJob.Status.ASKING)
     return job.status in stopped or interrupted(job)

@@ -460,10 +460,9 @@ class ImportJob(models.Model):
     """A large tournament file imported after the request (docs/tournaments.md §6.4).
 
     A file too big to import within the request (``jobs.INLINE_BYTES``) is kept here and
-    imported by a thread of the worker that took it (``jobs.run``); the organiser's page
-    asks for its state (``views.files.import_job``). ``language``: the organiser's,
-    for the refusal's message. ``updated_at`` moves at each step: a job that stops
-    moving (its worker was stopped) is reported as interrupted. A file that is already a
+    imported by a task (``jobs.import_file``, run by the worker: docs/tasks.md); the
+    organiser's page asks for its state (``views.files.import_job``). ``language``: the
+    organiser's, for the refusal's message. ``updated_at`` moves at each step. A file that is already a
     tournament of the club (``already``) waits for the organiser's answer (``asking``)
     whatever its size, and is imported once he ``confirmed`` it.
     """
@@ -497,6 +496,12 @@ class ImportJob(models.Model):
     already = models.ForeignKey(
         Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The task that runs it (docs/tasks.md): its row says whether a worker has it yet,
+    # and how it ended when it failed past its tries.
+    task_id = models.CharField(max_length=64, blank=True)
+    # While checking: rounds read of all of them (the page's bar).
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name = _("tournament import")
@@ -504,3 +509,42 @@ class ImportJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id} import {self.pk} ({self.status})"
+
+
+class ExportJob(models.Model):
+    """A large tournament's file, built after the request (docs/tournaments.md §6.4).
+
+    A tournament of more than ``exports_jobs.INLINE_DEALS`` deals is written by a task
+    (``exports_jobs.build``, run by the worker: docs/tasks.md) while the organiser's page
+    shows how far it is (``done`` of ``total`` tables), then offers the file, kept here
+    in ``text`` until it is downloaded again or replaced. ``language``: the organiser's,
+    for a failure's message.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting to begin")
+        READING = "reading", _("reading the tournament")
+        WRITING = "writing", _("writing the tables")
+        DONE = "done", _("ready")
+        FAILED = "failed", _("failed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    language = models.CharField(max_length=10, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    text = models.TextField(blank=True)  # the file, once written
+
+    class Meta:
+        verbose_name = _("tournament export")
+        verbose_name_plural = _("tournament exports")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} export {self.pk} ({self.status})"

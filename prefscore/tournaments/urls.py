@@ -89,4 +89,6 @@ urlpatterns = [
     # The tournament file out (docs/tournaments.md §6): views/files.py.
     path("<slug:club>/<slug:slug>/export.csv", files.export_csv, name="export_csv"),
     path("<slug:club>/<slug:slug>/export.json", files.export_json, name="export_json"),
+    path("<slug:club>/<slug:slug>/export/<id:job>/", files.export_job, name="export_job"),
+    path("<slug:club>/<slug:slug>/export/<id:job>/file/", files.export_file, name="export_file"),
 ]

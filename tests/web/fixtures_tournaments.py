@@ -23,7 +23,13 @@ from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.tournaments import checkin, rounds, tables
-from prefscore.tournaments.models import ImportJob, Round, Tournament, TournamentEntry
+from prefscore.tournaments.models import (
+    ExportJob,
+    ImportJob,
+    Round,
+    Tournament,
+    TournamentEntry,
+)
 from scoring.engine.conventions import from_options, preset
 
 PASSWORD = "pw-for-tournaments-1234"
@@ -187,6 +193,20 @@ def walk_import_job(world: Any) -> dict[str, Any]:
     if job is None:
         job = ImportJob.objects.create(club=world.club, created_by=world.users["organiser"])
     return {"club": world.club.slug, "job": job.pk}
+
+
+def walk_export_job(world: Any) -> dict[str, Any]:
+    """A large export of the walk tournament the world's organiser asked for, written."""
+    tournament = walk_tournament(world)
+    job = ExportJob.objects.filter(tournament=tournament).first()
+    if job is None:
+        job = ExportJob.objects.create(
+            tournament=tournament,
+            created_by=world.users["organiser"],
+            status=ExportJob.Status.DONE,
+            text="{}",
+        )
+    return {**walk_kwargs(world), "job": job.pk}
 
 
 # --- the tournament screens' requests, and a tournament to play (``cup``) ---

@@ -41,6 +41,7 @@ from tests.web.fixtures_tournaments import (
     walk_check_in,
     walk_club,
     walk_entry,
+    walk_export_job,
     walk_guest,
     walk_import_job,
     walk_kwargs,
@@ -527,6 +528,9 @@ EXPECTATIONS: dict[str, Expect] = {
     "tournaments:print_protocol": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:export_csv": club_roles(*ORGANISERS, kwargs=walk_kwargs),
     "tournaments:export_json": club_roles(*ORGANISERS, kwargs=walk_kwargs),
+    # A large export's page and its file: the organiser who asked for it (404 to others).
+    "tournaments:export_job": club_roles("organiser", kwargs=walk_export_job),
+    "tournaments:export_file": club_roles("organiser", kwargs=walk_export_job),
     "tournaments:import": club_roles(*ORGANISERS, kwargs=walk_club),
     # A large import's page: the organiser who sent the file, nobody else (404 to them).
     "tournaments:import_job": club_roles("organiser", kwargs=walk_import_job),

@@ -50,6 +50,7 @@ NOT_HTML = {
     "stats:my_data",
     "tournaments:export_csv",
     "tournaments:export_json",
+    "tournaments:export_file",
     "seasons:csv",
     "seasons:json",
     # The installable app's files (prefscore/offline.py): a script, JSON, an icon's address.

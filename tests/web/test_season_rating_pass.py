@@ -13,6 +13,7 @@ from fractions import Fraction
 import pytest
 from django.core.management import call_command
 
+from prefscore.deferred.worker import run_due
 from prefscore.games.services import record_deal
 from prefscore.seasons import standings
 from prefscore.seasons.models import Season
@@ -47,6 +48,7 @@ def by_rating(club) -> Season:
 def finish(pulka, user, capture) -> None:
     with capture(execute=True):
         record_deal(pulka.pk, NINE, user, 1)  # closes every pulya: the pulka finishes
+    run_due()  # the recount, by the worker (stats/recounts.py)
 
 
 def test_a_settled_sheet_rates_each_club_pulka_once_under_the_rating_measure(

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from prefscore.deferred.worker import run_due
 from prefscore.games.models import Deal, Pulka
 from prefscore.games.services import pencil_change, record_deal
 from prefscore.seasons import standings
@@ -45,6 +46,8 @@ def test_a_finished_pulka_enters_the_table_and_leaves_when_undone(
 
     with django_capture_on_commit_callbacks(execute=True):
         record_deal(pulka.pk, NINE, anna, 1)  # closes every pulya: the pulka finishes
+    assert totals(season) == {}  # counted by the worker, after the request
+    run_due()
 
     assert totals(season) == {"Anna": "3", "Boris": "3/4", "Vera": "3/4"}
     season.refresh_from_db()
@@ -52,6 +55,7 @@ def test_a_finished_pulka_enters_the_table_and_leaves_when_undone(
 
     with django_capture_on_commit_callbacks(execute=True):
         pencil_change(pulka.pk, anna, 1, None)  # undone: no longer finished
+    run_due()
 
     assert totals(season) == {}
 

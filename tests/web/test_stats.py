@@ -12,9 +12,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from prefscore.clubs.models import Membership, Player, Role
+from prefscore.deferred.worker import run_due
 from prefscore.games.models import Pulka
 from prefscore.games.services import pencil_change, record_deal
-from prefscore.stats import ratings
+from prefscore.stats import ratings, recounts
 from prefscore.stats.models import PlayerRating, PulkaSummary
 from prefscore.stats.summaries import summarise
 from tests.engine.test_stats import THREE
@@ -49,15 +50,22 @@ def figures(response) -> dict[str, str]:
 def test_a_pulka_that_finishes_is_summarised_and_leaves_when_undone(
     table_world, make_table_pulka, django_capture_on_commit_callbacks
 ):
+    """The recount waits for the worker (stats/recounts.py): the settle only queues it."""
     pulka = make_table_pulka(target=2)
     anna = table_world.users["anna"]
     with django_capture_on_commit_callbacks(execute=True):
         record_deal(pulka.pk, NINE, anna, 1)  # closes every pulya
+    assert not PulkaSummary.objects.filter(pulka=pulka).exists()
+    assert recounts.updating(table_world.club.pk)
+    assert run_due() == 1
+    assert not recounts.updating(table_world.club.pk)
     assert PulkaSummary.objects.filter(pulka=pulka).count() == 3
     assert PlayerRating.objects.filter(club=table_world.club).count() == 3
 
     with django_capture_on_commit_callbacks(execute=True):
         pencil_change(pulka.pk, anna, 1, None)  # undone under the pencil rule
+    assert PulkaSummary.objects.filter(pulka=pulka).count() == 3  # until the worker runs
+    assert run_due() == 1
 
     assert not PulkaSummary.objects.filter(pulka=pulka).exists()
     assert not PlayerRating.objects.exists()
@@ -287,6 +295,8 @@ def test_merging_two_players_moves_the_summaries_and_rates_again(
 
     with django_capture_on_commit_callbacks(execute=True):
         merge(anna, anya, table_world.users["boris"])
+    assert recounts.updating(table_world.club.pk)
+    run_due()
 
     assert PulkaSummary.objects.filter(player=anna).count() == 2
     assert ratings.stored(table_world.club.pk) == ratings.computed(table_world.club.pk)

@@ -2,7 +2,8 @@
 tournament as JSON out, and a file in as a new tournament of the club, the organisers'.
 
 A small file is imported at once; a large one is a job (``jobs``) whose page asks how it
-goes every second until it is over (docs/tournaments.md §6.4).
+goes every second until it is over (docs/tournaments.md §6.4). A large tournament's JSON
+is written by a job too (``export_jobs``), whose page then offers the file.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from prefscore.clubs.permissions import ORGANISERS
 from prefscore.games.access import club_and_role_for
 from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from .. import exports, jobs
+from .. import export_jobs, exports, jobs
 from ..forms.files import TournamentFileForm
-from ..models import ImportJob
+from ..models import ExportJob, ImportJob
 from .room import tournament_for
 
 
@@ -43,10 +44,58 @@ def export_csv(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
 @require_safe
 @login_required
 def export_json(request: HtmxHttpRequest, club: str, slug: str) -> HttpResponse:
-    """The whole tournament as JSON (format version 1, docs/tournaments.md §6)."""
+    """The whole tournament as JSON (format version 1, docs/tournaments.md §6).
+
+    A large tournament's file is written by the worker (``export_jobs``): this answers
+    at once with the job's page (the organiser's export under way, or a new one)."""
     tournament = tournament_for(request, club, slug, ORGANISERS)
+    if export_jobs.needs_job(tournament):
+        job = export_jobs.submit(tournament, request.user)
+        url = reverse(
+            "tournaments:export_job", args=[tournament.club.slug, tournament.slug, job.pk]
+        )
+        return redirect_to(request, url)
     body = exports.export_text(tournament)
     return _download(body, "application/json; charset=utf-8", f"{tournament.slug}.json")
+
+
+def _export_job(request: HtmxHttpRequest, club: str, slug: str, job: int) -> ExportJob:
+    """The organiser's own export job of the tournament, else 404 (403 for a non-organiser)."""
+    tournament = tournament_for(request, club, slug, ORGANISERS)
+    if job > export_jobs.LARGEST_ID:
+        raise Http404
+    found = get_object_or_404(ExportJob, pk=job, tournament=tournament, created_by=request.user)
+    found.tournament = tournament
+    return found
+
+
+@require_safe
+@login_required
+def export_job(request: HtmxHttpRequest, club: str, slug: str, job: int) -> HttpResponse:
+    """How a large export goes (``export_jobs``): the tables written, asked again every
+    second, then the file; only the organiser who asked for it sees it."""
+    found = _export_job(request, club, slug, job)
+    context = {
+        "club": found.tournament.club,
+        "tournament": found.tournament,
+        "job": found,
+        "interrupted": export_jobs.interrupted(found),
+        "finished": export_jobs.finished(found),
+        "seconds": int((timezone.now() - found.created_at).total_seconds()),
+        "size_kb": (len(found.text.encode()) + 1023) // 1024 if found.text else 0,
+    }
+    return render_page(request, "tournaments/room/export_job.html", context, "progress")
+
+
+@require_safe
+@login_required
+def export_file(request: HtmxHttpRequest, club: str, slug: str, job: int) -> HttpResponse:
+    """The file a finished export job wrote."""
+    found = _export_job(request, club, slug, job)
+    if found.status != ExportJob.Status.DONE:
+        raise Http404
+    body = found.text
+    return _download(body, "application/json; charset=utf-8", export_jobs.filename(found))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -85,7 +134,8 @@ def import_answer(request: HtmxHttpRequest, club: str, job: int) -> HttpResponse
 @require_safe
 @login_required
 def import_job(request: HtmxHttpRequest, club: str, job: int) -> HttpResponse:
-    """How a large import goes (``jobs``): asked again every second until it is over.
+    """How a large import goes (``jobs``, run by the worker): asked again every second
+    until it is over.
 
     Only the organiser who sent the file sees it; once it is imported, the page leads to
     the tournament (htmx goes there by itself).
@@ -103,5 +153,6 @@ def import_job(request: HtmxHttpRequest, club: str, job: int) -> HttpResponse:
         "interrupted": jobs.interrupted(found),
         "finished": jobs.finished(found),
         "seconds": int((timezone.now() - found.created_at).total_seconds()),
+        "checking": found.status == ImportJob.Status.CHECKING and found.total > 0,
     }
     return render_page(request, "tournaments/room/import_job.html", context, "progress")
