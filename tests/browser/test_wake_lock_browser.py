@@ -10,6 +10,7 @@ Russian and English.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -70,6 +71,16 @@ def _log(page: Any) -> list[str]:
     return list(page.evaluate("window.wakeLog"))
 
 
+def _wait_for_log(page: Any, length: int, seconds: float = 10) -> None:
+    """Until the stub has logged ``length`` calls. Polled from here: the page's content
+    security policy forbids the string evaluation that ``wait_for_function`` polls with
+    once its first try fails."""
+    deadline = time.monotonic() + seconds
+    while page.evaluate("window.wakeLog.length") < length:
+        assert time.monotonic() < deadline, f"the wake lock log stayed at {_log(page)}"
+        page.wait_for_timeout(50)
+
+
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
 def test_the_lock_is_held_while_the_pulka_runs_taken_again_when_shown_and_let_go_at_the_end(
     live_server, new_context, club_world, locale
@@ -87,7 +98,7 @@ def test_the_lock_is_held_while_the_pulka_runs_taken_again_when_shown_and_let_go
     expect(switch).to_be_visible()
     expect(switch).to_contain_text(WORDS[locale]["switch"])
     expect(switch.locator("input")).to_be_checked()
-    page.wait_for_function("window.wakeLog.length === 1")
+    _wait_for_log(page, 1)
     assert _log(page) == ["request screen"]
 
     # The page goes to the background: the browser lets the lock go; shown again, taken again.
@@ -96,12 +107,12 @@ def test_the_lock_is_held_while_the_pulka_runs_taken_again_when_shown_and_let_go
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
     page.evaluate("window.pageShown = true; document.dispatchEvent(new Event('visibilitychange'))")
-    page.wait_for_function("window.wakeLog.length === 3")
+    _wait_for_log(page, 3)
     assert _log(page) == ["request screen", "release", "request screen"]
 
     # The last deal ends the pulka: the lock is let go and the switch goes.
     record_last_deal(page)
-    page.wait_for_function("window.wakeLog.length === 4")
+    _wait_for_log(page, 4)
     assert _log(page)[-1] == "release"
     expect(switch).to_be_hidden()
     pulka.refresh_from_db()
@@ -127,10 +138,10 @@ def test_the_switch_turned_off_lets_the_lock_go_and_is_remembered(
     sign_in(context, live_server.url, club_world.users["ivan"])
     page = context.new_page()
     page.goto(f"{live_server.url}/pulkas/{pulka.pk}/")
-    page.wait_for_function("window.wakeLog.length === 1")
+    _wait_for_log(page, 1)
 
     page.locator("#wake-switch label").click()
-    page.wait_for_function("window.wakeLog.length === 2")
+    _wait_for_log(page, 2)
     assert _log(page) == ["request screen", "release"]
 
     page.reload()
@@ -141,7 +152,7 @@ def test_the_switch_turned_off_lets_the_lock_go_and_is_remembered(
     record_deal(page, DEALS[1], 2, NAMES)  # the switch stays off through swaps
     assert _log(page) == []
     page.locator("#wake-switch label").click()
-    page.wait_for_function("window.wakeLog.length === 1")
+    _wait_for_log(page, 1)
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
