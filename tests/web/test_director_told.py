@@ -14,9 +14,10 @@ from django.test import TestCase
 from django.urls import reverse
 
 from prefscore.clubs.models import Player
+from prefscore.deferred.worker import run_due
 from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
-from prefscore.tournaments import checks, discipline, exports, imports, jobs, tables
+from prefscore.tournaments import checks, discipline, exports, imports, tables
 from prefscore.tournaments.models import ImportJob, Round, Tournament, TournamentEvent
 from prefscore.tournaments.presenters import room
 from tests.web.fixtures_tournaments import (
@@ -250,8 +251,7 @@ def _deal_at(pulka: Pulka, number: int) -> dict:
 # --- the tournament file ------------------------------------------------------------------
 
 
-def test_an_import_of_a_tournament_the_club_has_is_asked_first(tournament_world, cup, monkeypatch):
-    monkeypatch.setattr(jobs, "start", jobs.run)  # the thread's work, inline
+def test_an_import_of_a_tournament_the_club_has_is_asked_first(tournament_world, cup):
     draw(tournament_world, cup)
     play_round_deals(cup, 1)
     close_round(cup, 1)
@@ -268,6 +268,7 @@ def test_an_import_of_a_tournament_the_club_has_is_asked_first(tournament_world,
 
     with TestCase.captureOnCommitCallbacks(execute=True):
         client.post(url_answer(job), {"answer": "import"})
+    run_due()  # the worker's turn: the import is a task
 
     job.refresh_from_db()
     assert job.status == ImportJob.Status.DONE
