@@ -23,6 +23,7 @@ browser's ``EventSource`` not to connect again; the page then polls every 2 s as
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -163,6 +164,7 @@ async def changes(
     for key in watched:
         hub.add(key, woken)
     shown: object = None
+    sent = time.monotonic()
     try:
         reading = await _checked(check)  # again, now that changes wake this stream
         while reading is not None:
@@ -176,14 +178,24 @@ async def changes(
                 first_line = f"retry: {RETRY_MILLISECONDS}\n" if shown is None else ""
                 shown = reading.version
                 yield first_line.encode() + message("version", shown)
+                sent = time.monotonic()
             while not woken.is_set():
-                left = ends - time.monotonic()
-                if left <= 0:
+                now = time.monotonic()
+                if now >= ends:
                     return
-                try:
-                    await asyncio.wait_for(woken.wait(), min(HEARTBEAT_SECONDS, left))
-                except TimeoutError:
+                # Counted from the last byte sent, not the last wake: a stream woken
+                # often with nothing new (its listener's session touched) would else
+                # go silent past a proxy's read timeout.
+                quiet = HEARTBEAT_SECONDS - (now - sent)
+                if quiet <= 0:
                     yield b": heartbeat\n\n"
+                    sent = time.monotonic()
+                    continue
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a
+                # cancellation (the browser gone) that comes in the tick of a wake.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(min(quiet, ends - now)):
+                        await woken.wait()
             woken.clear()
             reading = await _checked(check)
         yield message("gone", "")
