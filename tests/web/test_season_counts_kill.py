@@ -16,8 +16,14 @@ from django_tasks_db.models import DBTaskResult
 from prefscore.deferred.worker import run_due
 from prefscore.seasons import counts, standings
 from prefscore.seasons.models import PendingCount, Season
-from tests.test_deferred_kill import LEASE_SECONDS, lines, shared_database, start_worker, stop
-from tests.test_deferred_kill import wait_for
+from tests.test_deferred_kill import (
+    LEASE_SECONDS,
+    lines,
+    shared_database,
+    start_worker,
+    stop,
+    wait_for,
+)
 from tests.web.season_fixtures import play_series
 from tests.web.test_season_counts import SPRING
 
