@@ -6,7 +6,8 @@ table: counting it again (``standings.refresh``) took 0.30 s by place points and
 by the rating change for a club of 200 players over 40 evenings (docs/benchmarks.md,
 "The season table"). So the request only writes a ``PendingCount`` row and queues
 :func:`count_season`, in its own transaction; the worker counts the table, stores it and
-deletes the rows it handled. Counting from the stored summaries and results, it gives
+deletes the rows asked before it began (any count of the table does: a settle's recount
+after a count that failed too). Counting from the stored summaries and results, it gives
 the same table however often it runs: a task run again after its worker died does no
 harm, and a count asked while one runs is counted again after it.
 
@@ -65,13 +66,12 @@ def count_season(season_id: int) -> int:
     if season is None:  # deleted since: its rows went with it
         return 0
     with recounts.one_at_a_time(season.club_id):
-        waiting = list(PendingCount.objects.filter(season=season).values_list("pk", flat=True))
+        waiting = PendingCount.objects.filter(season=season).count()
         if not waiting:
             return 0
-        standings.refresh(season)
-        PendingCount.objects.filter(pk__in=waiting).delete()
+        standings.refresh(season)  # deletes the rows asked before it began
     log.info("season %s counted", season_id)
-    return len(waiting)
+    return waiting
 
 
 titled(count_season, _("Count a season's table"))

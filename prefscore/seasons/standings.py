@@ -25,7 +25,7 @@ from prefscore.tournaments.models import TournamentEvent
 from scoring.engine import rating
 from scoring.engine import season as engine
 
-from .models import Season, SeasonLine
+from .models import PendingCount, Season, SeasonLine
 
 # The cards given at an event, ``{player id: (yellow, red)}`` (docs/seasons.md §13).
 Cards = dict[int, tuple[int, int]]
@@ -203,11 +203,16 @@ def compared(rows: list[SeasonLine]) -> list[tuple[object, ...]]:
 
 
 def refresh(season: Season) -> None:
-    """Count the table again and store it; the first event freezes the policy (§8)."""
+    """Count the table again and store it; the first event freezes the policy (§8). The
+    counts asked of the worker before it began (``counts.py``) are done with it, whoever
+    called it (a settle's recount too, after a count that failed)."""
+    asked = list(PendingCount.objects.filter(season=season).values_list("pk", flat=True))
     lines = compute(season)
     with transaction.atomic():
         SeasonLine.objects.filter(season=season).delete()
         SeasonLine.objects.bulk_create(as_rows(season, lines))
+        if asked:
+            PendingCount.objects.filter(pk__in=asked).delete()
         if lines and season.policy_frozen_at is None:
             season.policy_frozen_at = timezone.now()
             Season.objects.filter(pk=season.pk).update(policy_frozen_at=season.policy_frozen_at)

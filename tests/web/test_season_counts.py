@@ -139,6 +139,15 @@ def test_a_count_that_failed_its_last_try_says_so_and_a_later_save_counts_again(
         assert "Подсчёт таблицы сезона не удался" in failed.content.decode()
 
     monkeypatch.undo()
+    recounts.ask(played.club.pk)  # a settle: its recount counts the club's seasons
+    assert run_due() == 1
+    assert counts.state(season) == "" and not PendingCount.objects.exists()
+    assert "The count failed." not in member.get(table_url(season), headers=EN).content.decode()
+
+    monkeypatch.setattr(standings, "refresh", broken)
+    organiser.post(edit, SPRING)
+    assert run_due() == 1 and counts.state(season) == recounts.FAILED
+    monkeypatch.undo()
     organiser.post(edit, {**SPRING, "best_n": "5"})  # a later save asks again
     assert counts.state(season) == counts.COUNTING
     assert "updating…" in member.get(table_url(season), headers=EN).content.decode()
