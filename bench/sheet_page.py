@@ -15,7 +15,8 @@ both sides alike. Every answer's status is checked (the sheet page: 200).
 1. **The sheet page × a bare view** (docs/benchmarks.md, "The sheet page"): the sheet
    page through the whole middleware stack against a view that returns "ok" through
    none (a handler made with ``MIDDLEWARE = []``). Goal: at least 0.1.
-2. **The private reads × the plain ORM**: three things are read on most requests: the
+2. **The private reads × the plain ORM**, and each static URL worked out once per
+   process (prefscore/web/static_urls.py) × on every ``{% static %}``: three things are read on most requests: the
    sheet's rows (the pulka, its club, links, seats and the viewer's role), the
    signed-in user and the session. Each is read in plain SQL made once from the
    models' metadata, its rows turned into instances with ``Model.from_db``
@@ -154,7 +155,12 @@ READS = {
 
 @contextlib.contextmanager
 def swapped(orm: frozenset[str]) -> Iterator[None]:
-    """Each read private, or through the ORM when named in ``orm``, for the block."""
+    """Each read private, or through the ORM when named in ``orm``, for the block; with
+    "static" in ``orm``, each static URL worked out on every ``{% static %}`` (Django's
+    plain storage), not once per process (prefscore/web/static_urls.py)."""
+    from django.conf import settings
+    from django.test import override_settings
+
     from prefscore.clubs.ratelimit import RateLimitedModelBackend
     from prefscore.games import access
     from prefscore.web import sessions
@@ -163,11 +169,13 @@ def swapped(orm: frozenset[str]) -> Iterator[None]:
     if not _SHIPPED_SESSION:
         _SHIPPED_SESSION.append(saved[1])
     pick = {name: READS[name][name in orm] for name in READS}
+    plain = {**settings.STORAGES, "staticfiles": {"BACKEND": PLAIN_STATIC}}
     try:
         access.read_sheet = pick["sheet"]
         RateLimitedModelBackend.get_user = pick["user"]  # type: ignore[method-assign]
         sessions.SessionStore._get_session_from_db = pick["session"]  # type: ignore[method-assign]
-        yield
+        with override_settings(STORAGES=plain) if "static" in orm else contextlib.nullcontext():
+            yield
     finally:
         access.read_sheet = saved[0]
         del RateLimitedModelBackend.get_user  # its own is PlainUserRead's
@@ -181,7 +189,9 @@ ARMS = {
     "ORM: session read": frozenset({"session"}),
     "ORM: user, session": frozenset({"user", "session"}),
     "all ORM": frozenset({"sheet", "user", "session"}),
+    "static URLs each time": frozenset({"static"}),
 }
+PLAIN_STATIC = "django.contrib.staticfiles.storage.StaticFilesStorage"
 BASE = "as shipped"
 
 
@@ -333,7 +343,7 @@ def run(
             made = queries(calls[scenario][0])
         if scenario != "bare" and not CALLS[0]:  # the request makes none of these reads
             untouched.add((scenario, arm))
-        print(f"  {scenario:8} {arm:18} {made} queries{' (none of its reads)' * (not CALLS[0])}")
+        print(f"  {scenario:8} {arm:21} {made} queries{' (none of its reads)' * (not CALLS[0])}")
     turns = [t for t in turns if t not in untouched]
     rps: dict[tuple[str, str], list[float]] = {t: [] for t in turns}
     cpu: dict[tuple[str, str], list[float]] = {t: [] for t in turns}
@@ -367,7 +377,7 @@ def run(
                 continue
             ms = statistics.median(cpu[scenario, arm])
             print(
-                f"  {scenario:8} {arm:18} {statistics.median(rps[scenario, arm]):8,.0f} req/s"
+                f"  {scenario:8} {arm:21} {statistics.median(rps[scenario, arm]):8,.0f} req/s"
                 f"  {ms:6.2f} ms  {ms / own:5.2f}×"
             )
 

@@ -12,7 +12,8 @@ from prefscore.settings import CACHES, DATABASES, MIDDLEWARE, STORAGES
 ROOT_URLCONF = "bench.webapp.urls"
 STORAGES = {
     **STORAGES,
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # Each URL worked out once per process, as production's storage does.
+    "staticfiles": {"BACKEND": "prefscore.web.static_urls.RememberedUrls"},
 }
 
 # bench/load.py's accounting (BENCH_TALLY; bench/webapp/tally.py): each request's CPU and
