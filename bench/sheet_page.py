@@ -34,7 +34,10 @@ SQLite in write-ahead mode with its connections kept open, as ``bench/web.py
 --sqlite-tuned``), loaded by ``2 × --workers`` closed-loop clients over keep-alive HTTP.
 The bare view is answered by a handler with no middleware in the same gunicorn
 (bench/webapp/wsgi.py), so that both sides pay the same server, socket and HTTP parsing;
-the bare view through the whole stack is timed beside them for reference. The scenarios
+the bare view through the whole stack is timed beside them for reference, and the sheet
+page on a second gunicorn (the same database) whose static storage works each URL out
+on every ``{% static %}`` (``BENCH_STATIC_EACH_TIME``): the A/B of
+prefscore/web/static_urls.py through a server. The scenarios
 take turns for ``--slice`` seconds, ``--rounds`` times, each round's ratio taken within
 the round; every answer's status is checked (200), and any other counts as an error.
 The in-process ratio is the harsher one: there the bare view pays nothing but Django.
@@ -191,6 +194,7 @@ ARMS = {
     "all ORM": frozenset({"sheet", "user", "session"}),
     "static URLs each time": frozenset({"static"}),
 }
+STATIC_ARM = "sheet page, static URLs each time"
 PLAIN_STATIC = "django.contrib.staticfiles.storage.StaticFilesStorage"
 BASE = "as shipped"
 
@@ -395,19 +399,25 @@ def served(rounds: int, seconds: float, deals: int, workers: int) -> None:
     with bounded_run("bench/sheet_page.py", WATCHDOG_SECONDS, "prefscore-sheet-") as workdir:
         env = server_env(f"sqlite:///{workdir / 'sheet.sqlite3'}", BENCH_SQLITE_TUNED="1")
         data = in_child(__file__, env, "--prepare", "--deals", str(deals))
-        with gunicorn(env, workers, workdir, app="bench.webapp.wsgi:application") as port:
+        app = "bench.webapp.wsgi:application"
+        each_time = {**env, "BENCH_STATIC_EACH_TIME": "1"}
+        with (
+            gunicorn(env, workers, workdir, app=app) as port,
+            gunicorn(each_time, workers, workdir, app=app) as other,
+        ):
             page = f"/pulkas/{data['pulka']}/"
             paths = {
-                "sheet": (page, True),
-                "bare": (BARE_ALONE, False),
-                "bare, whole stack": (BARE, False),
+                "sheet": (port, page, True),
+                STATIC_ARM: (other, page, True),
+                "bare": (port, BARE_ALONE, False),
+                "bare, whole stack": (port, BARE, False),
             }
 
             def get(name: str) -> Callable[[int], Callable[[], Any]]:
-                path, signed_in = paths[name]
+                server, path, signed_in = paths[name]
 
                 def make(index: int) -> Callable[[], Any]:
-                    client = Client(port, data["session"] if signed_in else "")
+                    client = Client(server, data["session"] if signed_in else "")
                     return lambda: client.request("GET", path)
 
                 return make
@@ -423,7 +433,7 @@ def served(rounds: int, seconds: float, deals: int, workers: int) -> None:
             ratio: list[float] = []
             for number in range(rounds):
                 found = {}
-                for name in names[number % 3 :] + names[: number % 3]:
+                for name in names[number % len(names) :] + names[: number % len(names)]:
                     series = closed_loop(name, clients, seconds, get(name), 200)
                     if series.error_count:
                         raise SystemExit(f"{name}: {series.errors}")
@@ -433,13 +443,18 @@ def served(rounds: int, seconds: float, deals: int, workers: int) -> None:
             load.append(f"{os.getloadavg()[0]:.1f}")
     sheet, bare = statistics.median(rps["sheet"]), statistics.median(rps["bare"])
     whole = statistics.median(rps["bare, whole stack"])
+    plain = statistics.median(rps[STATIC_ARM])
+    each = [a / b for a, b in zip(rps["sheet"], rps[STATIC_ARM], strict=True)]
     print(
         f"through gunicorn, {workers} workers, {clients} keep-alive clients; load average "
         f"{' → '.join(load)} ({os.cpu_count()} cores)\n"
         f"sheet page, {deals} deals: {sheet:,.0f} req/s; bare view, no middleware: "
         f"{bare:,.0f} req/s (through the whole stack: {whole:,.0f}); ratio per round "
         f"{', '.join(f'{r:.3f}' for r in ratio)}; median {statistics.median(ratio):.3f} "
-        f"(goal ≥ {GOAL}: {'met' if statistics.median(ratio) >= GOAL else 'NOT met'})"
+        f"(goal ≥ {GOAL}: {'met' if statistics.median(ratio) >= GOAL else 'NOT met'})\n"
+        f"{STATIC_ARM} (a second gunicorn, the same database): {plain:,.0f} req/s; "
+        f"once per process / each time, per round {', '.join(f'{r:.2f}' for r in each)}; "
+        f"median {statistics.median(each):.2f}×"
     )
 
 
