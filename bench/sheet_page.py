@@ -15,8 +15,7 @@ both sides alike. Every answer's status is checked (the sheet page: 200).
 1. **The sheet page × a bare view** (docs/benchmarks.md, "The sheet page"): the sheet
    page through the whole middleware stack against a view that returns "ok" through
    none (a handler made with ``MIDDLEWARE = []``). Goal: at least 0.1.
-2. **The private reads × the plain ORM**, and each static URL worked out once per
-   process (prefscore/web/static_urls.py) × on every ``{% static %}``: three things are read on most requests: the
+2. **The private reads × the plain ORM**: three things are read on most requests: the
    sheet's rows (the pulka, its club, links, seats and the viewer's role), the
    signed-in user and the session. Each is read in plain SQL made once from the
    models' metadata, its rows turned into instances with ``Model.from_db``
@@ -34,10 +33,7 @@ SQLite in write-ahead mode with its connections kept open, as ``bench/web.py
 --sqlite-tuned``), loaded by ``2 × --workers`` closed-loop clients over keep-alive HTTP.
 The bare view is answered by a handler with no middleware in the same gunicorn
 (bench/webapp/wsgi.py), so that both sides pay the same server, socket and HTTP parsing;
-the bare view through the whole stack is timed beside them for reference, and the sheet
-page on a second gunicorn (the same database) whose static storage works each URL out
-on every ``{% static %}`` (``BENCH_STATIC_EACH_TIME``): the A/B of
-prefscore/web/static_urls.py through a server. The scenarios
+the bare view through the whole stack is timed beside them for reference. The scenarios
 take turns for ``--slice`` seconds, ``--rounds`` times, each round's ratio taken within
 the round; every answer's status is checked (200), and any other counts as an error.
 The in-process ratio is the harsher one: there the bare view pays nothing but Django.
@@ -158,12 +154,7 @@ READS = {
 
 @contextlib.contextmanager
 def swapped(orm: frozenset[str]) -> Iterator[None]:
-    """Each read private, or through the ORM when named in ``orm``, for the block; with
-    "static" in ``orm``, each static URL worked out on every ``{% static %}`` (Django's
-    plain storage), not once per process (prefscore/web/static_urls.py)."""
-    from django.conf import settings
-    from django.test import override_settings
-
+    """Each read private, or through the ORM when named in ``orm``, for the block."""
     from prefscore.clubs.ratelimit import RateLimitedModelBackend
     from prefscore.games import access
     from prefscore.web import sessions
@@ -172,13 +163,11 @@ def swapped(orm: frozenset[str]) -> Iterator[None]:
     if not _SHIPPED_SESSION:
         _SHIPPED_SESSION.append(saved[1])
     pick = {name: READS[name][name in orm] for name in READS}
-    plain = {**settings.STORAGES, "staticfiles": {"BACKEND": PLAIN_STATIC}}
     try:
         access.read_sheet = pick["sheet"]
         RateLimitedModelBackend.get_user = pick["user"]  # type: ignore[method-assign]
         sessions.SessionStore._get_session_from_db = pick["session"]  # type: ignore[method-assign]
-        with override_settings(STORAGES=plain) if "static" in orm else contextlib.nullcontext():
-            yield
+        yield
     finally:
         access.read_sheet = saved[0]
         del RateLimitedModelBackend.get_user  # its own is PlainUserRead's
@@ -192,10 +181,7 @@ ARMS = {
     "ORM: session read": frozenset({"session"}),
     "ORM: user, session": frozenset({"user", "session"}),
     "all ORM": frozenset({"sheet", "user", "session"}),
-    "static URLs each time": frozenset({"static"}),
 }
-STATIC_ARM = "sheet page, static URLs each time"
-PLAIN_STATIC = "django.contrib.staticfiles.storage.StaticFilesStorage"
 BASE = "as shipped"
 
 
@@ -347,7 +333,7 @@ def run(
             made = queries(calls[scenario][0])
         if scenario != "bare" and not CALLS[0]:  # the request makes none of these reads
             untouched.add((scenario, arm))
-        print(f"  {scenario:8} {arm:21} {made} queries{' (none of its reads)' * (not CALLS[0])}")
+        print(f"  {scenario:8} {arm:18} {made} queries{' (none of its reads)' * (not CALLS[0])}")
     turns = [t for t in turns if t not in untouched]
     rps: dict[tuple[str, str], list[float]] = {t: [] for t in turns}
     cpu: dict[tuple[str, str], list[float]] = {t: [] for t in turns}
@@ -381,7 +367,7 @@ def run(
                 continue
             ms = statistics.median(cpu[scenario, arm])
             print(
-                f"  {scenario:8} {arm:21} {statistics.median(rps[scenario, arm]):8,.0f} req/s"
+                f"  {scenario:8} {arm:18} {statistics.median(rps[scenario, arm]):8,.0f} req/s"
                 f"  {ms:6.2f} ms  {ms / own:5.2f}×"
             )
 
@@ -399,25 +385,19 @@ def served(rounds: int, seconds: float, deals: int, workers: int) -> None:
     with bounded_run("bench/sheet_page.py", WATCHDOG_SECONDS, "prefscore-sheet-") as workdir:
         env = server_env(f"sqlite:///{workdir / 'sheet.sqlite3'}", BENCH_SQLITE_TUNED="1")
         data = in_child(__file__, env, "--prepare", "--deals", str(deals))
-        app = "bench.webapp.wsgi:application"
-        each_time = {**env, "BENCH_STATIC_EACH_TIME": "1"}
-        with (
-            gunicorn(env, workers, workdir, app=app) as port,
-            gunicorn(each_time, workers, workdir, app=app) as other,
-        ):
+        with gunicorn(env, workers, workdir, app="bench.webapp.wsgi:application") as port:
             page = f"/pulkas/{data['pulka']}/"
             paths = {
-                "sheet": (port, page, True),
-                STATIC_ARM: (other, page, True),
-                "bare": (port, BARE_ALONE, False),
-                "bare, whole stack": (port, BARE, False),
+                "sheet": (page, True),
+                "bare": (BARE_ALONE, False),
+                "bare, whole stack": (BARE, False),
             }
 
             def get(name: str) -> Callable[[int], Callable[[], Any]]:
-                server, path, signed_in = paths[name]
+                path, signed_in = paths[name]
 
                 def make(index: int) -> Callable[[], Any]:
-                    client = Client(server, data["session"] if signed_in else "")
+                    client = Client(port, data["session"] if signed_in else "")
                     return lambda: client.request("GET", path)
 
                 return make
@@ -433,7 +413,7 @@ def served(rounds: int, seconds: float, deals: int, workers: int) -> None:
             ratio: list[float] = []
             for number in range(rounds):
                 found = {}
-                for name in names[number % len(names) :] + names[: number % len(names)]:
+                for name in names[number % 3 :] + names[: number % 3]:
                     series = closed_loop(name, clients, seconds, get(name), 200)
                     if series.error_count:
                         raise SystemExit(f"{name}: {series.errors}")
@@ -443,18 +423,13 @@ def served(rounds: int, seconds: float, deals: int, workers: int) -> None:
             load.append(f"{os.getloadavg()[0]:.1f}")
     sheet, bare = statistics.median(rps["sheet"]), statistics.median(rps["bare"])
     whole = statistics.median(rps["bare, whole stack"])
-    plain = statistics.median(rps[STATIC_ARM])
-    each = [a / b for a, b in zip(rps["sheet"], rps[STATIC_ARM], strict=True)]
     print(
         f"through gunicorn, {workers} workers, {clients} keep-alive clients; load average "
         f"{' → '.join(load)} ({os.cpu_count()} cores)\n"
         f"sheet page, {deals} deals: {sheet:,.0f} req/s; bare view, no middleware: "
         f"{bare:,.0f} req/s (through the whole stack: {whole:,.0f}); ratio per round "
         f"{', '.join(f'{r:.3f}' for r in ratio)}; median {statistics.median(ratio):.3f} "
-        f"(goal ≥ {GOAL}: {'met' if statistics.median(ratio) >= GOAL else 'NOT met'})\n"
-        f"{STATIC_ARM} (a second gunicorn, the same database): {plain:,.0f} req/s; "
-        f"once per process / each time, per round {', '.join(f'{r:.2f}' for r in each)}; "
-        f"median {statistics.median(each):.2f}×"
+        f"(goal ≥ {GOAL}: {'met' if statistics.median(ratio) >= GOAL else 'NOT met'})"
     )
 
 

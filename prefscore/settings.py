@@ -381,7 +381,7 @@ STORAGES = {
         # plain files from the app folders in development and tests.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "prefscore.web.static_urls.ManifestStorage",  # each URL once (its docstring)
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
     },
 }
 # WhiteNoise's defaults, fixed when the settings load: the test runner turns DEBUG off

@@ -174,7 +174,7 @@ def test_production_settings_come_from_the_environment():
     assert seen["ALLOWED_HOSTS"] == ["pref.example"]
     assert seen["CSRF_TRUSTED_ORIGINS"] == ["https://pref.example"]
     assert seen["SECURE_SSL_REDIRECT"] is True
-    assert seen["STORAGE"] == "prefscore.web.static_urls.ManifestStorage"
+    assert seen["STORAGE"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
 
 
 def test_without_debug_a_missing_secret_key_stops_the_start():

@@ -12,12 +12,8 @@ from prefscore.settings import CACHES, DATABASES, MIDDLEWARE, STORAGES
 ROOT_URLCONF = "bench.webapp.urls"
 STORAGES = {
     **STORAGES,
-    # Each URL worked out once per process, as production's storage does.
-    "staticfiles": {"BACKEND": "prefscore.web.static_urls.RememberedUrls"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-# bench/sheet_page.py --server's other arm: each URL worked out on every {% static %}.
-if os.environ.get("BENCH_STATIC_EACH_TIME"):
-    STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
 
 # bench/load.py's accounting (BENCH_TALLY; bench/webapp/tally.py): each request's CPU and
 # cache calls by kind. Outermost, so that the other middleware's share is counted in the
