@@ -91,12 +91,13 @@ test: check-tools
 test-database: install
 	$(PY) -m pytest -n 2 --durations=15 -m "not browser and not own_database" --ignore=tests/engine
 
-# The fast loop while working (CONTRIBUTING.md, "Tests"): no browser, only the test files
+# The fast loop while working (CONTRIBUTING.md, "Tests"): no browser, no club's server
+# started on a file of its own (own_database: make test runs them), only the test files
 # that import the app changed: make test-fast APP=games (clubs, tournaments, seasons,
 # stats, web, scoring; APP="games clubs" for two).
 test-fast: install
 	@[ -n "$(APP)" ] || { echo "make test-fast APP=games (or clubs, tournaments, seasons, stats, web, scoring)" >&2; exit 2; }
-	$(PY) -m pytest -n 2 -q -m "not browser" --durations=10 $(foreach app,$(APP),--app $(app))
+	$(PY) -m pytest -n 2 -q -m "not browser and not own_database" --durations=10 $(foreach app,$(APP),--app $(app))
 
 # The page scripts' rules (static/js/*-core.js), with node's own test runner: no build step.
 test-js:

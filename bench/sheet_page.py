@@ -2,6 +2,7 @@
 the plain ORM: side by side, in one run, in this process.
 
     .venv/bin/python bench/sheet_page.py [--rounds 8] [--slice 0.5] [--deals 25]
+    .venv/bin/python bench/sheet_page.py --server [--rounds 5] [--slice 3] [--workers 2]
 
 The data of bench/cpu.py (its settings: DEBUG off, the cached template loader, each
 worker's local-memory cache; a temporary SQLite database), with a member signed in and
@@ -25,6 +26,17 @@ both sides alike. Every answer's status is checked (the sheet page: 200).
    200: what every phone asks every 2 s, and after each deal); then each read alone,
    in a loop. At a real table's pace (``REAL_HOUR``) the difference per read is
    turned into CPU seconds per table-hour.
+
+``--server`` measures the sheet page × the bare view as bench/web.py does, through a real
+server: gunicorn with ``--workers`` sync workers on 127.0.0.1 (bench/harness/server.py;
+SQLite in write-ahead mode with its connections kept open, as ``bench/web.py
+--sqlite-tuned``), loaded by ``2 × --workers`` closed-loop clients over keep-alive HTTP.
+The bare view is answered by a handler with no middleware in the same gunicorn
+(bench/webapp/wsgi.py), so that both sides pay the same server, socket and HTTP parsing;
+the bare view through the whole stack is timed beside them for reference. The scenarios
+take turns for ``--slice`` seconds, ``--rounds`` times, each round's ratio taken within
+the round; every answer's status is checked (200), and any other counts as an error.
+The in-process ratio is the harsher one: there the bare view pays nothing but Django.
 """
 
 from __future__ import annotations
@@ -44,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 GOAL = 0.1
+WATCHDOG_SECONDS = 600
 # A real table's hour: four phones, 30 deals (a deal every two minutes), each recorded
 # by one phone and answered by a poll answering 200 on the three others; the sheet page
 # opened by each phone three times (a reload, a phone woken up). The polls answering
@@ -269,10 +282,28 @@ def queries(call: Callable[[], Any]) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=8)
-    parser.add_argument("--slice", type=float, default=0.5, help="seconds per turn")
+    parser.add_argument("--rounds", type=int, default=None, help="8 in process, 5 --server")
+    parser.add_argument("--slice", type=float, default=None, help="seconds per turn")
     parser.add_argument("--deals", type=int, default=25)
+    parser.add_argument("--server", action="store_true", help="through gunicorn and HTTP")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's, with --server")
+    parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.prepare:  # in a child, with the server's settings and database
+        import json
+
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        print(json.dumps(world(args.deals)))
+        return
+    if args.server:
+        served(args.rounds or 5, args.slice or 3.0, args.deals, args.workers)
+        return
+    args.rounds, args.slice = args.rounds or 8, args.slice or 0.5
     with tempfile.TemporaryDirectory() as folder:
         from cpu import setup
 
@@ -339,6 +370,67 @@ def run(
                 f"  {scenario:8} {arm:18} {statistics.median(rps[scenario, arm]):8,.0f} req/s"
                 f"  {ms:6.2f} ms  {ms / own:5.2f}×"
             )
+
+
+# --- through a real server ----------------------------------------------------------------
+
+
+def served(rounds: int, seconds: float, deals: int, workers: int) -> None:
+    """The sheet page × the bare view with no middleware, through gunicorn (``--server``)."""
+    import os
+
+    from harness.client import Client, closed_loop
+    from harness.server import BARE, BARE_ALONE, bounded_run, gunicorn, in_child, server_env
+
+    with bounded_run("bench/sheet_page.py", WATCHDOG_SECONDS, "prefscore-sheet-") as workdir:
+        env = server_env(f"sqlite:///{workdir / 'sheet.sqlite3'}", BENCH_SQLITE_TUNED="1")
+        data = in_child(__file__, env, "--prepare", "--deals", str(deals))
+        with gunicorn(env, workers, workdir, app="bench.webapp.wsgi:application") as port:
+            page = f"/pulkas/{data['pulka']}/"
+            paths = {
+                "sheet": (page, True),
+                "bare": (BARE_ALONE, False),
+                "bare, whole stack": (BARE, False),
+            }
+
+            def get(name: str) -> Callable[[int], Callable[[], Any]]:
+                path, signed_in = paths[name]
+
+                def make(index: int) -> Callable[[], Any]:
+                    client = Client(port, data["session"] if signed_in else "")
+                    return lambda: client.request("GET", path)
+
+                return make
+
+            clients = 2 * workers
+            for name in paths:  # warm each worker, and check each answers 200
+                warm = closed_loop(name, clients, 1.0, get(name), 200, 400)
+                if warm.error_count or not warm.latencies:
+                    raise SystemExit(f"{name} did not answer 200: {warm.errors}")
+            load = [f"{os.getloadavg()[0]:.1f}"]
+            names = list(paths)
+            rps: dict[str, list[float]] = {name: [] for name in names}
+            ratio: list[float] = []
+            for number in range(rounds):
+                found = {}
+                for name in names[number % 3 :] + names[: number % 3]:
+                    series = closed_loop(name, clients, seconds, get(name), 200)
+                    if series.error_count:
+                        raise SystemExit(f"{name}: {series.errors}")
+                    found[name] = series.throughput
+                    rps[name].append(series.throughput)
+                ratio.append(found["sheet"] / found["bare"])
+            load.append(f"{os.getloadavg()[0]:.1f}")
+    sheet, bare = statistics.median(rps["sheet"]), statistics.median(rps["bare"])
+    whole = statistics.median(rps["bare, whole stack"])
+    print(
+        f"through gunicorn, {workers} workers, {clients} keep-alive clients; load average "
+        f"{' → '.join(load)} ({os.cpu_count()} cores)\n"
+        f"sheet page, {deals} deals: {sheet:,.0f} req/s; bare view, no middleware: "
+        f"{bare:,.0f} req/s (through the whole stack: {whole:,.0f}); ratio per round "
+        f"{', '.join(f'{r:.3f}' for r in ratio)}; median {statistics.median(ratio):.3f} "
+        f"(goal ≥ {GOAL}: {'met' if statistics.median(ratio) >= GOAL else 'NOT met'})"
+    )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from .faults import RUNNING
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 BARE = "/bench/bare/"  # the bench settings' view that does nothing (bench/webapp/urls.py)
+BARE_ALONE = "/bench/bare/alone/"  # the same view through no middleware (bench/webapp/wsgi.py)
 CHILD_SECONDS = 120
 START_SECONDS = 30
 
@@ -83,8 +84,11 @@ def in_child(script: str, env: dict[str, str], *args: str, stdin: str = "") -> A
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], workers: int, workdir: Path) -> Iterator[int]:
-    """gunicorn with ``workers`` sync workers on a free loopback port, until the block ends.
+def gunicorn(
+    env: dict[str, str], workers: int, workdir: Path, app: str = "prefscore.wsgi:application"
+) -> Iterator[int]:
+    """gunicorn with ``workers`` sync workers on a free loopback port, until the block ends;
+    ``app`` is the WSGI application it serves.
 
     Yields the port once the bare view answers; stops the whole process group after.
     """
@@ -92,7 +96,7 @@ def gunicorn(env: dict[str, str], workers: int, workdir: Path) -> Iterator[int]:
     log_path = workdir / "gunicorn.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "prefscore.wsgi:application",
+            [str(Path(sys.executable).parent / "gunicorn"), app,
              "--workers", str(workers), "--bind", f"{HOST}:{port}", "--log-level", "warning",
              "--chdir", str(ROOT)],
             env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,

@@ -66,6 +66,7 @@ def cpu_tally(request: HttpRequest) -> JsonResponse:
 
 urlpatterns = [
     path("bench/bare/", bare, name="bare"),
+    path("bench/bare/alone/", bare),  # through no middleware: bench/webapp/wsgi.py
     path("bench/tally/", cpu_tally),
     path("bench/cache/", cache_stats),
     path("", include("prefscore.urls")),

@@ -41,8 +41,8 @@ def fits(page, screen: str) -> None:
     assert width <= SCREENS[screen]["width"], f"{width} px wide"
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
-@pytest.mark.parametrize("screen", ["phone", "laptop"])
+# Each size once and each language once (CONTRIBUTING.md, "Tests").
+@pytest.mark.parametrize(("screen", "locale"), [("phone", "ru-RU"), ("laptop", "en-US")])
 def test_create_a_season_read_it_and_qualify_to_the_final(
     live_server, new_context, access_world, screenshot_dir, locale, screen, task_worker, settings
 ):
@@ -130,8 +130,8 @@ def total_of(page, name: str) -> str:
     return row.locator("td").nth(1).inner_text().strip()
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
-@pytest.mark.parametrize("screen", ["phone", "laptop"])
+# Each size once and each language once (CONTRIBUTING.md, "Tests").
+@pytest.mark.parametrize(("screen", "locale"), [("phone", "ru-RU"), ("laptop", "en-US")])
 def test_two_evenings_and_a_tournament_a_correction_then_the_final(
     live_server, new_context, access_world, screenshot_dir, locale, screen, task_worker, settings
 ):
