@@ -131,6 +131,9 @@ def run(options: argparse.Namespace) -> None:
     }
     if options.profile:
         work, after = cases[options.profile]
+        work()  # warmed: the imports, the URLs and the templates of a first request
+        if after is not None:
+            after()
         profiler = cProfile.Profile()
         profiler.runcall(work)
         if after is not None:
