@@ -16,7 +16,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 # PostgreSQL 15's server, for the hosted route's test (it starts a throwaway cluster).
 PG_BIN := /usr/lib/postgresql/15/bin
 
-.PHONY: .venv install install-run node_modules run dev test test-fast test-js check-tools lint typecheck bench messages
+.PHONY: .venv install install-run node_modules run dev test test-database test-fast test-js check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
 
@@ -82,12 +82,22 @@ test: check-tools
 	$(PY) -m pytest -n 2 --durations=30
 	$(MAKE) --no-print-directory test-js lint typecheck
 
-# The fast loop while working (CONTRIBUTING.md, "Tests"): no browser, only the test files
+# The suite again on the database DATABASE_URL names (CI's PostgreSQL stage, .ci/run):
+# pytest alone (the lint, the types and the page scripts do not depend on the database),
+# and only the tests the database can change. Left out: the browser tests (they drive
+# the views the rest tests, and took CI past its 30 minutes run twice), the tests that
+# run the club's server on an SQLite file of their own (own_database), and the engine's
+# (scoring/engine imports no Django: no database can change them).
+test-database: install
+	$(PY) -m pytest -n 2 --durations=15 -m "not browser and not own_database" --ignore=tests/engine
+
+# The fast loop while working (CONTRIBUTING.md, "Tests"): no browser, no club's server
+# started on a file of its own (own_database: make test runs them), only the test files
 # that import the app changed: make test-fast APP=games (clubs, tournaments, seasons,
 # stats, web, scoring; APP="games clubs" for two).
 test-fast: install
 	@[ -n "$(APP)" ] || { echo "make test-fast APP=games (or clubs, tournaments, seasons, stats, web, scoring)" >&2; exit 2; }
-	$(PY) -m pytest -n 2 -q -m "not browser" --durations=10 $(foreach app,$(APP),--app $(app))
+	$(PY) -m pytest -n 2 -q -m "not browser and not own_database" --durations=10 $(foreach app,$(APP),--app $(app))
 
 # The page scripts' rules (static/js/*-core.js), with node's own test runner: no build step.
 test-js:

@@ -1,7 +1,7 @@
 """Deferred work: the organiser's and player's requests that hand their work to the task
 worker (docs/tasks.md), against the same requests doing it themselves, in one run.
 
-    .venv/bin/python bench/deferred.py [--only settle|tournament] [--repeat 7]
+    .venv/bin/python bench/deferred.py [--only settle|season|tournament] [--repeat 7]
                                        [--players 200] [--evenings 40]
                                        [--tournament-players 1000] [--rounds 5]
 
@@ -16,6 +16,10 @@ Two parts, each in a temporary SQLite database with the bench settings (DEBUG of
   recount task called by a ``sheet_settled`` receiver: the same work the old receivers
   did). *Now*: the request queues it; the worker's run is timed on its own. The two take
   turns, round by round; medians.
+- **season**: the same club; the organiser saves a season's settings (each of the two
+  seasons). *Before*: the table counted inside the request (``standings.refresh``, as
+  the form did). *Now*: the count queued (``seasons.counts.ask``); the worker's run is
+  timed on its own. Taking turns; medians.
 - **tournament**: a tournament of ``--tournament-players`` over ``--rounds`` rounds
   (1,000 × 5: 15,000 deals, the file 4 MB), through the test client. The JSON export
   request *now* (it answers with the job's page) against the same request writing the
@@ -24,7 +28,7 @@ Two parts, each in a temporary SQLite database with the bench settings (DEBUG of
   then the job. The standings page is the yardstick.
 
 Goals (docs/benchmarks.md, "Deferred work"): the finishing request at most 0.2 of its
-time before; the export and the import requests under 1 s of wall time.
+time before; the season's save under 200 ms; the export and the import requests under 1 s of wall time.
 """
 
 from __future__ import annotations
@@ -164,6 +168,84 @@ def settle_part(options: argparse.Namespace) -> dict[str, float]:
     return {"ratio": ratio}
 
 
+# --- a season saved --------------------------------------------------------------------------
+
+
+def season_form(season: Any) -> dict[str, Any]:
+    """The season's settings as its form posts them, unchanged."""
+    from prefscore.seasons.forms import SeasonForm
+
+    form = SeasonForm(instance=season, club=season.club)
+    data: dict[str, Any] = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value is None:
+            continue
+        data[name] = [str(v) for v in value] if isinstance(value, list | tuple) else str(value)
+    return data
+
+
+def season_part(options: argparse.Namespace) -> dict[str, float]:
+    """The organiser saves a season's settings: *before* the table counted inside the
+    request (``standings.refresh``, as the form did), *now* the count queued for the
+    worker (``seasons.counts.ask``), whose run is timed on its own. Both seasons of the
+    settle's club (place points, the rating change), taking turns; medians."""
+    from django.test import Client
+    from season_table import season_world
+
+    from prefscore.clubs.models import Membership, Role
+    from prefscore.deferred.worker import run_due
+    from prefscore.seasons import counts, standings
+
+    world = season_world(options.players, options.evenings)
+    Membership.objects.filter(club=world["club"]).update(role=Role.ORGANISER)
+    client: Client = world["client"]
+    asked = counts.ask
+    print(f"\na season saved: {options.players} players x {options.evenings} evenings")
+
+    def save(season: Any, inline: bool) -> tuple[float, float]:
+        counts.ask = standings.refresh if inline else asked  # type: ignore[assignment]
+        url = f"/clubs/{world['club'].slug}/seasons/{season.slug}/edit/"
+        try:
+            wall, used, response = timed(lambda: client.post(url, season_form(season)))
+        finally:
+            counts.ask = asked  # type: ignore[assignment]
+        assert response.status_code == 302, response.status_code
+        return wall, used
+
+    results: dict[str, float] = {}
+    print(f"  {'':52}{'wall ms':>10}{'CPU ms':>10}")
+    for label, season in (("place points", world["season"]), ("rating", world["rated"])):
+        save(season, True), save(season, False), run_due()  # warmed
+        spent: dict[str, list[float]] = {"before": [], "now": [], "worker": []}
+        cpu_spent: dict[str, list[float]] = {"before": [], "now": [], "worker": []}
+        for _ in range(options.repeat):
+            wall, used = save(season, True)
+            spent["before"].append(wall), cpu_spent["before"].append(used)
+            wall, used = save(season, False)
+            spent["now"].append(wall), cpu_spent["now"].append(used)
+            wall, used, ran = timed(run_due)
+            assert ran == 1, ran
+            spent["worker"].append(wall), cpu_spent["worker"].append(used)
+        figures = {name: statistics.median(values) for name, values in spent.items()}
+        cpus = {name: statistics.median(values) for name, values in cpu_spent.items()}
+        for row, name in (
+            (f"saved, counted inside (before), {label}", "before"),
+            (f"saved, count queued (now), {label}", "now"),
+            (f"the count in the worker, {label}", "worker"),
+        ):
+            print(f"  {row:52}{figures[name] * 1000:10.1f}{cpus[name] * 1000:10.1f}")
+        ratio = figures["now"] / figures["before"]
+        print(f"  now / before: {ratio:.3f} wall, {cpus['now'] / cpus['before']:.3f} CPU")
+        results[label] = ratio
+    page = statistics.median(
+        timed(lambda: client.get(f"/clubs/{world['club'].slug}/rating/"))[0]
+        for _ in range(options.repeat)
+    )
+    print(f"  {'the leaderboard page (yardstick)':52}{page * 1000:10.1f}")
+    return results
+
+
 # --- the tournament's export and import -----------------------------------------------------
 
 
@@ -253,7 +335,7 @@ def tournament_part(options: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=("settle", "tournament"))
+    parser.add_argument("--only", choices=("settle", "season", "tournament"))
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--evenings", type=int, default=40)
@@ -265,6 +347,8 @@ def main() -> int:
         cpu.setup(folder)
         if options.only in (None, "settle"):
             settle_part(options)
+        if options.only in (None, "season"):
+            season_part(options)
         if options.only in (None, "tournament"):
             tournament_part(options)
     print(f"load average after: {os.getloadavg()[0]:.2f}")

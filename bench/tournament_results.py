@@ -1,7 +1,7 @@
 """A big field's results: the standings, drawing a round and the checker, against a yardstick.
 
     .venv/bin/python bench/tournament_results.py [--players 1000] [--rounds 5] [--deals 12]
-                                                 [--repeat 3] [--profile standings|draw|check]
+                                                 [--repeat 3] [--profile standings|page|csv|draw|check] [--sort tottime]
 
 Makes a temporary SQLite database and imports a random tournament into it (what
 ``manage.py random_tournament`` makes: ``--players`` over ``--rounds`` rounds, each table
@@ -84,7 +84,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=12)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
-    parser.add_argument("--profile", choices=["standings", "draw", "check"])
+    parser.add_argument("--sort", default="cumulative", help="cProfile's order (tottime)")
+    parser.add_argument("--profile", choices=["standings", "page", "csv", "draw", "check"])
     options = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}  (tree: {options.root})")
     with tempfile.TemporaryDirectory() as directory:
@@ -111,6 +112,7 @@ def run(options: argparse.Namespace) -> None:
     client = Client()
     client.force_login(user)
     page = f"/tournaments/{club.slug}/{tournament.slug}/standings/"
+    csv = f"/tournaments/{club.slug}/{tournament.slug}/export.csv"
     number = tournament.rounds.count() + 1
 
     def draw() -> None:
@@ -122,6 +124,8 @@ def run(options: argparse.Namespace) -> None:
     cases: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None]] = {
         "standings": (lambda: services.standings(tournament), None),
         "standings page": (lambda: client.get(page, HTTP_HOST="127.0.0.1"), None),
+        "page": (lambda: client.get(page, HTTP_HOST="127.0.0.1"), None),
+        "csv": (lambda: client.get(csv, HTTP_HOST="127.0.0.1"), None),
         "draw": (draw, discard),
         "check": (lambda: checks.check(tournament), None),
     }
@@ -131,7 +135,7 @@ def run(options: argparse.Namespace) -> None:
         profiler.runcall(work)
         if after is not None:
             after()
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+        pstats.Stats(profiler).sort_stats(options.sort).print_stats(30)
         return
     problems = checks.check(tournament)
     print(

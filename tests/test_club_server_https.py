@@ -17,6 +17,9 @@ import pytest
 from prefscore import lan
 from tests.helpers import ROOT, SETTINGS_VARIABLES
 
+# make run, on an SQLite file of its own whatever the run's DATABASE_URL: CI runs it once.
+pytestmark = pytest.mark.own_database
+
 NAME = "localhost"
 
 

@@ -87,6 +87,7 @@ PRESET_COUNT = (
 )
 
 
+@pytest.mark.own_database
 def test_the_migration_runs_backwards_and_forwards(tmp_path: Path) -> None:
     """On a database of its own, so that no other test's data is at stake."""
     env = {"DEBUG": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}

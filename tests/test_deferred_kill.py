@@ -60,8 +60,11 @@ def shared_database(folder: Path) -> Iterator[str]:
     copy.close()
 
 
-def start_worker(database_url: str, out: Path, **extra: str) -> subprocess.Popen[bytes]:
-    """``manage.py run_worker`` as deploy/ and ``make run`` start it, on that database."""
+def start_worker(
+    database_url: str, out: Path, command: tuple[str, ...] = ("manage.py",), **extra: str
+) -> subprocess.Popen[bytes]:
+    """``manage.py run_worker`` as deploy/ and ``make run`` start it, on that database
+    (``command``: a script that runs it, such as tests/slow_count_worker.py)."""
     env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
     env.update(
         DEBUG="1",
@@ -75,7 +78,8 @@ def start_worker(database_url: str, out: Path, **extra: str) -> subprocess.Popen
     )
     with out.open("ab") as log:
         return subprocess.Popen(
-            [sys.executable, "manage.py", "run_worker", "--interval", "0.1"],
+            [sys.executable, *command]
+            + (["run_worker", "--interval", "0.1"] if command == ("manage.py",) else []),
             cwd=ROOT,
             env=env,
             stdout=log,

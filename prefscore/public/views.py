@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -43,6 +44,10 @@ def club(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         request, "public/club.html", presenters.context(request, shown, page, role)
     )
     response["X-Robots-Tag"] = presenters.robots(shown)
+    if shown.public_page and not request.user.is_authenticated:
+        # Nobody's own view of it: a stranger's browser or a proxy may keep it a minute.
+        # Anyone signed in gets PrivateCacheMiddleware's "private, no-store".
+        patch_cache_control(response, public=True, max_age=presenters.SECONDS)
     return response
 
 

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from scoring.engine import season as engine
 
-from . import standings
+from . import counts, standings
 from .models import Division, DivisionMove, Season
 
 
@@ -67,7 +67,7 @@ def confirm(season: Season, next_season: Season, count: int, user: Any) -> int:
             )
             for move in shown.moves
         )
-    standings.refresh(next_season)
+        counts.ask(next_season)
     return len(shown.moves)
 
 
@@ -77,4 +77,4 @@ def replace(season: Season, chosen: list[tuple[str, list[Any]]]) -> None:
         season.divisions.all().delete()
         for order, (name, players) in enumerate(chosen):
             Division.objects.create(season=season, name=name, order=order).players.set(players)
-    standings.refresh(season)
+        counts.ask(season)

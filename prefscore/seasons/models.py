@@ -256,3 +256,22 @@ class DivisionMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.from_division} → {self.to_division}"
+
+
+class PendingCount(models.Model):
+    """A season whose table is to be counted again by the worker (``counts.py``).
+
+    Written in the request that saves the season's settings or marks its pulkas, with
+    the ``count_season`` task; deleted by the task once the table is stored. While a
+    season has any, its pages say "updating…" (docs/tasks.md §4).
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    asked_at = models.DateTimeField(_("asked"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("season count waiting")
+        verbose_name_plural = _("season counts waiting")
+
+    def __str__(self) -> str:
+        return f"{self.season_id} at {self.asked_at:%Y-%m-%d %H:%M:%S}"

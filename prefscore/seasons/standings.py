@@ -213,6 +213,26 @@ def refresh(season: Season) -> None:
             Season.objects.filter(pk=season.pk).update(policy_frozen_at=season.policy_frozen_at)
 
 
+def freeze_if_played(season: Season) -> None:
+    """Freeze the policy now if the season has an event (§8), as its count will: a change
+    saved before the worker counts it is then written down as it was when the request
+    counted the table itself (docs/tasks.md §4). Two queries at most; nothing counted."""
+    if season.policy_frozen_at is not None:
+        return
+    rows = PulkaSummary.objects.filter(
+        club_id=season.club_id,
+        pulka__tournament__isnull=True,
+        pulka__created_at__date__gte=season.starts_on,
+        pulka__created_at__date__lte=season.ends_on,
+    )
+    if season.evenings == Season.Evenings.MARKED:
+        rows = rows.filter(pulka__seasons=season)
+    chosen = list(season.tournaments.all()) + ([season.final] if season.final else [])
+    if rows.exists() or any(t.finished and t.finished_at is not None for t in chosen):
+        season.policy_frozen_at = timezone.now()
+        Season.objects.filter(pk=season.pk).update(policy_frozen_at=season.policy_frozen_at)
+
+
 def refresh_club(club_id: int) -> None:
     for season in Season.objects.filter(club_id=club_id):
         refresh(season)

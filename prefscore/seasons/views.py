@@ -12,6 +12,7 @@ import copy
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -26,7 +27,7 @@ from prefscore.stats import recounts
 from prefscore.tournaments.services import TournamentError
 from prefscore.web.htmx import HtmxHttpRequest, invalid_status, redirect_to, render_page
 
-from . import divisions, exports, presenters, qualification, standings
+from . import counts, divisions, exports, presenters, qualification
 from .cards import season_card, season_preview
 from .division_forms import ConfirmForm, DivisionsForm, MarkedForm
 from .forms import SeasonForm
@@ -94,9 +95,37 @@ def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str)
         "member": role is not None,
         "may_change": may(role, ORGANISERS),
         "changes": list(found.policy_changes.select_related("changed_by")),
-        "updating": recounts.updating(found.club_id),
+        **_count_state(found),
     }
     return render_page(request, template, context, "standings")
+
+
+def _count_state(season: Season) -> dict[str, bool]:
+    """The template's words: "updating…" (and ask again) or "the count failed"."""
+    state = counts.state(season)
+    return {
+        "updating": state in (recounts.UPDATING, counts.COUNTING),
+        "season_counting": state == counts.COUNTING,
+        "count_failed": state == recounts.FAILED,
+    }
+
+
+def _waiting(season: Season) -> HttpResponse | None:
+    """The table's CSV or JSON while its count is to land, or failed: 503, said in words
+    (a script tries again after Retry-After); None when the stored table is current."""
+    state = counts.state(season)
+    if not state:
+        return None
+    if state == recounts.FAILED:
+        text = _("The count of the season's table failed; the server's owner sees why.")
+    else:
+        text = (
+            _("updating…") + " " + _("The season's table is being counted; try again in a moment.")
+        )
+    response = HttpResponse(text + "\n", status=503, content_type="text/plain; charset=utf-8")
+    if state != recounts.FAILED:
+        response["Retry-After"] = "2"
+    return response
 
 
 def _rows(season: Season) -> list[presenters.LineRow]:
@@ -132,7 +161,7 @@ def player_line(request: HtmxHttpRequest, slug: str, season: str, player: int) -
         "season": found,
         "row": presenters.line_row(line),
         "member": role is not None,
-        "updating": recounts.updating(found.club_id),
+        **_count_state(found),
     }
     return render_page(request, "seasons/player.html", context, "line")
 
@@ -146,13 +175,14 @@ def edit(request: HtmxHttpRequest, slug: str, season: str | None = None) -> Http
     before = {name: copy.deepcopy(getattr(found, name)) for name in POLICY_FIELDS}
     form = SeasonForm(request.POST or None, instance=found, club=club)
     if request.method == "POST" and form.is_valid():
-        saved = form.save(commit=False)
-        if saved.created_by_id is None:
-            saved.created_by = request.user  # type: ignore[assignment]
-        saved.save()
-        form.save_m2m()  # the season's tournaments: saved with commit=False, kept only here
-        record_changes(saved, before, request.user)
-        standings.refresh(saved)
+        with transaction.atomic():  # the settings, their log and the count asked: all or none
+            saved = form.save(commit=False)
+            if saved.created_by_id is None:
+                saved.created_by = request.user  # type: ignore[assignment]
+            saved.save()
+            form.save_m2m()  # the season's tournaments: saved with commit=False, kept only here
+            record_changes(saved, before, request.user)
+            counts.ask(saved)  # the worker counts the table (counts.py)
         return redirect_to(request, reverse("seasons:table", args=[club.slug, saved.slug]))
     context = {"club": club, "season": found if season else None, "form": form}
     status = invalid_status(request) if form.errors else 200
@@ -195,6 +225,9 @@ def table_csv(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
         found, _role = _readable(request, slug, season)
     except _SignIn:
         return redirect_to_login(request.get_full_path())
+    waiting = _waiting(found)
+    if waiting is not None:
+        return waiting
     name = f"{found.club.slug}-{found.slug}.csv"
     return stats_exports.csv_response(name, exports.csv_rows(found))
 
@@ -206,6 +239,9 @@ def table_json(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse
         found, _role = _readable(request, slug, season)
     except _SignIn:
         return redirect_to_login(request.get_full_path())
+    waiting = _waiting(found)
+    if waiting is not None:
+        return waiting
     name = f"{found.club.slug}-{found.slug}.json"
     return stats_exports.json_response(name, exports.as_json(found))
 
@@ -265,10 +301,11 @@ def marked(request: HtmxHttpRequest, slug: str, season: str) -> HttpResponse:
     before = sorted(found.marked_pulkas.values_list("pk", flat=True))
     form = MarkedForm(request.POST or None, season=found, initial={"pulkas": before})
     if request.method == "POST" and form.is_valid():
-        found.marked_pulkas.set(form.cleaned_data["pulkas"])
-        after = sorted(found.marked_pulkas.values_list("pk", flat=True))
-        record_marks(found, before, after, request.user)
-        standings.refresh(found)
+        with transaction.atomic():
+            found.marked_pulkas.set(form.cleaned_data["pulkas"])
+            after = sorted(found.marked_pulkas.values_list("pk", flat=True))
+            record_marks(found, before, after, request.user)
+            counts.ask(found)
         return redirect_to(request, reverse("seasons:table", args=[slug, season]))
     context = {"club": club, "season": found, "form": form}
     status = invalid_status(request) if form.errors else 200

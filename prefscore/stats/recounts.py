@@ -32,7 +32,8 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.dispatch import Signal
-from django_tasks import task
+from django_tasks import TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult
 
 from prefscore.clubs.models import Club
 from prefscore.games.models import Pulka
@@ -82,10 +83,40 @@ def updating(club_id: int) -> bool:
     return PendingRecount.objects.filter(club_id=club_id).exists()
 
 
+UPDATING = "updating"
+FAILED = "failed"
+
+
+def state(club_id: int) -> str:
+    """ "" when the club's figures are counted; UPDATING while a recount is to land;
+    FAILED when rows wait and no task of the club's is left to run (its last try
+    failed, or the owner deleted it): the pages say so instead of "updating…" for
+    ever, until a later settle queues the recount again. One query, two while rows wait.
+    """
+    if not updating(club_id):
+        return ""
+    return UPDATING if live(recount_club, club_id) else FAILED
+
+
+def words(state: str) -> dict[str, bool]:
+    """A page's flags for ``_updating.html``: "updating…" (and ask again), or failed."""
+    return {"updating": state == UPDATING, "count_failed": state == FAILED}
+
+
+def live(queued: Any, key: int) -> bool:
+    """Whether a task of ``queued`` for ``key`` (its first argument) is waiting, waiting
+    for another try, or running (docs/tasks.md §3): one query on the task rows."""
+    return (
+        DBTaskResult.objects.filter(task_path=queued.module_path, args_kwargs__args__0=key)
+        .filter(status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING])
+        .exists()
+    )
+
+
 @task()
 def recount_club(club_id: int) -> int:
     """Recount the club's waiting pulkas, its rating and its seasons; the rows handled."""
-    with _one_at_a_time(club_id):
+    with one_at_a_time(club_id):
         waiting = list(PendingRecount.objects.filter(club_id=club_id).order_by("pk"))
         if not waiting:
             return 0
@@ -103,8 +134,9 @@ def recount_club(club_id: int) -> int:
 
 
 @contextmanager
-def _one_at_a_time(club_id: int) -> Iterator[None]:
-    """PostgreSQL: hold the club's row for the recount. Elsewhere: nothing (one worker)."""
+def one_at_a_time(club_id: int) -> Iterator[None]:
+    """PostgreSQL: hold the club's row for the recount (the seasons' counts hold it
+    too, ``seasons.counts``). Elsewhere: nothing (one worker)."""
     if connection.vendor != "postgresql":
         yield
         return

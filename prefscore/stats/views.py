@@ -41,7 +41,7 @@ def player_stats(request: HtmxHttpRequest, slug: str, player: int) -> HttpRespon
         "form": form,
         "page": presenters.player_page(rows, names),
         "csv_url": reverse("stats:player_csv", args=[club.slug, found.pk]),
-        "updating": recounts.updating(club.pk),
+        **recounts.words(recounts.state(club.pk)),
     }
     return render_page(request, "stats/player.html", context, "figures")
 
@@ -65,7 +65,7 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "public": public,
         "may_change": may(role, ADMINS),
         "member": role is not None,
-        "updating": recounts.updating(club.pk),
+        **recounts.words(recounts.state(club.pk)),
     }
     return render_page(request, "stats/leaderboard.html", context, "figures")
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from prefscore.games.models import Pulka
@@ -88,7 +89,8 @@ def _closings(context: Context) -> list[str]:
                 % {
                     "table": context.label(one.pulka),
                     "who": _who(record),
-                    "when": record.at.strftime("%Y-%m-%d %H:%M"),
+                    # The server's clock, as the pages say it (TIME_ZONE), not UTC.
+                    "when": timezone.localtime(record.at).strftime("%Y-%m-%d %H:%M"),
                 }
             )
         if closure is not None and record is not None and closure.whists is not None:

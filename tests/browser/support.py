@@ -346,3 +346,27 @@ SHEET_SIZE_JS = """() => {
   }));
   return {width: box.width, scale: scale, sizes: sizes};
 }"""
+
+
+def script_word(page: Page, element: str, key: str, count: int | None = None, **values: Any) -> str:
+    """A word a page script shows, as the page gives it to the script (a ``data-`` attribute
+    of ``element``: templates/games/_network.html, templates/_outbox_words.html) and filled
+    in as the script fills it: each ``{name}`` by ``values``; with ``count``, the language's
+    plural form chosen by ``Intl.PluralRules`` and ``{count}`` filled, as outbox.js does.
+    Walks read these words in one language each; a test of the words reads them in both."""
+    return page.evaluate(
+        """([element, key, count, values]) => {
+            const el = document.querySelector(element);
+            if (count !== null) {
+                const lang = document.documentElement.lang || "en";
+                key = key + "-" + new Intl.PluralRules(lang).select(count);
+                values = {...values, count: count};
+            }
+            let text = el.getAttribute("data-" + key);
+            for (const [name, value] of Object.entries(values)) {
+                text = text.replace("{" + name + "}", String(value));
+            }
+            return text;
+        }""",
+        [element, key, count, values],
+    )

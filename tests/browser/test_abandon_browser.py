@@ -48,7 +48,7 @@ def open_table(new_context, base_url: str, user: Any, pulka: Pulka, locale: str)
     return page
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
+@pytest.mark.parametrize("locale", ["ru-RU"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_the_table_abandons_a_pulka_each_on_his_own_phone(
     live_server, new_context, seated_world, screenshot_dir, locale
 ):

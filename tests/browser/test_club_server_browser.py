@@ -136,7 +136,8 @@ class ClubServer:
             self.process.kill()
 
 
-@pytest.fixture(params=["ru-RU", "en-US"])
+# One evening, in English (CONTRIBUTING.md, "Tests": a walk runs in one language).
+@pytest.fixture(params=["en-US"])
 def club_server(request, tmp_path) -> Iterator[tuple[ClubServer, str]]:
     if not lan.lan_addresses():
         pytest.skip("this machine has no LAN address: plain http on loopback is a secure context")

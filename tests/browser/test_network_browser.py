@@ -1,8 +1,9 @@
 """A phone on a bad network (static/js/network.js, games/views/sheet.py): a deal sent
 while the connection drops arrives once, a race lost shows both entries side by side
 and records the player's as the next deal at his word, a poll does not wipe a half-filled entry, a server error says "not saved" and the
-retry records it, and a refusal keeps the page under DEBUG too. Phone size, both
-languages."""
+retry records it, and a refusal keeps the page under DEBUG too. Phone size. Each walk
+in one language, half in each (CONTRIBUTING.md, "Tests"); the words network.js shows are
+read in both by the last test."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ from playwright.sync_api import Page, expect
 
 from prefscore.games.models import AuditEvent, Deal, Pulka
 from prefscore.games.services import record_deal
-from tests.browser.support import TWELVE_DEALS, axe_violations, fill_deal, sign_in
+from tests.browser.support import (
+    TWELVE_DEALS,
+    axe_violations,
+    fill_deal,
+    script_word,
+    sign_in,
+)
 from tests.browser.support import record_deal as record_on
 from tests.web.fixtures_access import DEALS, build_world
 
@@ -51,7 +58,6 @@ LANGUAGES = {
         "pencil": "Only whoever recorded the last deal",
     },
 }
-both_languages = pytest.mark.parametrize("locale", list(LANGUAGES))
 
 SUBMIT = "#entry-form button[type=submit]"
 STATUS = "#entry-form .net-status"
@@ -109,7 +115,7 @@ def deals_of(pk: int) -> list[Deal]:
 # --- offline mid-record, then online ------------------------------------------------------
 
 
-@both_languages
+@pytest.mark.parametrize("locale", ["ru-RU"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_a_deal_whose_answer_is_lost_offline_arrives_once_when_the_phone_is_back_online(
     live_server, new_context, locale
 ):
@@ -153,7 +159,7 @@ def test_a_deal_whose_answer_is_lost_offline_arrives_once_when_the_phone_is_back
     assert page.evaluate("window.__prefscoreMarker") == "not reloaded"
 
 
-@both_languages
+@pytest.mark.parametrize("locale", ["en-US"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_a_deal_sent_while_offline_waits_and_is_sent_once_the_connection_returns(
     live_server, new_context, locale
 ):
@@ -176,7 +182,7 @@ def test_a_deal_sent_while_offline_waits_and_is_sent_once_the_connection_returns
 # --- a server error: "not saved", then the retry -----------------------------------------
 
 
-@both_languages
+@pytest.mark.parametrize("locale", ["ru-RU"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_a_server_error_keeps_the_deal_waiting_and_send_now_records_it_once(
     live_server, new_context, locale, screenshot_dir
 ):
@@ -223,7 +229,7 @@ def test_a_server_error_keeps_the_deal_waiting_and_send_now_records_it_once(
 # --- a race lost: both entries side by side, the player chooses --------------------------
 
 
-@both_languages
+@pytest.mark.parametrize("locale", ["ru-RU"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_the_phone_that_loses_a_race_sees_both_entries_and_records_its_own_as_the_next_deal(
     live_server, new_context, locale, screenshot_dir
 ):
@@ -267,7 +273,7 @@ def test_the_phone_that_loses_a_race_sees_both_entries_and_records_its_own_as_th
 # --- a poll does not wipe a half-filled entry ---------------------------------------------
 
 
-@both_languages
+@pytest.mark.parametrize("locale", ["en-US"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_a_poll_keeps_a_half_filled_entry_and_says_when_the_deal_was_recorded_elsewhere(
     live_server, new_context, locale, screenshot_dir
 ):
@@ -326,7 +332,8 @@ def test_a_poll_leaves_an_untouched_entry_to_move_on_without_a_word(live_server,
 # --- a refusal keeps the page, under DEBUG too --------------------------------------------
 
 
-@pytest.mark.parametrize(("locale", "debug"), [("ru-RU", True), ("en-US", True), ("en-US", False)])
+# The server's refusal, in each language once and under each DEBUG setting once.
+@pytest.mark.parametrize(("locale", "debug"), [("ru-RU", True), ("en-US", False)])
 def test_a_refused_undo_keeps_the_page_and_says_why_whatever_the_debug_setting(
     live_server, new_context, settings, locale, debug
 ):
@@ -354,7 +361,7 @@ def test_a_refused_undo_keeps_the_page_and_says_why_whatever_the_debug_setting(
 # --- the other actions of the screen -------------------------------------------------------
 
 
-@both_languages
+@pytest.mark.parametrize("locale", ["en-US"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_an_undo_sent_offline_is_sent_again_once_online_without_asking_twice(
     live_server, new_context, locale
 ):
@@ -403,3 +410,22 @@ def test_a_link_that_could_not_load_its_form_says_so_and_loads_when_tapped_again
     change.click()
     expect(page.locator("#entry-form")).to_have_attribute("data-mode", "change")
     expect(note).to_have_count(0)
+
+
+# --- the script's words, in both languages --------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", list(LANGUAGES))
+def test_the_words_network_js_shows_read_in_each_language(live_server, new_context, locale):
+    """The walks above read these words in one language each; here all of them in both, as
+    the page gives them to the script and filled in as it fills them."""
+    world = build_world()
+    pk = world.pulka.pk
+    page = open_table(new_context, live_server.url, world.users["member"], pk, locale)
+    words = LANGUAGES[locale]
+
+    assert script_word(page, "#net-strings", "saving") == words["saving"]
+    assert script_word(page, "#net-strings", "retry") == words["retry"]
+    assert script_word(page, "#net-strings", "failed").startswith(words["not_saved"])
+    assert script_word(page, "#net-strings", "elsewhere", number=3) == words["elsewhere"]
+    assert script_word(page, "#net-strings", "restore", number=4) == words["restore"]

@@ -45,7 +45,7 @@ def open_page(new_context, url: str, locale: str, user=None, base: str = "") -> 
     return page
 
 
-@pytest.mark.parametrize("language", ["ru-RU", "en-US"])
+@pytest.mark.parametrize("language", ["en-US"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_a_deal_recorded_on_one_phone_reaches_the_others_and_a_spectator_by_push(
     asgi_live_server,  # noqa: F811 (the fixture)
     new_context,
@@ -87,7 +87,7 @@ def polls_of(page: Page) -> list[str]:
     return seen
 
 
-@pytest.mark.parametrize("language", ["ru-RU", "en-US"])
+@pytest.mark.parametrize("language", ["ru-RU"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_while_the_stream_is_up_the_timer_waits_and_a_return_to_the_tab_polls_once(
     asgi_live_server,  # noqa: F811 (the fixture)
     new_context,

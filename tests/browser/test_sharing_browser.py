@@ -88,7 +88,7 @@ def _finish_and_publish(page: Any, live_server: Any, pulka: Pulka, words: dict[s
     return link.input_value()
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
+@pytest.mark.parametrize("locale", ["en-US"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_finish_share_open_signed_out_revoke_and_the_link_is_gone(
     live_server, new_context, club_world, screenshot_dir, locale
 ):
@@ -140,7 +140,7 @@ def test_finish_share_open_signed_out_revoke_and_the_link_is_gone(
     assert stranger.request.get(image_url).status == 404
 
 
-@pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
+@pytest.mark.parametrize("locale", ["ru-RU"])  # one walk, one language: CONTRIBUTING.md, "Tests"
 def test_without_a_share_sheet_for_files_the_link_and_text_are_copied_and_the_card_downloads(
     live_server, new_context, club_world, tmp_path: Path, locale
 ):

@@ -7,6 +7,8 @@ a sheet of three that played on gets no false line."""
 
 from __future__ import annotations
 
+import zoneinfo
+
 import pytest
 from django.core.management import call_command
 
@@ -120,8 +122,10 @@ def test_a_draft_flipped_to_published_is_named(tournament_world, cup, capsys):
     assert "round 1: 3 tables drawn, 0 in play" in run(cup, capsys)
 
 
-def test_a_closing_deleted_behind_the_audit_is_named(played, capsys):
+def test_a_closing_deleted_behind_the_audit_is_named(played, capsys, settings):
+    settings.TIME_ZONE = "Asia/Vladivostok"  # UTC+10: a UTC time would read otherwise
     table = _table(played, 2, 1)
+    closed_at = TournamentEvent.objects.get(action="table_closed", details__pulka=table.pk).at
     before = {line.player: line.points for line in services.standings(played).lines}
     TableClosure.objects.filter(pulka=table).delete()
     after = {line.player: line.points for line in services.standings(played).lines}
@@ -129,8 +133,9 @@ def test_a_closing_deleted_behind_the_audit_is_named(played, capsys):
 
     out = run(played, capsys)
 
-    assert "round 2, table 1: the record says t-organiser closed it on" in out
-    assert "but the closing is gone" in out
+    local = closed_at.astimezone(zoneinfo.ZoneInfo("Asia/Vladivostok"))
+    said = f"closed it on {local:%Y-%m-%d %H:%M}, but the closing is gone"
+    assert f"round 2, table 1: the record says t-organiser {said}" in out
 
 
 def test_a_closing_of_a_table_not_over_deleted_is_named_by_the_sheet_too(played, capsys):

@@ -20,6 +20,8 @@ from tests.web.fixtures_access import build_world, record
 pytestmark = pytest.mark.django_db(transaction=True)
 
 on_sqlite = pytest.mark.skipif(connection.vendor != "sqlite", reason="the database is not SQLite")
+# The club's server, started on an SQLite file of its own (``site_with_backup``).
+own_site = pytest.mark.own_database
 on_postgresql = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the database is SQLite: pg_restore is not used"
 )
@@ -62,6 +64,7 @@ def site_with_backup(tmp_path):
 
 
 @on_sqlite
+@own_site
 def test_after_a_worker_is_killed_mid_recording_restore_gives_back_the_backup(site_with_backup):
     database, backup = site_with_backup
     in_backup = deal_numbers(backup)
@@ -92,6 +95,7 @@ def test_after_a_worker_is_killed_mid_recording_restore_gives_back_the_backup(si
 
 
 @on_sqlite
+@own_site
 def test_a_file_that_is_not_a_backup_is_refused_and_the_database_is_untouched(
     site_with_backup, tmp_path
 ):
@@ -219,6 +223,7 @@ def test_backups_are_readable_by_their_owner_alone(tmp_path):
 
 
 @on_sqlite
+@own_site
 def test_restore_keeps_the_replaced_database_beside_it_for_its_owner_alone(site_with_backup):
     database, backup = site_with_backup
     in_backup = deal_numbers(backup)
