@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from .admin_group import club_admin_group, grant
+from .admin_group import GROUP_NAME, grant
 from .models import Membership, Role
 
 
@@ -28,13 +28,23 @@ def last_admin_role_closes_the_admin(sender: Any, instance: Membership, **kwargs
 
 
 def _close_when_no_longer_admin(user: Any) -> None:
-    if not get_user_model().objects.filter(pk=user.pk).exists():
-        return  # the user himself is being deleted
+    """Take back what the admin role gave (the club-admin group, and the staff status it
+    brought), once he is nobody's admin. Only from one who holds the group: staff made
+    by hand, or by a group of the site's own, keeps the admin for his own reasons, and a
+    member who never was an admin costs one query here, not the group's six."""
+    granted = user.groups.filter(name=GROUP_NAME)
+    if not granted.exists():
+        return
     if user.memberships.filter(role=Role.ADMIN).exists():
         return
-    user.groups.remove(club_admin_group())
-    # A superuser or staff member made by hand keeps the admin for his own reasons;
-    # only the club-admin group's grant is taken back.
-    if user.is_staff and not user.is_superuser and not user.user_permissions.exists():
+    if not get_user_model().objects.filter(pk=user.pk).exists():
+        return  # the user himself is being deleted
+    user.groups.remove(*granted)
+    if (
+        user.is_staff
+        and not user.is_superuser
+        and not user.user_permissions.exists()
+        and not user.groups.exists()
+    ):
         user.is_staff = False
         user.save(update_fields=["is_staff"])

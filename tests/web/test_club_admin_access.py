@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import connection
 from django.urls import reverse
 
 from prefscore.clubs.models import Club, Membership, Role
@@ -56,3 +58,25 @@ def test_deleting_a_club_admins_account_is_not_stopped_by_the_grant():
     )
     user.delete()
     assert not get_user_model().objects.filter(username="gone").exists()
+
+
+def test_staff_made_by_hand_keeps_the_admin_when_he_joins_a_club_as_a_member():
+    editor = get_user_model().objects.create_user("editor", is_staff=True)
+    editor.groups.add(Group.objects.create(name="Editors"))
+
+    Membership.objects.create(club=Club.objects.create(name="A", slug="a"), user=editor)
+
+    editor.refresh_from_db()
+    assert editor.is_staff
+
+
+def test_a_member_who_never_was_an_admin_joins_in_one_query_of_the_grant(
+    django_assert_num_queries,
+):
+    user = get_user_model().objects.create_user("plain")
+    club = Club.objects.create(name="A", slug="a")
+
+    # The membership's insert, the check that he holds no club-admin group, and the
+    # event stream's announcement of the change (none on SQLite, one on PostgreSQL).
+    with django_assert_num_queries(3 if connection.vendor == "postgresql" else 2):
+        Membership.objects.create(club=club, user=user, role=Role.MEMBER)
