@@ -86,10 +86,11 @@ test: check-tools
 # pytest alone (the lint, the types and the page scripts do not depend on the database),
 # and only the tests the database can change. Left out: the browser tests (they drive
 # the views the rest tests, and took CI past its 30 minutes run twice), the tests that
-# run the club's server on an SQLite file of their own (own_database), and the engine's
-# (scoring/engine imports no Django: no database can change them).
+# run the club's server on an SQLite file of their own (own_database), the engine's
+# (scoring/engine imports no Django), and every test that asks pytest-django for no
+# database (--database-only, tests/environment.py): no database can change those.
 test-database: install
-	$(PY) -m pytest -n 2 --durations=15 -m "not browser and not own_database" --ignore=tests/engine
+	$(PY) -m pytest -n 2 --durations=15 -m "not browser and not own_database" --database-only --ignore=tests/engine
 
 # The fast loop while working (CONTRIBUTING.md, "Tests"): no browser, no club's server
 # started on a file of its own (own_database: make test runs them), only the test files
