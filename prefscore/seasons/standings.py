@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import models, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from prefscore.games.models import Pulka
@@ -31,11 +32,9 @@ from .models import PendingCount, Season, SeasonLine
 Cards = dict[int, tuple[int, int]]
 
 
-def season_events(season: Season, fresh: bool = False) -> tuple[engine.Event, ...]:
-    """The season's club evenings in the order played, one query (docs/seasons.md §1).
-
-    ``fresh``: under the rating measure, rate the club's pulkas in a pass of its own.
-    """
+def evening_rows(season: Season) -> QuerySet[PulkaSummary]:
+    """The summary rows of the season's club evenings: its club's pulkas outside any
+    tournament, played within its dates (only those marked, when it counts marked ones)."""
     rows = PulkaSummary.objects.filter(
         club_id=season.club_id,
         pulka__tournament__isnull=True,
@@ -44,6 +43,15 @@ def season_events(season: Season, fresh: bool = False) -> tuple[engine.Event, ..
     )
     if season.evenings == Season.Evenings.MARKED:
         rows = rows.filter(pulka__seasons=season)
+    return rows
+
+
+def season_events(season: Season, fresh: bool = False) -> tuple[engine.Event, ...]:
+    """The season's club evenings in the order played, one query (docs/seasons.md §1).
+
+    ``fresh``: under the rating measure, rate the club's pulkas in a pass of its own.
+    """
+    rows = evening_rows(season)
     rating_measure = season.measure == Season.Measure.RATING
     changes = rating_changes(season.club_id, fresh) if rating_measure else {}
     seats: dict[int, list[tuple[int, int, Fraction, str]]] = defaultdict(list)
@@ -224,14 +232,7 @@ def freeze_if_played(season: Season) -> None:
     counted the table itself (docs/tasks.md §4). Two queries at most; nothing counted."""
     if season.policy_frozen_at is not None:
         return
-    rows = PulkaSummary.objects.filter(
-        club_id=season.club_id,
-        pulka__tournament__isnull=True,
-        pulka__created_at__date__gte=season.starts_on,
-        pulka__created_at__date__lte=season.ends_on,
-    )
-    if season.evenings == Season.Evenings.MARKED:
-        rows = rows.filter(pulka__seasons=season)
+    rows = evening_rows(season)
     chosen = list(season.tournaments.all()) + ([season.final] if season.final else [])
     if rows.exists() or any(t.finished and t.finished_at is not None for t in chosen):
         season.policy_frozen_at = timezone.now()
