@@ -21,19 +21,26 @@ Sets the environment before Django is set up: what it sets is what the settings 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import ipaddress
 import os
+import signal
 import socket
 import subprocess
 import sys
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
+
+import uvicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+STREAMS_END_AFTER = 3  # seconds a stop waits for open event streams (run_uvicorn)
 # Linux's ioctl that reads an interface's IPv4 address; elsewhere it fails, and the
 # addresses of the machine's own name are used instead.
 SIOCGIFADDR = 0x8915
@@ -266,19 +273,26 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def serve(options: argparse.Namespace) -> None:
-    """uvicorn on the interface and port, HTTPS with a certificate; the worker beside it."""
+    """uvicorn on the interface and port, HTTPS with a certificate; the worker beside it,
+    stopped before the server exits."""
     worker = WorkerProcess()
     worker.start()
+    # uvicorn answers SIGTERM by closing, then raising the signal again under the handler
+    # it found. Python's default one ends the process there, before the finally below:
+    # the worker, orphaned, stopped on its own later (CI saw its beat outlive the server).
+    signal.signal(signal.SIGTERM, _exit_when_stopped)
     try:
         run_uvicorn(options)
     finally:
         worker.stop()
 
 
-def run_uvicorn(options: argparse.Namespace) -> None:
-    import uvicorn
+def _exit_when_stopped(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
-    uvicorn.run(
+
+def run_uvicorn(options: argparse.Namespace) -> None:
+    config = uvicorn.Config(
         "prefscore.asgi:application",
         host=options.host,
         port=options.port,
@@ -291,14 +305,36 @@ def run_uvicorn(options: argparse.Namespace) -> None:
         log_level=os.environ.get("UVICORN_LOG_LEVEL", "warning"),
         # The pages poll every 25 s while their stream is up: keep their connection.
         timeout_keep_alive=30,
+        # Had a stream not ended when told (StreamsEndingServer), a stop waits this long
+        # for it, then cancels it; uvicorn's default would wait for it for ever.
+        timeout_graceful_shutdown=STREAMS_END_AFTER,
     )
+    server = StreamsEndingServer(config)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C, said by uvicorn: as uvicorn.run
+        server.run()
+
+
+class StreamsEndingServer(uvicorn.Server):
+    """uvicorn's server, which ends the phones' event streams as soon as it is told to
+    stop (Ctrl-C, SIGTERM), so that the stop is at once and quiet: they would else hold
+    it until ``STREAMS_END_AFTER``, then be cancelled with a traceback each."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        loop = asyncio.get_running_loop()  # the signal runs in the serving thread
+        loop.call_soon_threadsafe(_end_streams)
+
+
+def _end_streams() -> None:
+    from prefscore.games import events
+
+    events.hub().close()
 
 
 def _die_with_parent() -> None:
     """In the worker's process before it runs: end it if the server ends, even killed."""
     try:
         import ctypes
-        import signal
 
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # not Linux: the server's stop ends it

@@ -1,5 +1,5 @@
 """``make run``'s start (prefscore/startup.py, prefscore/lan.py): a fresh server, an upgrade,
-and the databases it must refuse, each told in a sentence, never a traceback.
+and the databases it must refuse, each told in a sentence, never a traceback; and its stop.
 
 Each case runs ``python -m prefscore.lan --prepare-only`` on its own SQLite file, as
 ``make run`` does before it serves; the migrated database is made once for the module.
@@ -7,14 +7,22 @@ Each case runs ``python -m prefscore.lan --prepare-only`` on its own SQLite file
 
 from __future__ import annotations
 
+import http.client
+import os
 import re
 import shutil
+import signal
+import socket
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_python
+from prefscore import lan
+from tests.helpers import ROOT, SETTINGS_VARIABLES, run_python
 
 # Each start is the club's server on an SQLite file of its own: the same whatever database
 # the run's DATABASE_URL names, so CI's PostgreSQL stage leaves it out.
@@ -23,9 +31,20 @@ pytestmark = pytest.mark.own_database
 LINK = re.compile(r"https?://\S+/owner/([\w-]{43})/")
 
 
-def start(database: Path, *extra: str, env: dict[str, str] | None = None):
-    """The start of ``make run`` on ``database``, with its backups beside it."""
+def server_env(database: Path) -> dict[str, str]:
+    """``make run``'s settings on ``database``, with its key and backups beside it."""
     folder = database.parent
+    return {
+        "DEBUG": "0",
+        "PLAIN_HTTP": "1",
+        "SECRET_KEY_FILE": str(folder / "secret_key"),
+        "DATABASE_URL": f"sqlite:///{database}",
+        "BACKUP_DIR": str(folder / "backups"),
+    }
+
+
+def start(database: Path, *extra: str, env: dict[str, str] | None = None):
+    """The start of ``make run`` on ``database``, up to serving."""
     return run_python(
         "-m",
         "prefscore.lan",
@@ -33,14 +52,7 @@ def start(database: Path, *extra: str, env: dict[str, str] | None = None):
         "8123",
         "--prepare-only",
         *extra,
-        env={
-            "DEBUG": "0",
-            "PLAIN_HTTP": "1",
-            "SECRET_KEY_FILE": str(folder / "secret_key"),
-            "DATABASE_URL": f"sqlite:///{database}",
-            "BACKUP_DIR": str(folder / "backups"),
-            **(env or {}),
-        },
+        env={**server_env(database), **(env or {})},
     )
 
 
@@ -205,3 +217,73 @@ def test_a_certificate_without_its_key_is_refused_in_a_sentence(copy_of, tmp_pat
     assert result.returncode == 2
     assert "give both CERT and KEY" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# A spectator's link to a table of a club that allows them: its stream needs no sign-in.
+SPECTATED_TABLE = """
+from django.contrib.auth.models import User
+from prefscore.clubs.models import Club
+from prefscore.games import joining
+from prefscore.games.models import Pulka
+from scoring.engine.conventions import preset
+owner = User.objects.create_user("vera", "", "a long passphrase 7")
+club = Club.objects.create(name="Home", slug="home", allow_spectators=True)
+pulka = Pulka.objects.create(club=club, convention_name="sochi",
+    convention_options=preset("sochi").to_options(), player_names=["A", "B", "C"], target=10)
+print(joining.spectator_token(joining.open_spectator_link(pulka, owner)))
+"""
+
+
+def beats(database: Path) -> int:
+    """The task workers that say they are running (prefscore/deferred/worker.py)."""
+    return int(sql(database, "SELECT count(*) FROM deferred_workerbeat")[0][0])
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_stop_ends_the_phones_streams_and_the_worker_before_the_server_exits(copy_of, stop):
+    """Stopped with a phone's stream open, the server ends the stream after
+    ``STREAMS_END_AFTER`` seconds, stops its worker, then exits cleanly: nothing of it is
+    left running (a SIGTERM once ended the server at once, its worker orphaned)."""
+    database = copy_of()
+    env = server_env(database)
+    made = run_python("manage.py", "shell", "-c", SPECTATED_TABLE, env=env)
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.split()[-1]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    clean = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "prefscore.lan", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env={**clean, **env, "BACKUP_EVERY_HOURS": "0"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not beats(database):  # served, and its worker running
+            assert server.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        phone = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        phone.request("GET", f"/watch/{token}/events/", headers={"Host": "localhost"})
+        stream = phone.getresponse()
+        assert stream.status == 200 and stream.getheader("Content-Type", "").startswith(
+            "text/event-stream"
+        )
+
+        stopped_at = time.monotonic()
+        server.send_signal(stop)
+        code = server.wait(timeout=lan.STREAMS_END_AFTER + 30)
+        took = time.monotonic() - stopped_at
+    finally:
+        server.kill()
+        output = server.communicate()[0]
+
+    assert code == 0, output
+    assert beats(database) == 0  # the worker stopped before the server exited
+    assert took < lan.STREAMS_END_AFTER + 20, took
+    assert "Traceback" not in output, output
+    stream.read()  # the stream was ended by the server: read to its end, not hung
+    phone.close()

@@ -165,7 +165,8 @@ class TaskWorker(Worker):
     def run(self) -> None:
         log.info("worker %s started", self.worker_id)
         beat(self.worker_id)
-        threading.Thread(target=self._beat, name="prefscore-worker-beat", daemon=True).start()
+        beating = threading.Thread(target=self._beat, name="prefscore-worker-beat", daemon=True)
+        beating.start()
         for hook in ON_START:
             try:
                 hook()
@@ -193,6 +194,8 @@ class TaskWorker(Worker):
                     time.sleep(self.interval)
         finally:
             self.stopped.set()
+            # A beat under way when it stops would write the row again after the delete.
+            beating.join(timeout=lease().total_seconds())
             WorkerBeat.objects.filter(pk=self.worker_id).delete()
             log.info("worker %s stopped", self.worker_id)
 

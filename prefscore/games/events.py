@@ -176,6 +176,8 @@ class ChangeHub:
         # Set once the feed hears every change: the watcher has read the keys once, or
         # the listener is listening (tests wait for it; a stream need not).
         self.hearing = asyncio.Event()
+        # Set when the server stops: every stream ends at once (``close``).
+        self.closing = False
 
     @contextlib.contextmanager
     def watching(self, pulka_id: Key) -> Iterator[asyncio.Event]:
@@ -209,6 +211,13 @@ class ChangeHub:
     def wake_all(self) -> None:
         for pulka_id in list(self.waiters):
             self.wake(pulka_id)
+
+    def close(self) -> None:
+        """The server stops: every stream of this loop ends now, as at its time limit, and
+        its browser connects again (to the next start). Without it a stop would wait for
+        the streams, then cancel them mid-flight with a traceback each."""
+        self.closing = True
+        self.wake_all()
 
     def streams(self) -> int:
         """The streams watching anything (one stream may watch many keys)."""

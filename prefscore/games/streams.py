@@ -167,7 +167,7 @@ async def changes(
     sent = time.monotonic()
     try:
         reading = await _checked(check)  # again, now that changes wake this stream
-        while reading is not None:
+        while reading is not None and not hub.closing:
             for added in reading.keys - watched:
                 hub.add(added, woken)
                 woken.set()  # a change before it was watched: read once more
@@ -197,8 +197,11 @@ async def changes(
                     async with asyncio.timeout(min(quiet, ends - now)):
                         await woken.wait()
             woken.clear()
+            if hub.closing:  # the server stops (ChangeHub.close): ended as at its time
+                return
             reading = await _checked(check)
-        yield message("gone", "")
+        if reading is None:
+            yield message("gone", "")
     except Unchecked:
         return
     finally:

@@ -85,6 +85,7 @@ def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str)
         found, role = _readable(request, slug, season)
     except _SignIn:
         return redirect_to_login(request.get_full_path())
+    waits = _count_state(found)  # before the table: see _count_state
     rows = _rows(found)
     context = {
         "club": found.club,
@@ -95,13 +96,16 @@ def _table_page(request: HtmxHttpRequest, slug: str, season: str, template: str)
         "member": role is not None,
         "may_change": may(role, ORGANISERS),
         "changes": list(found.policy_changes.select_related("changed_by")),
-        **_count_state(found),
+        **waits,
     }
     return render_page(request, template, context, "standings")
 
 
 def _count_state(season: Season) -> dict[str, bool]:
-    """The template's words: "updating…" (and ask again) or "the count failed"."""
+    """The template's words: "updating…" (and ask again) or "the count failed". Read
+    before the table it speaks of: a count that lands between the two reads then leaves
+    the page asking again, where the other order could show the table from before the
+    count, even empty, as counted, and never ask again."""
     state = counts.state(season)
     return {
         "updating": state in (recounts.UPDATING, counts.COUNTING),
@@ -155,13 +159,14 @@ def player_line(request: HtmxHttpRequest, slug: str, season: str, player: int) -
         found, role = _readable(request, slug, season)
     except _SignIn:
         return redirect_to_login(request.get_full_path())
+    waits = _count_state(found)  # before the line: see _count_state
     line = get_object_or_404(found.lines.select_related("player"), player_id=player)
     context = {
         "club": found.club,
         "season": found,
         "row": presenters.line_row(line),
         "member": role is not None,
-        **_count_state(found),
+        **waits,
     }
     return render_page(request, "seasons/player.html", context, "line")
 

@@ -29,6 +29,10 @@ def player_stats(request: HtmxHttpRequest, slug: str, player: int) -> HttpRespon
     """How one player of the club plays, filtered by period, convention and table size."""
     club = club_for(request, slug)
     found = get_object_or_404(Player, pk=player, club=club)
+    # The recount's state is read before the figures (as in every page that says
+    # "updating…"): a recount landing between the two reads then leaves the page asking
+    # again, never showing the figures from before it as if they were counted.
+    waits = recounts.words(recounts.state(club.pk))
     mine = PulkaSummary.objects.filter(player=found)
     conventions = list(mine.values_list("convention_name", flat=True).distinct())
     form = StatsFilter(request.GET or None, conventions=presenters.convention_choices(conventions))
@@ -41,7 +45,7 @@ def player_stats(request: HtmxHttpRequest, slug: str, player: int) -> HttpRespon
         "form": form,
         "page": presenters.player_page(rows, names),
         "csv_url": reverse("stats:player_csv", args=[club.slug, found.pk]),
-        **recounts.words(recounts.state(club.pk)),
+        **waits,
     }
     return render_page(request, "stats/player.html", context, "figures")
 
@@ -57,6 +61,7 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         club_for(request, slug)  # refuses with the club's 403
+    waits = recounts.words(recounts.state(club.pk))  # before the figures: player_stats
     stored = ratings.stored(club.pk)
     players = {p.pk: p for p in Player.objects.filter(pk__in=stored)}
     context = {
@@ -65,7 +70,7 @@ def leaderboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "public": public,
         "may_change": may(role, ADMINS),
         "member": role is not None,
-        **recounts.words(recounts.state(club.pk)),
+        **waits,
     }
     return render_page(request, "stats/leaderboard.html", context, "figures")
 

@@ -79,6 +79,7 @@ def test_a_newcomer_signs_up_on_a_phone_from_an_invitation_and_joins(
     phone.goto(f"{live_server.url}/invitations/{world.invitation.token}/")
 
     phone.get_by_role("link", name="Регистрация").click()
+    phone.wait_for_url("**/accounts/signup/**")  # and loaded: measured before, it had no page
     assert phone.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
     phone.screenshot(path=screenshot_dir / "signup.png", full_page=True)
     phone.fill("input[name=username]", "zhenya")
