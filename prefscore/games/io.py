@@ -178,23 +178,67 @@ def create_pulka(
     The players' display names at the start are the names the deal log spells
     (``player_names``); club player names are unique, so they are unique here too.
     """
+    pulka = new_pulka(
+        club,
+        convention_name=convention_name,
+        options=convention.to_options(),
+        names=[player.name for player in players],
+        target=target,
+        stake=stake,
+        first_dealer=first_dealer,
+        user=user,
+        title=title,
+        source=source,
+    )
+    return store_pulkas([(pulka, [player.pk for player in players])])[0]
+
+
+def new_pulka(
+    club: Club,
+    *,
+    convention_name: str,
+    options: dict[str, Any],
+    names: Sequence[str],
+    target: int,
+    stake: Decimal | None,
+    first_dealer: int,
+    user: Any,
+    title: str = "",
+    source: Any = None,
+) -> Pulka:
+    """An unsaved running pulka (``store_pulkas`` saves it with its seats). ``options``:
+    the convention's snapshot (``Convention.to_options``), read once for many tables;
+    ``names``: the players' names in seat order."""
+    return Pulka(
+        club=club,
+        title=title,
+        convention_name=convention_name,
+        convention_options=options,
+        player_names=list(names),
+        target=target,
+        stake=stake,
+        first_dealer=first_dealer,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        convention_source=source,
+    )
+
+
+def store_pulkas(tables: Sequence[tuple[Pulka, Sequence[int]]]) -> list[Pulka]:
+    """Save unsaved pulkas, each with its players (their keys) seated in order, in one
+    transaction.
+
+    Two inserts for any number of tables (more only past the database's batch size): a
+    round of 250 tables is published in one request (docs/benchmarks.md).
+    """
+    pulkas = [pulka for pulka, _players in tables]
     with transaction.atomic():
-        pulka = Pulka.objects.create(
-            club=club,
-            title=title,
-            convention_name=convention_name,
-            convention_options=convention.to_options(),
-            player_names=[player.name for player in players],
-            target=target,
-            stake=stake,
-            first_dealer=first_dealer,
-            created_by=user if getattr(user, "is_authenticated", False) else None,
-            convention_source=source,
-        )
+        Pulka.objects.bulk_create(pulkas)
         PulkaSeat.objects.bulk_create(
-            PulkaSeat(pulka=pulka, seat=seat, player=player) for seat, player in enumerate(players)
+            PulkaSeat(pulka_id=pulka.pk, seat=seat, player_id=player)
+            for pulka, players in tables
+            for seat, player in enumerate(players)
         )
-    return pulka
+    return pulkas
 
 
 def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
