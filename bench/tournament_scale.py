@@ -358,6 +358,29 @@ def _bracket_before() -> Any:
     return lambda tournament, standings: old.bracket(tournament, WithEveryTable(standings))
 
 
+@contextmanager
+def _collections() -> Iterator[list[float]]:
+    """The seconds the garbage collector spent inside the block, summed into the list's
+    one item: a full collection of the imported tournament's objects may land in any
+    request, and is no cost of that request's own work."""
+    import gc
+
+    spent = [0.0]
+    started = [0.0]
+
+    def hook(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.process_time()
+        else:
+            spent[0] += time.process_time() - started[0]
+
+    gc.callbacks.append(hook)
+    try:
+        yield spent
+    finally:
+        gc.callbacks.remove(hook)
+
+
 def _publish_before() -> Callable[..., Any] | None:
     """``rounds.publish_round`` as it was at ``BEFORE_PUBLISH``, with that day's
     ``games.io`` (None if git cannot say)."""
@@ -434,8 +457,10 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     line(f"draw round {number}", drawn)
     now, before = _publish_ab(client, base + f"rounds/{number}/publish/", options.repeat)
     line(f"publish round {number}, A/B", now, before)
-    published, _r = _operation(client, "POST", base + f"rounds/{number}/publish/")
+    with _collections() as collecting:
+        published, _r = _operation(client, "POST", base + f"rounds/{number}/publish/")
     line(f"publish round {number}", published)
+    print(f"  {'  of which garbage collection':<30}{collecting[0]:>17.2f} s CPU")
     _close_running(tournament)
     cut, _r = _operation(client, "POST", base + "cut/", {"size": 16, "stage": "final"})
     line("cut to a final of 16", cut)
