@@ -229,7 +229,7 @@ def store_pulkas(tables: Sequence[tuple[Pulka, Sequence[int]]]) -> list[Pulka]:
 
     A fixed number of queries for any number of tables (the pulkas' inserts grow only
     past the database's batch size): a round of 250 tables is published in one request
-    (docs/benchmarks.md, "The organiser's requests, one by one").
+    (docs/benchmarks.md, "Publishing a round in bulk").
     """
     pulkas = [pulka for pulka, _players in tables]
     with transaction.atomic():

@@ -346,8 +346,9 @@ def start_tables(
     """The pulkas of numbered tables of a round, as ``start_table`` starts one.
 
     The convention's snapshot and the round's place are read once, and the pulkas and
-    their seats are stored together (``io.store_pulkas``): publishing a round costs the
-    same few queries at 3 tables as at 250 (docs/benchmarks.md)."""
+    their seats are stored together (``io.store_pulkas``): publishing a round asks the
+    same queries for 3 tables as for 10, and one more insert only per batch of the
+    database (docs/benchmarks.md, "Publishing a round in bulk")."""
     # The title is kept as facts and worded in each page's language (games/titles.py).
     # A qualifying round needs no place in its stage: no query for it.
     qualifying = round_.stage == Round.Stage.QUALIFYING

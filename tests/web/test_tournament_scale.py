@@ -192,7 +192,7 @@ def test_publishing_a_round_asks_as_many_queries_for_more_tables(
     tournament_world: TournamentWorld,
 ) -> None:
     """Publishing starts every table's pulka with its seats in a fixed number of queries
-    (docs/benchmarks.md, "The organiser's requests, one by one"): a round of 10 tables
+    (docs/benchmarks.md, "Publishing a round in bulk"): a round of 10 tables
     asks no more than one of 3, and each table still gets its pulka, seated as drawn,
     named on the draw, with the tournament's rules."""
     client = client_as(tournament_world, "organiser")
