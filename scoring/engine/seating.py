@@ -372,7 +372,8 @@ def _field(
     if standings is not None:
         listed = [number[p] for p in dict.fromkeys(standings) if p in number]
         # Players missing from the standings (late entries) come last, by name.
-        ranked = listed + [p for p in range(len(field)) if p not in set(listed)]
+        known = set(listed)
+        ranked = listed + [p for p in range(len(field)) if p not in known]
     return seating_round.Field(
         players=len(field),
         plan=plan,

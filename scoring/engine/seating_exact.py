@@ -14,8 +14,9 @@ repeats cannot be avoided, §4.4) — or it stops at its node budget, proving no
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,13 @@ class Found:
     exhausted: bool
 
 
+class Preferences(Protocol):
+    """Each player's partners, most preferred first: ``preferences[p]`` (a list per
+    player, or worked out as the search asks)."""
+
+    def __getitem__(self, player: int, /) -> Iterable[int]: ...
+
+
 class _Budget(Exception):
     pass
 
@@ -51,7 +59,7 @@ class _Search:
         self,
         allowed: Sequence[int],
         shape: Shape,
-        preference: Sequence[Sequence[int]],
+        preference: Preferences,
         leader: Sequence[int] | None,
         budget: int,
     ):
@@ -61,14 +69,25 @@ class _Search:
         self.leader = leader
         self.nodes = budget
         self.tables: list[tuple[int, ...]] = []
+        # The most players any one player may not sit with (himself included): while
+        # more players than that are free, everyone still has enough partners.
+        everyone = (1 << len(allowed)) - 1
+        self.barred = max(((everyone & ~mask).bit_count() for mask in allowed), default=0)
 
-    def run(self, free: int, fours: int, threes: int) -> bool:
+    def run(self, free: int, fours: int, threes: int, start: int = 0) -> bool:
+        """Seat the ``free`` players; ``start``: in a Swiss draw, where the leader's
+        list has free players left (those before it are seated)."""
         if not free:
             return True
         self.nodes -= 1
         if self.nodes < 0:
             raise _Budget
-        player = self._next(free)
+        if self.leader is not None:
+            while not free >> self.leader[start] & 1:
+                start += 1
+            player = self.leader[start]
+        else:
+            player = self._fewest(free)
         rest = free & ~(1 << player)
         for size in self._sizes(player, fours, threes):
             mask = self.shape.can4 if size == 4 else self.shape.can3
@@ -80,14 +99,13 @@ class _Search:
                 if not self._viable(seated, left4, left3):
                     continue
                 self.tables.append((player, *mates))
-                if self.run(seated, left4, left3):
+                if self.run(seated, left4, left3, start + 1):
                     return True
                 self.tables.pop()
         return False
 
-    def _next(self, free: int) -> int:
-        if self.leader is not None:
-            return next(p for p in self.leader if free >> p & 1)
+    def _fewest(self, free: int) -> int:
+        """The free player with the fewest possible partners left (the first of those)."""
         best, fewest = -1, 1 << 30
         for p in _members(free):
             options = (self.allowed[p] & free).bit_count()
@@ -106,27 +124,50 @@ class _Search:
 
     def _cliques(self, player: int, pool: int, count: int) -> Iterator[tuple[int, ...]]:
         """Sets of ``count`` mutual partners from ``pool``, most preferred first."""
-        order = [p for p in self.preference[player] if pool >> p & 1]
-        yield from self._extend(order, 0, pool, count, ())
+        yield from self._extend(_Order(self.preference[player], pool), 0, pool, count, ())
 
     def _extend(
-        self, order: list[int], start: int, pool: int, count: int, chosen: tuple[int, ...]
+        self, order: _Order, start: int, pool: int, count: int, chosen: tuple[int, ...]
     ) -> Iterator[tuple[int, ...]]:
         if count == 0:
             yield chosen
             return
-        for i in range(start, len(order)):
-            candidate = order[i]
+        players = order.players
+        i = start
+        while i < len(players) or order.more():
+            candidate = players[i]
             if pool >> candidate & 1:
                 yield from self._extend(
                     order, i + 1, pool & self.allowed[candidate], count - 1, (*chosen, candidate)
                 )
+            i += 1
 
     def _viable(self, free: int, fours: int, threes: int) -> bool:
         if not free:
             return True
         need = 2 if threes else 3
+        if free.bit_count() - self.barred >= need:
+            return True
         return all((self.allowed[p] & free).bit_count() >= need for p in _members(free))
+
+
+class _Order:
+    """The players of a pool in order of preference, read from the preference only as
+    far as the search asks: in a big field the first few usually make the table."""
+
+    __slots__ = ("_rest", "players")
+
+    def __init__(self, preference: Iterable[int], pool: int):
+        self.players: list[int] = []
+        self._rest = (p for p in preference if pool >> p & 1)
+
+    def more(self) -> bool:
+        """One more player read into ``players``; False when none is left."""
+        player = next(self._rest, -1)
+        if player < 0:
+            return False
+        self.players.append(player)
+        return True
 
 
 def _members(mask: int) -> Iterator[int]:
@@ -139,7 +180,7 @@ def _members(mask: int) -> Iterator[int]:
 def find_round(
     allowed: Sequence[int],
     shape: Shape,
-    preference: Sequence[Sequence[int]],
+    preference: Preferences,
     *,
     leader: Sequence[int] | None = None,
     budget: int = 20_000,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import seating_exact, seating_search
-from .seating_exact import Shape
+from .seating_exact import Preferences, Shape
 
 Tables = list[tuple[int, ...]]
 
@@ -76,15 +76,32 @@ def _apart(field: Field, allowed: list[int]) -> list[int]:
     ]
 
 
-def _preference(field: Field, rng: random.Random) -> list[list[int]]:
+def _preference(field: Field, rng: random.Random) -> Preferences:
     """For each player, everyone in the order they should preferably sit with them."""
     if field.standings is not None:
-        return [_nearest(field.standings, at) for at in _positions(field)]
+        return _Nearest(field.standings, _positions(field))
     order = list(range(field.players))
     rng.shuffle(order)
     # Partners short of 4-tables first, so a table of 4 goes to them (§4.3).
     order.sort(key=lambda p: field.fours[p])
     return [order] * field.players
+
+
+class _Nearest:
+    """A Swiss round's preferences (:func:`_nearest`), each worked out when the search
+    first asks for it: a field of 1,000 seats about 250 players first, and the search
+    reads only their lists."""
+
+    def __init__(self, standings: Sequence[int], at: Sequence[int]):
+        self._standings = standings
+        self._at = at
+        self._known: dict[int, list[int]] = {}
+
+    def __getitem__(self, player: int) -> list[int]:
+        known = self._known.get(player)
+        if known is None:
+            known = self._known[player] = _nearest(self._standings, self._at[player])
+        return known
 
 
 def _positions(field: Field) -> list[int]:
