@@ -31,7 +31,7 @@ from .services import (
     history,
     live_pulkas,
     seat_round,
-    seated_entries,
+    seated_players,
     seatings,
 )
 
@@ -105,7 +105,7 @@ def draw_next_round(tournament_id: int, user: Any = None) -> Round:
 
 
 def _seat_draft(tournament: Tournament, round_: Round, seed: int) -> None:
-    players = [str(entry.player_id) for entry in seated_entries(tournament)]
+    players = seated_players(tournament)
     try:
         draw = _seeded_round_one(tournament, round_, players, seed) or seat_round(
             tournament, players, seed

@@ -131,10 +131,15 @@ def _met_once(tables: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """A round's tables without a sheet of three that played on after a drop (§4.9):
     its players met at the table it continues, and meet there once."""
     seated = [frozenset(table) for table in tables]
+    # A table that holds all of another holds its first player: only those compare.
+    holding: dict[str, list[frozenset[str]]] = defaultdict(list)
+    for players in seated:
+        for key in players:
+            holding[key].append(players)
     return [
         table
         for table, players in zip(tables, seated, strict=True)
-        if not any(players < other for other in seated)
+        if not any(players < other for other in (holding[table[0]] if table else seated))
     ]
 
 
@@ -150,17 +155,19 @@ def numbered(round_: Round | None, pulkas: Sequence[Pulka]) -> list[tuple[int, P
     return sorted(((numbers[p.pk], p) for p in live), key=lambda pair: pair[0])
 
 
-def seated_entries(tournament: Tournament) -> list[TournamentEntry]:
-    """The entries the next draw seats (docs/tournaments.md §4.2).
+def seated_players(tournament: Tournament) -> list[str]:
+    """The players the next draw seats, as the engine's keys (docs/tournaments.md §4.2).
 
     Those checked in or playing; while nobody is checked in yet (a club evening that
     does not use check-in), the registered ones too. Dropped and disqualified never.
+    One query of plain rows.
     """
-    entries = list(tournament.entries.exclude(state__in=TournamentEntry.OUT))
+    entries = tournament.entries.exclude(state__in=TournamentEntry.OUT)
+    rows = list(entries.values_list("player_id", "state"))
     present = (TournamentEntry.State.CHECKED_IN, TournamentEntry.State.PLAYING)
-    if any(entry.state in present for entry in entries):
-        return [entry for entry in entries if entry.state in present]
-    return entries
+    if any(state in present for _key, state in rows):
+        return [str(key) for key, state in rows if state in present]
+    return [str(key) for key, _state in rows]
 
 
 def seat_round(tournament: Tournament, players: Sequence[str], seed: int) -> seating.Draw:
