@@ -40,6 +40,13 @@ class StandingRow:
     stage_points: str = ""
     # Cards and fines (docs/tournaments.md §4.9), e.g. "1 yellow card · fined 10 whists".
     discipline: str = ""
+    # The page's cells after the strong one, in order: the tie-breaks, then the rounds;
+    # and before it after a cut, the qualifying, carried and stage points. Built once
+    # here, so that the page's loop over a big field writes each row's plain figures
+    # with one filter instead of a loop of its own (docs/benchmarks.md, "Large exports
+    # and imports").
+    figures: tuple[str, ...] = ()
+    cut_figures: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,9 @@ class StandingsTable:
     finished: bool = False
     # Somebody is out: the page says why he stands below lower scores (§7 item 4).
     anybody_out: bool = False
+    # A points column before the whists (normalised points, or a cut's total): the
+    # strong figure is the points, else the whists.
+    points_column: bool = False
 
 
 def _out_label(player: str, out: bool, standings: Standings) -> str:
@@ -113,6 +123,9 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
             "opponents": line.opponents,
         }
         player = standings.players.get(line.player)
+        breaks = tuple(number(values[name]) for name in tie_breaks)
+        by_round = tuple(number(line.by_round.get(n)) for n in numbers)
+        cut = (number(line.qualifying), number(line.carried), number(line.stage_points))
         rows.append(
             StandingRow(
                 place=line.place,
@@ -121,15 +134,17 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
                 negative=line.points < 0,
                 whists=number(line.whists),
                 rounds=line.rounds,
-                tie_breaks=tuple(number(values[name]) for name in tie_breaks),
-                by_round=tuple(number(line.by_round.get(n)) for n in numbers),
+                tie_breaks=breaks,
+                by_round=by_round,
                 finalist=line.finalist,
                 dropped=line.out,
                 out_label=_out_label(line.player, line.out, standings),
-                qualifying=number(line.qualifying),
-                carried=number(line.carried),
-                stage_points=number(line.stage_points),
+                qualifying=cut[0],
+                carried=cut[1],
+                stage_points=cut[2],
                 discipline=_marks_line(marks.get(line.player)),
+                figures=breaks + by_round,
+                cut_figures=cut if standings.cut else (),
             )
         )
     return StandingsTable(
@@ -143,6 +158,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
         live=live,
         finished=tournament.finished,
         anybody_out=any(row.dropped for row in rows),
+        points_column=tournament.normalisation != Tournament.Normalisation.RAW or standings.cut,
     )
 
 
