@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import json
 import os
 import pstats
@@ -79,6 +80,10 @@ def run(options: argparse.Namespace) -> None:
     data = generator.tournament_file(options.players, options.rounds, 12)
     text = json.dumps(data, ensure_ascii=False)
     tournament = imports.import_tournament(club, imports.read_file(text), user)
+    # A server's process holds no tournament file: the file's objects, kept, would make
+    # every collection of the garbage collector during a request walk them.
+    del data, text
+    gc.collect()
     client = Client()
     client.force_login(user)
     base = f"/tournaments/{club.slug}/{tournament.slug}/"
