@@ -189,7 +189,7 @@ def _json(text: str) -> Any:
 def ranked(row: Stored, table: Table) -> ranking.TableResult:
     """The engine's table result from stored figures; the arbiter's whists where he gave them."""
     whists = table.arbiter_whists if table.arbiter_whists is not None else tuple(row.whists)
-    stats = tuple(ranking.PlayerStats(*counts) for counts in row.stats)
+    stats = tuple([ranking.PlayerStats(*counts) for counts in row.stats])
     return ranking.TableResult(table.round_number, table.keys, whists, stats)
 
 
