@@ -239,6 +239,9 @@ def _close_running(tournament: Any) -> None:
 
 # The last commit before the export and the bracket were reworked: their baselines.
 BEFORE_REQUESTS = "e72b5cf"
+# Publishing as it was before its bulk inserts: a pulka, its seats and its title saved
+# per table (rounds.start_table through games.io.create_pulka).
+BEFORE_PUBLISH = "ca223f7"
 
 
 def _module_at(commit: str, path: str, package: str) -> Any:
@@ -355,6 +358,65 @@ def _bracket_before() -> Any:
     return lambda tournament, standings: old.bracket(tournament, WithEveryTable(standings))
 
 
+@contextmanager
+def _collections() -> Iterator[list[float]]:
+    """The seconds the garbage collector spent inside the block, summed into the list's
+    one item: a full collection of the imported tournament's objects may land in any
+    request, and is no cost of that request's own work."""
+    import gc
+
+    spent = [0.0]
+    started = [0.0]
+
+    def hook(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.process_time()
+        else:
+            spent[0] += time.process_time() - started[0]
+
+    gc.callbacks.append(hook)
+    try:
+        yield spent
+    finally:
+        gc.callbacks.remove(hook)
+
+
+def _publish_before() -> Callable[..., Any] | None:
+    """``rounds.publish_round`` as it was at ``BEFORE_PUBLISH``, with that day's
+    ``games.io`` (None if git cannot say)."""
+    old_io = _module_at(BEFORE_PUBLISH, "prefscore/games/io.py", "prefscore.games")
+    old = _module_at(BEFORE_PUBLISH, "prefscore/tournaments/rounds.py", "prefscore.tournaments")
+    if old is None or old_io is None:
+        return None
+    old.io = old_io
+    return old.publish_round
+
+
+def _publish_ab(client: Any, url: str, repeat: int) -> tuple[Timing, Timing | None]:
+    """The publish request now and as it was, in turns, each rolled back so that the same
+    draft is published each time; the best of ``repeat`` of each."""
+    from django.db import transaction
+
+    from prefscore.tournaments import rounds
+
+    old = _publish_before()
+
+    def rolled_back() -> Timing:
+        with transaction.atomic():
+            timing, _response = _operation(client, "POST", url)
+            transaction.set_rollback(True)
+        return timing
+
+    now: list[Timing] = []
+    before: list[Timing] = []
+    for _ in range(repeat):
+        now.append(rolled_back())
+        if old is not None:
+            with _patched(rounds, publish_round=old):
+                before.append(rolled_back())
+    return min(now), min(before) if before else None
+
+
 def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None:
     """The organiser's requests at this size, each against the goal of 2 s of CPU, with
     baselines of this run: the export and the bracket as they were at
@@ -393,8 +455,12 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     number = tournament.rounds.count() + 1
     drawn, _r = _operation(client, "POST", base + "rounds/")
     line(f"draw round {number}", drawn)
-    published, _r = _operation(client, "POST", base + f"rounds/{number}/publish/")
+    now, before = _publish_ab(client, base + f"rounds/{number}/publish/", options.repeat)
+    line(f"publish round {number}, A/B", now, before)
+    with _collections() as collecting:
+        published, _r = _operation(client, "POST", base + f"rounds/{number}/publish/")
     line(f"publish round {number}", published)
+    print(f"  {'  of which garbage collection':<30}{collecting[0]:>17.2f} s CPU")
     _close_running(tournament)
     cut, _r = _operation(client, "POST", base + "cut/", {"size": 16, "stage": "final"})
     line("cut to a final of 16", cut)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -178,23 +178,83 @@ def create_pulka(
     The players' display names at the start are the names the deal log spells
     (``player_names``); club player names are unique, so they are unique here too.
     """
+    pulka = new_pulka(
+        club,
+        convention_name=convention_name,
+        options=convention.to_options(),
+        names=[player.name for player in players],
+        target=target,
+        stake=stake,
+        first_dealer=first_dealer,
+        user=user,
+        title=title,
+        source=source,
+    )
+    return store_pulkas([(pulka, [player.pk for player in players])])[0]
+
+
+def new_pulka(
+    club: Club,
+    *,
+    convention_name: str,
+    options: dict[str, Any],
+    names: Sequence[str],
+    target: int,
+    stake: Decimal | None,
+    first_dealer: int,
+    user: Any,
+    title: str = "",
+    source: Any = None,
+) -> Pulka:
+    """An unsaved running pulka (``store_pulkas`` saves it with its seats). ``options``:
+    the convention's snapshot (``Convention.to_options``), read once for many tables;
+    ``names``: the players' names in seat order."""
+    return Pulka(
+        club=club,
+        title=title,
+        convention_name=convention_name,
+        convention_options=options,
+        player_names=list(names),
+        target=target,
+        stake=stake,
+        first_dealer=first_dealer,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        convention_source=source,
+    )
+
+
+def store_pulkas(tables: Sequence[tuple[Pulka, Sequence[int]]]) -> list[Pulka]:
+    """Save unsaved pulkas, each with its players (their keys) seated in order, in one
+    transaction.
+
+    A fixed number of queries for any number of tables (the pulkas' inserts grow only
+    past the database's batch size): a round of 250 tables is published in one request
+    (docs/benchmarks.md, "Publishing a round in bulk").
+    """
+    pulkas = [pulka for pulka, _players in tables]
     with transaction.atomic():
-        pulka = Pulka.objects.create(
-            club=club,
-            title=title,
-            convention_name=convention_name,
-            convention_options=convention.to_options(),
-            player_names=[player.name for player in players],
-            target=target,
-            stake=stake,
-            first_dealer=first_dealer,
-            created_by=user if getattr(user, "is_authenticated", False) else None,
-            convention_source=source,
+        Pulka.objects.bulk_create(pulkas)
+        _seat([(pulka.pk, players) for pulka, players in tables])
+    return pulkas
+
+
+def _seat(tables: Sequence[tuple[int, Sequence[int]]]) -> None:
+    """Every seat of these pulkas in one statement. Plain rows, not ``bulk_create``: a
+    ``PulkaSeat`` object per seat and its values prepared one by one were a third of a
+    large round's publishing; a seat has only these three facts, and no signal."""
+    rows = [
+        (pulka, seat, player) for pulka, players in tables for seat, player in enumerate(players)
+    ]
+    if not rows:
+        return
+    meta, quote = PulkaSeat._meta, connection.ops.quote_name
+    column = {field.name: str(field.column) for field in meta.concrete_fields}
+    columns = ", ".join(quote(column[name]) for name in ("pulka", "seat", "player"))
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES (%s, %s, %s)",  # noqa: S608
+            rows,
         )
-        PulkaSeat.objects.bulk_create(
-            PulkaSeat(pulka=pulka, seat=seat, player=player) for seat, player in enumerate(players)
-        )
-    return pulka
 
 
 def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:

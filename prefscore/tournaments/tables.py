@@ -281,7 +281,7 @@ def _reseat(
     user: Any,
 ) -> Pulka:
     """Archive the table's pulka and start it again with ``keys``; it keeps its number."""
-    players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
+    players = _names(tournament)
     number = _table_number(tournament, round_, pulka)
     _draw_of(tournament, round_)
     with transaction.atomic():
@@ -317,7 +317,7 @@ def _play_on_short(
     while seats[dealer] not in rest:  # the leaver would have dealt: the next one deals
         dealer = (dealer + 1) % len(seats)
     _draw_of(tournament, round_)
-    players = {str(e.player_id): e.player for e in tournament.entries.select_related("player")}
+    players = _names(tournament)
     with transaction.atomic():
         table = {"players": rest, "first_dealer": rest.index(seats[dealer])}
         new = start_table(
@@ -381,3 +381,9 @@ def _renumber(round_: Round, number: int, pulka: Pulka, keys: list[str] | None) 
         tables[number - 1]["players"] = list(keys)
     round_.tables = tables
     round_.save(update_fields=["tables"])
+
+
+def _names(tournament: Tournament) -> dict[str, str]:
+    """Each entered player's name by his key, as ``rounds.start_table`` seats them."""
+    rows = tournament.entries.values_list("player_id", "player__name")
+    return {str(pk): name for pk, name in rows}

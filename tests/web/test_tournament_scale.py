@@ -188,6 +188,44 @@ def test_the_draw_and_the_checker_read_as_many_queries_for_a_larger_field(
     assert checked[0] == checked[1], checked
 
 
+def test_publishing_a_round_asks_as_many_queries_for_more_tables(
+    tournament_world: TournamentWorld,
+) -> None:
+    """Publishing starts every table's pulka with its seats in a fixed number of queries
+    (docs/benchmarks.md, "Publishing a round in bulk"): a round of 10 tables
+    asks no more than one of 3, and each table still gets its pulka, seated as drawn,
+    named on the draw, with the tournament's rules."""
+    client = client_as(tournament_world, "organiser")
+    counts = []
+    for tournament in (
+        _imported(tournament_world, 12, 1, 2),
+        _imported(tournament_world, 40, 1, 2),
+    ):
+        Pulka.objects.filter(tournament=tournament).update(status=Pulka.Status.FINISHED)
+        draft = rounds.draw_next_round(tournament.pk)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(url("publish_round", tournament, number=2), headers=HTMX)
+        assert response.status_code == 200 and response["HX-Redirect"]
+        counts.append(len(queries.captured_queries))
+        published = tournament.rounds.get(number=2)
+        assert published.status == published.Status.PUBLISHED
+        started = Pulka.objects.filter(tournament=tournament, round_number=2)
+        assert started.count() == len(draft.tables) == len(published.tables)
+        names = dict(tournament.entries.values_list("player_id", "player__name"))
+        for number, table in enumerate(published.tables, start=1):
+            pulka = started.get(pk=table["pulka"])
+            seats = list(pulka.seats.order_by("seat").values_list("player_id", flat=True))
+            assert [str(key) for key in seats] == table["players"]
+            assert pulka.player_names == [names[key] for key in seats]
+            assert pulka.first_dealer == table["first_dealer"] % len(seats)
+            assert pulka.status == Pulka.Status.RUNNING and pulka.version == 0
+            assert pulka.convention_options == tournament.convention.to_options()
+            assert pulka.created_by == tournament_world.users["organiser"]
+            assert (pulka.title_parts["round"], pulka.title_parts["table"]) == (2, number)
+    assert len(published.tables) >= 3 * 3, "the larger round has three times the tables"
+    assert counts[0] == counts[1], counts
+
+
 def _with_a_final(world: TournamentWorld, tournament: Tournament) -> Tournament:
     """Every table over, the field cut to a final of 8, and the final published."""
     Pulka.objects.filter(tournament=tournament, status=Pulka.Status.RUNNING).update(
