@@ -32,9 +32,11 @@ import os
 import pstats
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -112,6 +114,9 @@ def run(options: argparse.Namespace) -> None:
         with CaptureQueriesContext(connection) as captured:
             get(url)
         queries[name] = len(captured)
+    if options.baseline:
+        in_turns(options, get, requests)
+        return
     walls: dict[str, list[float]] = {name: [] for name in requests}
     cpus: dict[str, list[float]] = {name: [] for name in requests}
     for _ in range(options.repeat):
@@ -133,6 +138,115 @@ def run(options: argparse.Namespace) -> None:
         )
 
 
+# --- the code before, beside today's (--baseline) ------------------------------------------
+
+# What the standings page and its CSV ran at the baseline, each file loaded from git into
+# a module of its own beside today's: the stored results' reading, the CSV's cells, the
+# page's presenter and its template.
+BEFORE_MODULES = {
+    "prefscore.tournaments.results": "prefscore/tournaments/results.py",
+    "prefscore.spreadsheet": "prefscore/spreadsheet.py",
+    "prefscore.tournaments.presenters.tournament": "prefscore/tournaments/presenters/tournament.py",
+}
+BEFORE_TEMPLATE = "tournaments/standings.html"
+
+
+def git_show(commit: str, path: str) -> str:
+    root = Path(__file__).resolve().parent.parent
+    found = subprocess.run(
+        ["git", "show", f"{commit}:{path}"], cwd=root, capture_output=True, text=True, check=True
+    )
+    return found.stdout
+
+
+def before_module(commit: str, name: str, path: str) -> types.ModuleType:
+    package, _, leaf = name.rpartition(".")
+    module = types.ModuleType(f"{package}._before_{leaf}")
+    module.__package__ = package
+    module.__file__ = f"{commit}:{path}"
+    sys.modules[module.__name__] = module  # dataclasses look their module up
+    exec(compile(git_show(commit, path), module.__file__, "exec"), module.__dict__)
+    return module
+
+
+def switches(commit: str, folder: str) -> dict[str, Callable[[], None]]:
+    """Two calls that put the code before (``before``) or today's (``now``) in place."""
+    from django.template import engines
+
+    from prefscore.tournaments import exports, results
+    from prefscore.tournaments.views import tournament as view
+
+    old = {name: before_module(commit, name, path) for name, path in BEFORE_MODULES.items()}
+    old_results = old["prefscore.tournaments.results"]
+    old_cells = old["prefscore.spreadsheet"]
+    old_presenter = old["prefscore.tournaments.presenters.tournament"]
+    # The template before, under a name of its own in a folder the engine reads too.
+    named = Path(folder, "bench-before", BEFORE_TEMPLATE)
+    named.parent.mkdir(parents=True)
+    named.write_text(git_show(commit, f"templates/{BEFORE_TEMPLATE}"), encoding="utf-8")
+    engines["django"].engine.dirs = [*engines["django"].engine.dirs, Path(folder)]
+    today = (results.counted_tables, exports.figure_cell, view.standings_table, view.render_page)
+    render_page = view.render_page
+
+    def render_before(request: Any, template: str, *args: Any, **kwargs: Any) -> Any:
+        name = f"bench-before/{template}" if template == BEFORE_TEMPLATE else template
+        return render_page(request, name, *args, **kwargs)
+
+    def before() -> None:
+        results.counted_tables = old_results.counted_tables
+        exports.figure_cell = old_cells.figure_cell
+        view.standings_table = old_presenter.standings_table
+        view.render_page = render_before
+
+    def now() -> None:
+        (results.counted_tables, exports.figure_cell, view.standings_table, view.render_page) = (
+            today
+        )
+
+    return {"before": before, "now": now}
+
+
+def in_turns(
+    options: argparse.Namespace, get: Callable[[str], Any], requests: dict[str, str]
+) -> None:
+    """Each request before and now in turns, ``--repeat`` times, in this process; the
+    bodies compared once (the page's whitespace between tags aside)."""
+    with tempfile.TemporaryDirectory() as folder:
+        turn = switches(options.baseline, folder)
+        bodies = {}
+        for side in ("before", "now"):
+            turn[side]()
+            bodies[side] = {name: get(url).content for name, url in requests.items()}
+        turn["now"]()
+        same_csv = bodies["before"]["csv"] == bodies["now"]["csv"]
+        print(f"  the CSV byte for byte the same before and now: {same_csv}")
+        sizes = {side: len(bodies[side]["page"]) for side in bodies}
+        print(f"  the page's bytes: {sizes['before']:,} before, {sizes['now']:,} now")
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        for _ in range(options.repeat):
+            for name, url in requests.items():
+                for side in ("before", "now"):
+                    turn[side]()
+                    times.setdefault((name, side), []).append(timed(lambda url=url: get(url)))
+        turn["now"]()
+    print(
+        f"  {'request':<14}{'wall ms':>10}{'CPU ms':>10}{'best wall':>11}{'best CPU':>10}"
+        f"{'CPU now/before':>16}"
+    )
+    for name in requests:
+        medians = {}
+        for side in ("before", "now"):
+            walls = [wall for wall, _cpu in times[(name, side)]]
+            cpus = [cpu for _wall, cpu in times[(name, side)]]
+            medians[side] = statistics.median(cpus)
+            ratio = f"{medians['now'] / medians['before']:16.2f}" if side == "now" else ""
+            print(
+                f"  {name + ' ' + side:<14}{statistics.median(walls) * 1000:10.1f}"
+                f"{medians[side] * 1000:10.1f}{min(walls) * 1000:11.1f}{min(cpus) * 1000:10.1f}"
+                f"{ratio}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -142,6 +256,10 @@ def main() -> None:
     parser.add_argument("--profile", choices=["page", "csv"])
     parser.add_argument("--sort", default="cumulative", help="cProfile's order (tottime)")
     parser.add_argument("--save", help="a folder for the two responses' bodies")
+    parser.add_argument(
+        "--baseline",
+        help="a commit: its standings code beside today's, in turns in this process",
+    )
     options = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as folder:
