@@ -20,6 +20,12 @@ The script reads nothing of prefscore but the import and the URLs, so that it ru
 older tree too (``--root``): a copy of main before a change (``git archive``) measured
 in turns with the tree after it, on the same machine, is the A/B of docs/benchmarks.md.
 ``--save`` writes both responses' bodies into a folder, to compare two trees' bytes.
+
+``--baseline COMMIT``: that commit's standings code (``BEFORE_MODULES`` and the page's
+template) loaded from git beside today's; each request then runs before and now in
+turns, in this one process, with the mean CPU the garbage collector took in each.
+``--freeze``: first freeze what the process holds, as ``prefscore.heap`` does when a
+server starts (the collector then no longer walks it).
 """
 
 from __future__ import annotations
@@ -64,10 +70,36 @@ def setup(root: Path, folder: str) -> None:
     call_command("migrate", verbosity=0)
 
 
+class Collections:
+    """The CPU seconds the garbage collector spent, through ``gc.callbacks``."""
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+        self._started = 0.0
+        gc.callbacks.append(self)
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.process_time()
+        else:
+            self.spent += time.process_time() - self._started
+
+
+COLLECTIONS: Collections | None = None
+
+
 def timed(call: Callable[[], Any]) -> tuple[float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     call()
     return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def timed_gc(call: Callable[[], Any]) -> tuple[float, float, float]:
+    """Wall and CPU seconds of ``call()``, and the collector's share of the CPU."""
+    assert COLLECTIONS is not None
+    before = COLLECTIONS.spent
+    wall, cpu = timed(call)
+    return wall, cpu, COLLECTIONS.spent - before
 
 
 def run(options: argparse.Namespace) -> None:
@@ -211,6 +243,7 @@ def in_turns(
 ) -> None:
     """Each request before and now in turns, ``--repeat`` times, in this process; the
     bodies compared once (the page's whitespace between tags aside)."""
+    global COLLECTIONS
     with tempfile.TemporaryDirectory() as folder:
         turn = switches(options.baseline, folder)
         bodies = {}
@@ -218,32 +251,39 @@ def in_turns(
             turn[side]()
             bodies[side] = {name: get(url).content for name, url in requests.items()}
         turn["now"]()
+        if options.freeze:  # what prefscore.heap.freeze_startup does when a server starts
+            gc.collect()
+            gc.freeze()
+        COLLECTIONS = Collections()
         same_csv = bodies["before"]["csv"] == bodies["now"]["csv"]
         print(f"  the CSV byte for byte the same before and now: {same_csv}")
         sizes = {side: len(bodies[side]["page"]) for side in bodies}
         print(f"  the page's bytes: {sizes['before']:,} before, {sizes['now']:,} now")
-        times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        times: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
         for _ in range(options.repeat):
             for name, url in requests.items():
                 for side in ("before", "now"):
                     turn[side]()
-                    times.setdefault((name, side), []).append(timed(lambda url=url: get(url)))
+                    times.setdefault((name, side), []).append(timed_gc(lambda url=url: get(url)))
         turn["now"]()
+    frozen = f", {gc.get_freeze_count():,} objects frozen" if options.freeze else ""
+    print(f"  the start-up's objects frozen: {options.freeze}{frozen}")
     print(
         f"  {'request':<14}{'wall ms':>10}{'CPU ms':>10}{'best wall':>11}{'best CPU':>10}"
-        f"{'CPU now/before':>16}"
+        f"{'GC ms':>8}{'CPU now/before':>16}"
     )
     for name in requests:
         medians = {}
         for side in ("before", "now"):
-            walls = [wall for wall, _cpu in times[(name, side)]]
-            cpus = [cpu for _wall, cpu in times[(name, side)]]
+            walls = [wall for wall, _cpu, _gc in times[(name, side)]]
+            cpus = [cpu for _wall, cpu, _gc in times[(name, side)]]
+            collected = [spent for _wall, _cpu, spent in times[(name, side)]]
             medians[side] = statistics.median(cpus)
             ratio = f"{medians['now'] / medians['before']:16.2f}" if side == "now" else ""
             print(
                 f"  {name + ' ' + side:<14}{statistics.median(walls) * 1000:10.1f}"
                 f"{medians[side] * 1000:10.1f}{min(walls) * 1000:11.1f}{min(cpus) * 1000:10.1f}"
-                f"{ratio}"
+                f"{statistics.mean(collected) * 1000:8.1f}{ratio}"
             )
 
 
@@ -256,6 +296,11 @@ def main() -> None:
     parser.add_argument("--profile", choices=["page", "csv"])
     parser.add_argument("--sort", default="cumulative", help="cProfile's order (tottime)")
     parser.add_argument("--save", help="a folder for the two responses' bodies")
+    parser.add_argument(
+        "--freeze",
+        action="store_true",
+        help="freeze the objects made so far, as prefscore.heap does when a server starts",
+    )
     parser.add_argument(
         "--baseline",
         help="a commit: its standings code beside today's, in turns in this process",
