@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -239,22 +239,12 @@ def store_pulkas(tables: Sequence[tuple[Pulka, Sequence[int]]]) -> list[Pulka]:
 
 
 def _seat(tables: Sequence[tuple[int, Sequence[int]]]) -> None:
-    """Every seat of these pulkas in one statement. Plain rows, not ``bulk_create``: a
-    ``PulkaSeat`` object per seat and its values prepared one by one were a third of a
-    large round's publishing; a seat has only these three facts, and no signal."""
-    rows = [
-        (pulka, seat, player) for pulka, players in tables for seat, player in enumerate(players)
-    ]
-    if not rows:
-        return
-    meta, quote = PulkaSeat._meta, connection.ops.quote_name
-    column = {field.name: str(field.column) for field in meta.concrete_fields}
-    columns = ", ".join(quote(column[name]) for name in ("pulka", "seat", "player"))
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES (%s, %s, %s)",  # noqa: S608
-            rows,
-        )
+    """Every seat of these pulkas in one statement (by the database's batch size)."""
+    PulkaSeat.objects.bulk_create(
+        PulkaSeat(pulka_id=pulka, seat=seat, player_id=player)
+        for pulka, players in tables
+        for seat, player in enumerate(players)
+    )
 
 
 def import_file(club: Club, file: PulkaFile, user: Any) -> Pulka:
