@@ -1,7 +1,8 @@
 """Deferred work: the organiser's and player's requests that hand their work to the task
 worker (docs/tasks.md), against the same requests doing it themselves, in one run.
 
-    .venv/bin/python bench/deferred.py [--only settle|season|tournament] [--repeat 7]
+    .venv/bin/python bench/deferred.py [--only settle|season|divisions|tournament]
+                                       [--repeat 7]
                                        [--players 200] [--evenings 40]
                                        [--tournament-players 1000] [--rounds 5]
 
@@ -20,6 +21,11 @@ Two parts, each in a temporary SQLite database with the bench settings (DEBUG of
   seasons). *Before*: the table counted inside the request (``standings.refresh``, as
   the form did). *Now*: the count queued (``seasons.counts.ask``); the worker's run is
   timed on its own. Taking turns; medians.
+- **divisions**: the same club, its place-points season split into two divisions (the
+  players in two halves) and counted. The organiser opens the divisions page, whose
+  preview of promotion and relegation reads the stored table (*now*), against the same
+  request whose preview counts the table again (*before*: ``counted_preview``, as the
+  page did). Taking turns; medians.
 - **tournament**: a tournament of ``--tournament-players`` over ``--rounds`` rounds
   (1,000 × 5: 15,000 deals, the file 4 MB), through the test client. The JSON export
   request *now* (it answers with the job's page) against the same request writing the
@@ -246,6 +252,74 @@ def season_part(options: argparse.Namespace) -> dict[str, float]:
     return results
 
 
+# --- the divisions page --------------------------------------------------------------------
+
+
+def counted_preview(season: Any, count: int) -> Any:
+    """The divisions preview as it was: the season's table counted again in the request."""
+    from prefscore.seasons import divisions, standings
+    from scoring.engine import season as engine
+
+    chosen = list(season.divisions.order_by("order").prefetch_related("players"))
+    division_of = {p.pk: d.order for d in chosen for p in d.players.all()}
+    split = engine.divided(standings.compute(season), division_of, season.policy)
+    names = {d.order: d.name for d in chosen}
+    players = {p.pk: p.name for d in chosen for p in d.players.all()}
+    lowest = max((d.order for d in chosen), default=0)
+    return divisions.Preview(engine.promotions(split, count, lowest), names, players)
+
+
+def divisions_part(options: argparse.Namespace) -> dict[str, float]:
+    """The divisions page: its preview from the stored table (now) against the table
+    counted in the request (before), in turns; medians."""
+    from django.test import Client
+    from season_table import season_world
+
+    from prefscore.clubs.models import Membership, Player, Role
+    from prefscore.deferred.worker import run_due
+    from prefscore.seasons import divisions
+
+    world = season_world(options.players, options.evenings)
+    Membership.objects.filter(club=world["club"]).update(role=Role.ORGANISER)
+    client: Client = world["client"]
+    season = world["season"]
+    people = list(Player.objects.filter(club=world["club"]).order_by("name"))
+    half = len(people) // 2
+    divisions.replace(season, [("Masters", people[:half]), ("Amateurs", people[half:])])
+    assert run_due() == 1
+    url = f"/clubs/{world['club'].slug}/seasons/{season.slug}/divisions/?count=3"
+    stored = divisions.preview
+    assert counted_preview(season, 3) == stored(season, 3)  # the same moves either way
+
+    def page(before: bool) -> tuple[float, float]:
+        divisions.preview = counted_preview if before else stored  # type: ignore[assignment]
+        try:
+            wall, used, response = timed(lambda: client.get(url))
+        finally:
+            divisions.preview = stored  # type: ignore[assignment]
+        assert response.status_code == 200 and b"Masters" in response.content
+        return wall, used
+
+    print(f"\nthe divisions page: {options.players} players x {options.evenings} evenings")
+    page(True), page(False)  # warmed
+    walls: dict[str, list[float]] = {"before": [], "now": []}
+    cpus: dict[str, list[float]] = {"before": [], "now": []}
+    for _ in range(options.repeat):
+        for name in ("before", "now"):
+            wall, used = page(name == "before")
+            walls[name].append(wall), cpus[name].append(used)
+    print(f"  {'':52}{'wall ms':>10}{'CPU ms':>10}")
+    for row, name in (
+        ("preview counted in the request (before)", "before"),
+        ("preview from the stored table (now)", "now"),
+    ):
+        wall, used = statistics.median(walls[name]), statistics.median(cpus[name])
+        print(f"  {row:52}{wall * 1000:10.1f}{used * 1000:10.1f}")
+    ratio = statistics.median(cpus["now"]) / statistics.median(cpus["before"])
+    print(f"  now / before: {ratio:.3f} CPU")
+    return {"divisions": ratio}
+
+
 # --- the tournament's export and import -----------------------------------------------------
 
 
@@ -335,7 +409,7 @@ def tournament_part(options: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=("settle", "season", "tournament"))
+    parser.add_argument("--only", choices=("settle", "season", "divisions", "tournament"))
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--evenings", type=int, default=40)
@@ -349,6 +423,8 @@ def main() -> int:
             settle_part(options)
         if options.only in (None, "season"):
             season_part(options)
+        if options.only in (None, "divisions"):
+            divisions_part(options)
         if options.only in (None, "tournament"):
             tournament_part(options)
     print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -58,3 +58,8 @@ def _more_files() -> None:
 
 
 _more_files()
+
+# Last: the start-up's objects out of the collector's walk (prefscore/heap.py).
+from prefscore.heap import freeze_startup  # noqa: E402
+
+freeze_startup()

@@ -29,7 +29,9 @@ def figure_cell(value: Fraction | int | str | None, decimal: str = ".") -> str:
     ``PLACES`` places (``decimal``: the mark a spreadsheet set to Russian reads, ",")."""
     if value is None or value == "":
         return ""
-    exact = Fraction(value)
+    if type(value) is int:  # most figures: no Fraction made (a standings CSV has 10,000)
+        return str(value)
+    exact = value if isinstance(value, Fraction) else Fraction(value)
     if exact.denominator == 1:
         return str(exact.numerator)
     return f"{float(exact):.{PLACES}f}".rstrip("0").replace(".", decimal)

@@ -8,6 +8,8 @@ import io
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from prefscore.spreadsheet import exact_cell, figure_cell, text_cell
 
@@ -26,6 +28,30 @@ from prefscore.spreadsheet import exact_cell, figure_cell, text_cell
 )
 def test_a_figure_is_a_number_a_spreadsheet_reads(value, decimal, cell):
     assert figure_cell(value, decimal) == cell
+
+
+@given(
+    st.one_of(
+        st.integers(-(10**6), 10**6),
+        st.fractions(min_value=-(10**5), max_value=10**5, max_denominator=12),
+    ),
+    st.sampled_from([".", ","]),
+)
+def test_a_whole_figure_is_written_as_its_fraction_would_be(value, decimal):
+    """An int's shortcut (no Fraction made) writes what the Fraction would, and so does
+    a Fraction given as it is: the standings CSV writes 10,000 of them."""
+    exact = Fraction(value)
+    if exact.denominator == 1:
+        expected = str(exact.numerator)
+    else:
+        expected = f"{float(exact):.4f}".rstrip("0").replace(".", decimal)
+    assert figure_cell(value, decimal) == expected
+    assert figure_cell(str(value), decimal) == expected
+
+
+def test_a_true_or_false_is_a_figure_not_a_word():
+    assert figure_cell(True) == "1"
+    assert figure_cell(False) == "0"
 
 
 @pytest.mark.parametrize(

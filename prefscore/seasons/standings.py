@@ -187,6 +187,32 @@ def as_rows(season: Season, lines: tuple[engine.Line, ...]) -> list[SeasonLine]:
     ]
 
 
+def as_line(row: SeasonLine) -> engine.Line:
+    """A stored line as the engine's, the inverse of one line of ``as_rows``."""
+    return engine.Line(
+        player=row.player_id,
+        rank=row.rank,
+        total=Fraction(row.total),
+        points=tuple((key, Fraction(value)) for key, value, _counted in row.points),
+        counted=frozenset(key for key, _value, counted in row.points if counted),
+        wins=row.wins,
+        needed=row.needed,
+        cards=tuple((key, yellow, red) for key, yellow, red in row.cards),
+        excluded=row.excluded,
+    )
+
+
+def stored_divided(season: Season) -> dict[int, tuple[engine.Line, ...]]:
+    """The stored table by division (their ``order``), each ranked within it as the count
+    stored it (``engine.divided``, §10): one query, no count."""
+    split: dict[int, list[engine.Line]] = defaultdict(list)
+    rows = season.lines.filter(division__isnull=False).select_related("division")
+    for row in rows.order_by("position"):
+        assert row.division is not None  # filtered
+        split[row.division.order].append(as_line(row))
+    return {order: tuple(lines) for order, lines in sorted(split.items())}
+
+
 def stored_as_compared(season: Season) -> list[tuple[object, ...]]:
     """The stored lines in the shape ``as_rows`` gives, to compare with a recomputation."""
     return compared(list(season.lines.order_by("position")))

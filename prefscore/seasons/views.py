@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from prefscore.clubs.models import Club, Player
@@ -34,6 +35,11 @@ from .forms import SeasonForm
 from .models import POLICY_FIELDS, Season
 from .policy import record_changes, record_marks
 from .qualification import QualifyForm
+
+# The moves are confirmed from the stored table, so not while its count waits.
+_COUNTING_NOW = gettext_lazy(
+    "The season's table is being counted after its change: confirm the moves once it is."
+)
 
 
 def _readable(request: HtmxHttpRequest, slug: str, season_slug: str) -> tuple[Season, str | None]:
@@ -276,14 +282,18 @@ def divisions_page(request: HtmxHttpRequest, slug: str, season: str) -> HttpResp
                 confirming.cleaned_data["count"],
                 request.user,
             )
-        except divisions.DivisionError:
-            confirming.add_error(
-                "next_season", _("Choose another season of the club, without divisions yet.")
-            )
+        except divisions.DivisionError as error:
+            if error.args == ("counting",):
+                confirming.add_error(None, _COUNTING_NOW)
+            else:
+                confirming.add_error(
+                    "next_season", _("Choose another season of the club, without divisions yet.")
+                )
         else:
             next_slug = confirming.cleaned_data["next_season"].slug
             return redirect_to(request, reverse("seasons:divisions", args=[slug, next_slug]))
     count = confirming.cleaned_data["count"] if confirming.is_bound and confirming.is_valid() else 1
+    waits = _count_state(found)  # before the table the preview reads: see _count_state
     context = {
         "club": club,
         "season": found,
@@ -292,9 +302,10 @@ def divisions_page(request: HtmxHttpRequest, slug: str, season: str) -> HttpResp
         "current": list(found.divisions.prefetch_related("players")),
         "preview": presenters.moves(divisions.preview(found, count)),
         "moves": list(found.moves.select_related("player")),
+        **waits,
     }
     status = invalid_status(request) if setting.errors or confirming.errors else 200
-    return render_page(request, "seasons/divisions.html", context, status=status)
+    return render_page(request, "seasons/divisions.html", context, "moves", status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

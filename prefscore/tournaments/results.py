@@ -20,6 +20,7 @@ it and a season counts it (``seasons.standings``); nothing else turns sheets int
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -27,7 +28,8 @@ from dataclasses import astuple, dataclass
 from typing import Any
 
 from django.db import DatabaseError, transaction
-from django.db.models import Q
+from django.db.models import Q, TextField
+from django.db.models.functions import Cast
 
 from prefscore.games import services
 from prefscore.games.models import Correction, Deal, Pulka, PulkaSeat
@@ -160,10 +162,14 @@ def table_results(tournament: Tournament, tables: Sequence[Table]) -> dict[int, 
     pulka, or never), three more (their pulkas, deals and corrections) and one write,
     however many they are.
     """
-    rows = TableResult.objects.filter(tournament=tournament)
+    rows = TableResult.objects.filter(tournament=tournament).values_list(
+        "pulka_id", "version", Cast("whists", TextField()), Cast("stats", TextField())
+    )
+    # Read as text and decoded here: the JSON field's own decoding of each value cost a
+    # standings of 1,000 players more than the query (docs/benchmarks.md, "Large exports
+    # and imports"). A value that is no JSON stays text, as the field leaves it.
     stored = {
-        pk: Stored(version, whists, stats)
-        for pk, version, whists, stats in rows.values_list("pulka_id", "version", "whists", "stats")
+        pk: Stored(version, _json(whists), _json(stats)) for pk, version, whists, stats in rows
     }
     stale = [t.pk for t in tables if t.pk not in stored or stored[t.pk].version != t.version]
     if stale:
@@ -173,10 +179,17 @@ def table_results(tournament: Tournament, tables: Sequence[Table]) -> dict[int, 
     return stored
 
 
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
 def ranked(row: Stored, table: Table) -> ranking.TableResult:
     """The engine's table result from stored figures; the arbiter's whists where he gave them."""
     whists = table.arbiter_whists if table.arbiter_whists is not None else tuple(row.whists)
-    stats = tuple(ranking.PlayerStats(*counts) for counts in row.stats)
+    stats = tuple([ranking.PlayerStats(*counts) for counts in row.stats])
     return ranking.TableResult(table.round_number, table.keys, whists, stats)
 
 

@@ -104,6 +104,19 @@ def test_create_a_season_read_it_and_qualify_to_the_final(
         "Xenia",
     ]
 
+    # Two divisions (docs/seasons.md §10): the preview waits for the worker's count of the
+    # division tables, then shows one move each way.
+    page.goto(f"{live_server.url}/clubs/home/seasons/spring/divisions/")
+    page.fill("#id_text", "Masters = Alla, Bella, Xenia\nAmateurs = Cyril, Dima, Egor")
+    page.locator("form:has(input[value=set]) button[type=submit]").click()
+    moves = page.locator("#division-moves .moves tbody tr")
+    expect(moves).to_have_count(2, timeout=30_000)
+    expect(moves.first).to_contain_text("Xenia")
+    expect(moves.last).to_contain_text("Cyril")
+    expect(page.locator("#division-moves .updating")).to_have_count(0)
+    fits(page, screen)
+    assert axe_violations(page) == []
+
 
 def played_cup(club):
     """One tournament of the season, played and finished: Alla, Bella and Cyril at one

@@ -16,6 +16,7 @@ from prefscore.seasons import counts, standings
 from prefscore.seasons.models import PendingCount, PolicyChange, Season, SeasonLine
 from prefscore.stats import recounts
 from prefscore.stats.models import PendingRecount
+from scoring.engine import season as engine
 from tests.web.fixtures_table import EN, HTMX
 from tests.web.season_fixtures import play_series
 from tests.web.test_seasons import FORM, HAND_WORKED, make_season, shown_table, table_url
@@ -204,3 +205,67 @@ def test_a_deleted_season_leaves_its_task_nothing_to_do(played):
     season.delete()
     assert run_due() == 1
     assert not DBTaskResult.objects.exclude(status=TaskResultStatus.SUCCESSFUL).exists()
+
+
+def two_divisions(season: Season, organiser) -> str:
+    """Masters and Amateurs set through the page (docs/seasons.md §10); its address."""
+    url = reverse("seasons:divisions", args=["home", season.slug])
+    text = "Masters = Alla, Bella, Xenia\nAmateurs = Cyril, Dima, Egor"
+    assert organiser.post(url, {"action": "set", "text": text}).status_code == 302
+    return url
+
+
+def test_the_divisions_preview_reads_the_stored_table_and_counts_nothing(
+    played, client_as, monkeypatch
+):
+    """The preview's moves come from the lines the worker stored, ranked within each
+    division as the engine ranks them; the page counts no table itself."""
+    season = make_season(played.club)
+    organiser = client_as("organiser")
+    url = two_divisions(season, organiser)
+    run_due()
+
+    def counted_in_the_request(*args, **kwargs):
+        raise AssertionError("the divisions page counted the table")
+
+    monkeypatch.setattr(standings, "compute", counted_in_the_request)
+    shown = organiser.get(url, {"count": "1"}, headers=EN)
+    assert [(m.player, m.from_division, m.to_division) for m in shown.context["preview"]] == [
+        ("Xenia", "Masters", "Amateurs"),
+        ("Cyril", "Amateurs", "Masters"),
+    ]
+    monkeypatch.undo()
+    # The stored lines read back are the engine's own division tables.
+    division_of = {p.pk: d.order for d in season.divisions.all() for p in d.players.all()}
+    expected = engine.divided(standings.compute(season), division_of, season.policy)
+    assert standings.stored_divided(season) == expected
+    assert [standings.as_line(row) for row in season.lines.order_by("position")] == [
+        line for rows in expected.values() for line in rows
+    ]
+
+
+def test_while_the_divisions_count_waits_the_page_says_so_and_confirming_is_refused(
+    played, client_as
+):
+    season = make_season(played.club)
+    autumn = make_season(played.club, slug="autumn", name="Autumn")
+    organiser = client_as("organiser")
+    url = two_divisions(season, organiser)  # its count is queued, not run
+
+    page = organiser.get(url, headers=EN).content.decode()
+    assert "updating…" in page and POLL in page and "Nobody moves." not in page
+    russian = organiser.get(url, headers=RU).content.decode()
+    assert "обновляется…" in russian and "updating…" not in russian
+    region = organiser.get(url, headers=HTMX).content.decode()
+    assert "<html" not in region and 'id="division-moves"' in region and POLL in region
+    confirm = {"action": "confirm", "count": "1", "next_season": autumn.pk}
+    for headers, words in ((EN, "confirm the moves once it is"), (RU, "подтвердите переходы")):
+        refused = organiser.post(url, confirm, headers=headers)
+        assert refused.status_code == 200 and words in refused.content.decode()
+    assert not autumn.divisions.exists() and not season.moves.exists()  # nothing written
+
+    run_due()
+    region = organiser.get(url, headers=HTMX).content.decode()
+    assert "updating…" not in region and POLL not in region and "Xenia" in region
+    assert organiser.post(url, confirm).status_code == 302
+    assert season.moves.count() == 2

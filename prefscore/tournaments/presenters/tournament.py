@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -40,6 +42,19 @@ class StandingRow:
     stage_points: str = ""
     # Cards and fines (docs/tournaments.md §4.9), e.g. "1 yellow card · fined 10 whists".
     discipline: str = ""
+    # The page's cells, made once here so that its loop over a big field asks each row
+    # for few things and writes its plain figures with one filter, not a loop of their
+    # own (docs/benchmarks.md, "Large exports and imports"): the place as written; the
+    # plain cells before the strong one (after a cut: qualifying, carried, stage
+    # points); the strong one (the points when there is a points column, else the
+    # whists) and its class; the plain cells after it (the whists after the points,
+    # the tie-breaks, the rounds). ``marked``: a tag follows the name.
+    place_text: str = ""
+    lead: tuple[str, ...] = ()
+    strong: str = ""
+    strong_class: str = ""
+    rest: tuple[str, ...] = ()
+    marked: bool = False
 
 
 @dataclass(frozen=True)
@@ -57,6 +72,9 @@ class StandingsTable:
     finished: bool = False
     # Somebody is out: the page says why he stands below lower scores (§7 item 4).
     anybody_out: bool = False
+    # A points column before the whists (normalised points, or a cut's total): the
+    # strong figure is the points, else the whists.
+    points_column: bool = False
 
 
 def _out_label(player: str, out: bool, standings: Standings) -> str:
@@ -74,8 +92,17 @@ def _number(value: Fraction | int | None) -> str:
 def _formatted(language: str | None, value: Fraction | int) -> str:
     # A standings page of 1,000 players writes 11,000 figures, many of them alike, and
     # the projector writes them again every 10 s: each figure is formatted once per
-    # language (``format_result`` and the language look-up are the dear part).
-    return format_result(value)
+    # language (``format_result`` and the language look-up are the dear part). A figure
+    # is digits, a sign and separators: found to have nothing to escape once here, it is
+    # marked safe, so that the page does not escape its 11,000 figures again each time.
+    text = format_result(value)
+    return mark_safe(text) if escape(text) == text else text
+
+
+# The strong figure's class: the points (or the whists when there are no points), in
+# red when below zero.
+STRONG = "num--strong"
+STRONG_MINUS = "num--minus num--strong"
 
 
 def _marks_line(mark: discipline.DisciplineMarks | None) -> str:
@@ -101,6 +128,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
     tie_breaks = [name for name in tournament.tie_breaks if name != "whists"]
     marks = discipline.marks(tournament, by_player=True)
     numbers = tuple(r.number for r in standings.rounds)
+    points_column = tournament.normalisation != Tournament.Normalisation.RAW or standings.cut
     rows = []
     for line in standings.lines:
         values = {
@@ -113,23 +141,34 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
             "opponents": line.opponents,
         }
         player = standings.players.get(line.player)
+        breaks = tuple(number(values[name]) for name in tie_breaks)
+        by_round = tuple(number(line.by_round.get(n)) for n in numbers)
+        cut = (number(line.qualifying), number(line.carried), number(line.stage_points))
+        points, whists = number(line.points), number(line.whists)
+        discipline_text = _marks_line(marks.get(line.player))
         rows.append(
             StandingRow(
                 place=line.place,
                 name=player.name if player else line.player,
-                points=number(line.points),
+                points=points,
                 negative=line.points < 0,
-                whists=number(line.whists),
+                whists=whists,
                 rounds=line.rounds,
-                tie_breaks=tuple(number(values[name]) for name in tie_breaks),
-                by_round=tuple(number(line.by_round.get(n)) for n in numbers),
+                tie_breaks=breaks,
+                by_round=by_round,
                 finalist=line.finalist,
                 dropped=line.out,
                 out_label=_out_label(line.player, line.out, standings),
-                qualifying=number(line.qualifying),
-                carried=number(line.carried),
-                stage_points=number(line.stage_points),
-                discipline=_marks_line(marks.get(line.player)),
+                qualifying=cut[0],
+                carried=cut[1],
+                stage_points=cut[2],
+                discipline=discipline_text,
+                place_text=number(line.place),
+                lead=cut if standings.cut else (),
+                strong=points if points_column else whists,
+                strong_class=STRONG_MINUS if line.points < 0 else STRONG,
+                rest=((whists,) if points_column else ()) + breaks + by_round,
+                marked=line.out or bool(discipline_text),
             )
         )
     return StandingsTable(
@@ -143,6 +182,7 @@ def standings_table(tournament: Tournament, standings: Standings) -> StandingsTa
         live=live,
         finished=tournament.finished,
         anybody_out=any(row.dropped for row in rows),
+        points_column=points_column,
     )
 
 
