@@ -179,7 +179,7 @@ def seat_round(tournament: Tournament, players: Sequence[str], seed: int) -> sea
     """
     pulkas = seatings(tournament)
     past = history(pulkas)
-    order = {line.player: index for index, line in enumerate(current_standings(tournament).lines)}
+    order = {player: index for index, player in enumerate(standing_order(tournament))}
     ranked = sorted(players, key=lambda key: order.get(key, len(order)))
     return seating.draw_round(
         ranked,
@@ -276,12 +276,50 @@ def standings(tournament: Tournament, before_round: int | None = None) -> Standi
     1,000 players over 5 rounds read no deal). ``before_round``: the standings as the
     rounds before it left them (what a cut was made on).
     """
-    entries = list(tournament.entries.values_list("player_id", "state"))
     players = {
         str(p.pk): p for p in Player.objects.filter(tournament_entries__tournament=tournament)
     }
     counted = results.counted_tables(tournament, before_round)
     _add_seated(players, counted.sheets)
+    ranked = _ranked(tournament, counted, list(players))
+    unfinished = sum(1 for t in counted.sheets if t.status == Pulka.Status.RUNNING)
+    return Standings(
+        ranked.lines,
+        players,
+        counted.rounds,
+        tournament,
+        Round.Stage.FINAL in ranked.stages,
+        unfinished,
+        ranked.dropped,
+        ranked.stages,
+        ranked.disqualified,
+    )
+
+
+def standing_order(tournament: Tournament) -> list[str]:
+    """The players' keys in the order of the live :func:`standings`, best first: what a
+    Swiss round is seated by (docs/tournaments.md §3, §4.3). The same ranking with the
+    players read as keys, not models. A player seated without an entry ranks by his
+    tables' results all the same, and the lot orders ties whatever order the keys
+    come in (§4.8), so his model is not looked for as the standings' names need it."""
+    everyone = Player.objects.filter(tournament_entries__tournament=tournament)
+    keys = [str(pk) for pk in everyone.values_list("pk", flat=True)]
+    counted = results.counted_tables(tournament)
+    return [line.player for line in _ranked(tournament, counted, keys).lines]
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    lines: tuple[ranking.Line, ...]
+    dropped: frozenset[str]
+    stages: tuple[str, ...]
+    disqualified: frozenset[str]
+
+
+def _ranked(tournament: Tournament, counted: results.Counted, players: list[str]) -> _Ranking:
+    """The counted tables ranked (§4.8, §4.10); ``players``: those entered (and, for
+    the standings' names, those seated without an entry)."""
+    entries = list(tournament.entries.values_list("player_id", "state"))
     stage_of = {r.number: r.stage for r in counted.rounds}
     dropped = frozenset(str(key) for key, state in entries if state in TournamentEntry.OUT)
     state = {str(key): state for key, state in entries}
@@ -296,20 +334,7 @@ def standings(tournament: Tournament, before_round: int | None = None) -> Standi
         stages, tournament.carry, tournament.rules, ranked_players, dropped
     )
     disqualified = frozenset(k for k, v in state.items() if v == DISQUALIFIED)
-    lines = _disqualified_last(lines, disqualified)
-    unfinished = sum(1 for t in counted.sheets if t.status == Pulka.Status.RUNNING)
-    final = Round.Stage.FINAL in played
-    return Standings(
-        lines,
-        players,
-        counted.rounds,
-        tournament,
-        final,
-        unfinished,
-        dropped,
-        tuple(played),
-        disqualified,
-    )
+    return _Ranking(_disqualified_last(lines, disqualified), dropped, tuple(played), disqualified)
 
 
 def _add_seated(players: dict[str, Player], tables: Sequence[results.Table]) -> None:
