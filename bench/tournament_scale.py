@@ -15,7 +15,11 @@ random_tournament`` writes), and measures in one process:
 - **pages**: the standings page, the projector, the tournament page and the printed
   standings, best of ``--repeat`` through Django's test client, against the baseline of
   the same page with every table's sheet folded on each read (the stored results
-  ignored: what the standings did before they were kept).
+  ignored: what the standings did before they were kept);
+- **requests** (``--only-requests`` times only these, and the caches): the organiser's
+  requests one by one; drawing and publishing a round each also in turns against the
+  code as it was (``BEFORE_DRAW``, ``BEFORE_PUBLISH``, loaded from git), rolled back
+  after each try, the draw's tables checked to be the same both ways.
 
 Goals (docs/benchmarks.md, "Tournaments at scale"): the standings and the projector under
 1 s, the import under 10 s, no request over 2 s. The machine is shared: the load average
@@ -244,8 +248,15 @@ BEFORE_REQUESTS = "e72b5cf"
 BEFORE_PUBLISH = "ca223f7"
 
 
-def _module_at(commit: str, path: str, package: str) -> Any:
-    """``path`` as it was at ``commit``, loaded beside today's (None if git cannot say)."""
+# Drawing as it was before its search and reads were made cheaper: the engine's exact
+# search read every free player for each table, and the draw read the field as models.
+BEFORE_DRAW = "b574e80"
+
+
+def _module_at(commit: str, path: str, package: str, uses: dict[str, Any] | None = None) -> Any:
+    """``path`` as it was at ``commit``, loaded beside today's (None if git cannot say);
+    ``uses``: modules its imports find instead of today's (by full name), for names
+    that have gone since."""
     import importlib.util
     import subprocess
 
@@ -263,7 +274,12 @@ def _module_at(commit: str, path: str, package: str) -> Any:
     module = importlib.util.module_from_spec(spec)
     module.__package__ = package
     sys.modules[spec.name] = module  # dataclasses look their module up by name
-    exec(compile(source, f"{commit}:{path}", "exec"), module.__dict__)  # noqa: S102
+    today = {name: sys.modules[name] for name in uses or {}}
+    sys.modules.update(uses or {})
+    try:
+        exec(compile(source, f"{commit}:{path}", "exec"), module.__dict__)  # noqa: S102
+    finally:
+        sys.modules.update(today)
     return module
 
 
@@ -383,9 +399,14 @@ def _collections() -> Iterator[list[float]]:
 
 def _publish_before() -> Callable[..., Any] | None:
     """``rounds.publish_round`` as it was at ``BEFORE_PUBLISH``, with that day's
-    ``games.io`` (None if git cannot say)."""
+    ``games.io`` and ``services`` (None if git cannot say)."""
     old_io = _module_at(BEFORE_PUBLISH, "prefscore/games/io.py", "prefscore.games")
-    old = _module_at(BEFORE_PUBLISH, "prefscore/tournaments/rounds.py", "prefscore.tournaments")
+    package = "prefscore.tournaments"
+    services = _module_at(BEFORE_PUBLISH, "prefscore/tournaments/services.py", package)
+    if services is None:
+        return None
+    uses = {f"{package}.services": services}
+    old = _module_at(BEFORE_PUBLISH, "prefscore/tournaments/rounds.py", package, uses)
     if old is None or old_io is None:
         return None
     old.io = old_io
@@ -414,6 +435,65 @@ def _publish_ab(client: Any, url: str, repeat: int) -> tuple[Timing, Timing | No
         if old is not None:
             with _patched(rounds, publish_round=old):
                 before.append(rolled_back())
+    return min(now), min(before) if before else None
+
+
+def _draw_before() -> dict[str, Any] | None:
+    """What the draw request called as it was at ``BEFORE_DRAW``: the engine's exact
+    search, its round and its draw, and the tournament's reads (``services``), each
+    loaded from git beside today's; the names to patch into ``rounds`` (None if git
+    cannot say)."""
+    engine = "scoring.engine"
+    exact = _module_at(BEFORE_DRAW, "scoring/engine/seating_exact.py", engine)
+    round_ = _module_at(BEFORE_DRAW, "scoring/engine/seating_round.py", engine)
+    seating = _module_at(BEFORE_DRAW, "scoring/engine/seating.py", engine)
+    services = _module_at(BEFORE_DRAW, "prefscore/tournaments/services.py", "prefscore.tournaments")
+    if None in (exact, round_, seating, services):
+        return None
+    round_.seating_exact = exact
+    seating.seating_round = round_
+    services.seating = seating
+
+    def seated_players(tournament: Any) -> list[str]:
+        return [str(entry.player_id) for entry in services.seated_entries(tournament)]
+
+    return {"seated_players": seated_players, "seat_round": services.seat_round}
+
+
+def _draw_ab(
+    client: Any, tournament: Any, url: str, repeat: int
+) -> tuple[tuple[Timing, float], tuple[Timing, float] | None]:
+    """The draw request now and as it was, in turns, each rolled back so that the same
+    round is drawn each time; the best of ``repeat`` of each, with the seconds of
+    garbage collection inside it. Each run starts after a full collection, so that
+    neither inherits the other's garbage. Both must draw the same tables, seats and
+    first dealers."""
+    import gc
+
+    from django.db import transaction
+
+    from prefscore.tournaments import rounds
+
+    old = _draw_before()
+    number = tournament.rounds.count() + 1
+    drawn: list[Any] = []
+
+    def rolled_back() -> tuple[Timing, float]:
+        gc.collect()
+        with transaction.atomic(), _collections() as collecting:
+            timing, _response = _operation(client, "POST", url)
+            drawn.append(tournament.rounds.get(number=number).tables)
+            transaction.set_rollback(True)
+        return timing, collecting[0]
+
+    now: list[tuple[Timing, float]] = []
+    before: list[tuple[Timing, float]] = []
+    for _ in range(repeat):
+        now.append(rolled_back())
+        if old is not None:
+            with _patched(rounds, **old):
+                before.append(rolled_back())
+    assert all(tables == drawn[0] for tables in drawn), "the draw changed"
     return min(now), min(before) if before else None
 
 
@@ -453,8 +533,14 @@ def _operations(options: argparse.Namespace, tournament: Any, user: Any) -> None
     line("bracket page", bracket, before_bracket)
     _close_running(tournament)
     number = tournament.rounds.count() + 1
-    drawn, _r = _operation(client, "POST", base + "rounds/")
+    (now, now_gc), was = _draw_ab(client, tournament, base + "rounds/", options.repeat)
+    line(f"draw round {number}, A/B", now, was[0] if was else None)
+    collected = f"{now_gc:>17.2f} s CPU" + (f"{was[1]:>17.2f} s CPU" if was else "")
+    print(f"  {'  of which garbage collection':<30}{collected}")
+    with _collections() as collecting:
+        drawn, _r = _operation(client, "POST", base + "rounds/")
     line(f"draw round {number}", drawn)
+    print(f"  {'  of which garbage collection':<30}{collecting[0]:>17.2f} s CPU")
     now, before = _publish_ab(client, base + f"rounds/{number}/publish/", options.repeat)
     line(f"publish round {number}, A/B", now, before)
     with _collections() as collecting:
