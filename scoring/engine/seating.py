@@ -169,6 +169,16 @@ def repeats_of(history: Sequence[Sequence[Sequence[T]]], tables: Sequence[Sequen
     )
 
 
+def _repeats_and_most(history: Sequence[Round], tables: Sequence[Sequence[str]]) -> tuple[int, int]:
+    """:func:`repeats_of` the round and the most meetings of a pair with it (the
+    :func:`meetings` of every round), from one count of the past rounds' pairs (§4.4)."""
+    past = meetings(history)
+    now = Counter(frozenset(pair) for table in tables for pair in itertools.combinations(table, 2))
+    repeats = sum(count for pair, count in now.items() if past[pair])
+    most = max((past[pair] + count for pair, count in now.items()), default=0)
+    return repeats, max(most, max(past.values(), default=0))
+
+
 # --- strategy A: known designs --------------------------------------------------------
 
 
@@ -308,7 +318,7 @@ def draw_round(
     ):
         raise SeatingError("seating.forbidden")
     tables = _ordered(tables, standings)
-    met = meetings([*history, tables])
+    repeats, most = _repeats_and_most(history, tables)
     # A fair schedule's table of 4 names its first dealer first (seating_fair, §4.3).
     fair = method == "plan" and seating_fair.shipped(len(field), plan) is not None
     return Draw(
@@ -316,8 +326,8 @@ def draw_round(
             _by_lot(table, rng, dealt_first, table[0] if fair and len(table) == 4 else None)
             for table in tables
         ),
-        repeats=repeats_of(history, tables),
-        max_meetings=max(met.values(), default=0),
+        repeats=repeats,
+        max_meetings=most,
         repeats_forced=bool(proof),
         method=method,
         proof=proof,
