@@ -73,8 +73,10 @@ def test_a_deal_recorded_on_one_phone_reaches_the_others_and_a_spectator_by_push
     for page in watchers:
         expect(page.locator("#protocol li[value='3']")).to_be_visible()
         assert sheet_on_screen(page) == expected
-        # One poll as the stream connected, one the change asked for: no timer fired.
-        assert len(page.polls) == 2, page.polls
+        # One poll as the stream connected, one the change asked for, no timer's: or
+        # one only, when the connecting poll was still on its way as the deal came in
+        # and brought it (a busy machine), the change's then finding nothing new.
+        assert 1 <= len(page.polls) <= 2, page.polls
     for page in watchers[:2]:
         expect(page.locator("#entry-form input[name=number]")).to_have_value("4")
     watchers[2].screenshot(path=screenshot_dir / f"push-spectator-{language}.png")
