@@ -4,7 +4,8 @@ gives (bench/harness/topology.py), and two phones in Chromium that trust Caddy's
 authority, on https://prefscore.localhost:<port>.
 
 - A deal recorded on one phone reaches the other by push, through Caddy, uvicorn and
-  PostgreSQL's LISTEN: median under 300 ms over several deals.
+  PostgreSQL's LISTEN, before the page's 2 s timer (median under 1 s over several
+  deals; how soon is bench/deploy_push.py's to measure).
 - The service worker serves the sheet offline: reloaded with the network gone, the
   phone shows the sheet it kept.
 - A stream outlives the proxy's read timeout (set to 25 s here, deploy/Caddyfile's
@@ -157,7 +158,11 @@ def test_two_phones_through_caddy_over_https(site: Site, tmp_path: Path):
         delays = [timing["total"] for timing in timings]
         figures = summary(delays)
         print(f"push through Caddy, {DEALS} deals: {figures} ({timings})")
-        assert figures["median"] < 300, delays
+        # By push, not held by the proxy: a buffering Caddy would hold the events for
+        # seconds, or until the stream ends, and the page's 2 s timer would poll first.
+        # How soon is the benchmark's to say (bench/deploy_push.py, docs/benchmarks.md),
+        # not a timed test's: under two busy loops the median was 343 ms.
+        assert figures["median"] < 1000, delays
         # One poll a push (and perhaps the one the stream's first version asked for): the
         # page's 2 s timer would have made several more.
         assert DEALS + 1 <= len(boris.polls) <= DEALS + 2, boris.polls
