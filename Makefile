@@ -16,7 +16,7 @@ CHROMEDRIVER := /usr/bin/chromedriver
 # PostgreSQL 15's server, for the hosted route's test (it starts a throwaway cluster).
 PG_BIN := /usr/lib/postgresql/15/bin
 
-.PHONY: .venv install install-run node_modules run dev test test-database test-fast test-js check-tools lint typecheck bench messages
+.PHONY: .venv install install-run node_modules run dev test test-database test-fast test-js screenshots check-tools lint typecheck bench messages
 
 .venv install: $(STAMP)
 
@@ -101,6 +101,14 @@ test-database: install
 test-fast: install
 	@[ -n "$(APP)" ] || { echo "make test-fast APP=games (or clubs, tournaments, seasons, stats, web, scoring)" >&2; exit 2; }
 	$(PY) -m pytest -n 2 -q -m "not browser and not own_database" --durations=10 $(foreach app,$(APP),--app $(app))
+
+# The browser walks again, keeping pictures of the screens they pass through in
+# artifacts/screenshots/ (the README's among them) for a person to look at. make test
+# takes none: a picture asserts nothing and cost a fifth of the browser suite's time.
+screenshots: export PREFSCORE_SCREENSHOTS = 1
+screenshots: check-tools
+	@$(MAKE) --no-print-directory install node_modules
+	$(PY) -m pytest -n 2 --dist worksteal -q -m browser tests/browser tests/deploy
 
 # The page scripts' rules (static/js/*-core.js), with node's own test runner: no build step.
 test-js:

@@ -63,14 +63,20 @@ def screenshot_dir() -> Path:
 def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
     """Make browser contexts (each a device of its own); all are closed after the test.
 
-    A phone held upright in Russian unless told otherwise.
+    A phone held upright in Russian unless told otherwise. A context that bypasses the
+    app's script policy (``bypass_csp=True``) is one that checks pages with axe-core,
+    and gets axe-core in each page it opens (``support.with_axe``).
     """
+    from tests.browser.support import with_axe
+
     made: list[BrowserContext] = []
 
     def make(**options: Any) -> BrowserContext:
         settings = {"viewport": PHONE, "device_scale_factor": 2, "locale": "ru-RU", **options}
         context = browser.new_context(**settings)
         context.set_default_timeout(10_000)
+        if options.get("bypass_csp"):
+            with_axe(context)
         made.append(context)
         return context
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -238,15 +239,27 @@ AXE_JS = """async () => {
 }"""
 
 
-def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
-    """axe-core's violations of these impacts on the page, one line per element.
+def with_axe(context: BrowserContext) -> None:
+    """axe-core in every page the context opens, from the page's first script on.
 
-    The page must come from a context with ``bypass_csp=True``: the app's policy
-    rightly refuses a script that the app did not serve.
+    Run this way, before the page's own scripts, axe-core costs about 15 ms a page load;
+    added to a loaded page (``add_script_tag``) it cost 0.25–0.42 s a check, a fifth of
+    the browser suite (docs/benchmarks.md, "The browser suite"). The context needs
+    ``bypass_csp=True``: the app's policy rightly refuses a script the app did not serve.
     """
     if not AXE.exists():
         raise AssertionError(f"{AXE} is missing: run `npm ci` (make test does)")
-    page.add_script_tag(path=str(AXE))
+    context.add_init_script(path=str(AXE))
+
+
+def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """axe-core's violations of these impacts on the page, one line per element.
+
+    The page must come from a context with ``bypass_csp=True``, which the tests'
+    ``new_context`` gives axe-core (``with_axe``).
+    """
+    if page.evaluate("typeof axe") == "undefined":
+        raise AssertionError("axe-core is not in this page: open it with bypass_csp=True")
     result = page.evaluate(AXE_JS)
     return [
         f"{v['impact']} {v['id']} ({v['help']}): {node['target']} {node['html'][:160]}"
@@ -254,6 +267,20 @@ def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical"
         if v["impact"] in impacts
         for node in v["nodes"]
     ]
+
+
+# --- pictures for a person ---------------------------------------------------------------
+
+# A picture asserts nothing, and a full-page one costs about 0.35 s of a busy browser: a
+# fifth of the browser suite (docs/benchmarks.md, "The browser suite"). So they are
+# taken when asked for, by `make screenshots`, into artifacts/screenshots/.
+SCREENSHOTS_WANTED = os.environ.get("PREFSCORE_SCREENSHOTS") == "1"
+
+
+def screenshot(page: Page, path: Path | str, **options: Any) -> None:
+    """Keep a picture of the page at ``path`` when screenshots are asked for."""
+    if SCREENSHOTS_WANTED:
+        page.screenshot(path=str(path), **options)
 
 
 # --- a phone in the hand ---------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from prefscore.games.models import Pulka
-from tests.browser.support import axe_violations, sign_in
+from tests.browser.support import axe_violations, screenshot, sign_in
 from tests.web import fixtures_corrections
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -68,7 +68,7 @@ def test_the_table_abandons_a_pulka_each_on_his_own_phone(
         expect(page.locator("#forgotten .abandon-pending")).to_contain_text(
             words["pending"], timeout=5000
         )
-    boris.screenshot(path=str(screenshot_dir / f"abandon-pending-{locale}.png"), full_page=True)
+    screenshot(boris, str(screenshot_dir / f"abandon-pending-{locale}.png"), full_page=True)
     assert axe_violations(boris) == []
     boris.locator("#forgotten .abandon-pending button", has_text=words["agree"]).click()
     expect(vera.locator("#forgotten .abandon-pending")).to_contain_text("Boris:", timeout=5000)

@@ -28,7 +28,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from prefscore import lan
-from tests.browser.support import OVERFLOW_JS, TAP_TARGETS_JS, axe_violations
+from tests.browser.support import OVERFLOW_JS, TAP_TARGETS_JS, axe_violations, screenshot
 from tests.helpers import ROOT, SETTINGS_VARIABLES
 
 pytestmark = pytest.mark.browser
@@ -154,7 +154,7 @@ def club_server(request, tmp_path) -> Iterator[tuple[ClubServer, str]]:
 
 def looks_right(page: Page, name: str, screenshot_dir: Path) -> None:
     """A phone's page: no sideways scrolling, taps of 44 px, axe content; a screenshot."""
-    page.screenshot(path=screenshot_dir / f"{name}.png", full_page=True)
+    screenshot(page, screenshot_dir / f"{name}.png", full_page=True)
     assert page.evaluate(OVERFLOW_JS)["scrollWidth"] <= 390
     assert page.evaluate(TAP_TARGETS_JS, 44) == []
     assert axe_violations(page) == []
@@ -240,6 +240,6 @@ def test_a_new_clubs_first_evening_on_make_run(club_server, new_context, screens
     member.context.set_offline(True)
     expect(note).to_be_visible()
     expect(note).to_contain_text(words["offline"])
-    member.screenshot(path=screenshot_dir / f"club-server-offline-{language}.png")
+    screenshot(member, screenshot_dir / f"club-server-offline-{language}.png")
     member.context.set_offline(False)
     expect(note).to_be_hidden()

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from prefscore.games.models import Pulka
 from tests.browser.conftest import PHONE
-from tests.browser.support import DESKTOP, axe_violations, fill_deal, sign_in
+from tests.browser.support import DESKTOP, axe_violations, fill_deal, screenshot, sign_in
 from tests.web import fixtures_corrections
 from tests.web.fixtures_corrections import (
     ALLPASS,
@@ -69,7 +69,7 @@ def test_a_correction_on_one_phone_strikes_the_old_figure_on_the_other(
 
     vera.locator("#protocol li[value='1'] a", has_text="Correct").click()
     expect(vera.locator("#entry-heading")).to_have_text("Correct deal 1")
-    vera.screenshot(path=str(screenshot_dir / "correction-form-390.png"), full_page=True)
+    screenshot(vera, str(screenshot_dir / "correction-form-390.png"), full_page=True)
     fits(vera)
     fill_deal(vera, RIGHT)
     vera.locator("#entry-form button[type=submit]").click()
@@ -85,15 +85,13 @@ def test_a_correction_on_one_phone_strikes_the_old_figure_on_the_other(
     correct_on_screen(anna, 2, VERA_RIGHT)
     expect(anna.locator("#protocol .protocol__event--penalty").first).to_contain_text("Penalty")
     anna.locator("#protocol li[value='2'] summary").click()
-    anna.screenshot(path=str(screenshot_dir / "sheet-with-corrections-390.png"), full_page=True)
+    screenshot(anna, str(screenshot_dir / "sheet-with-corrections-390.png"), full_page=True)
     fits(anna)
     assert axe_violations(anna) == []
     desktop = open_table(
         new_context, live_server.url, world.users["boris"], pulka, viewport=DESKTOP
     )
-    desktop.screenshot(
-        path=str(screenshot_dir / "sheet-with-corrections-desktop.png"), full_page=True
-    )
+    screenshot(desktop, str(screenshot_dir / "sheet-with-corrections-desktop.png"), full_page=True)
     # The struck figure is drawn crossed out: wider than it is tall would be a plain "8".
     decoration = desktop.locator("#sheet .sheet__struck").first.evaluate(
         "el => getComputedStyle(el).textDecorationLine"
@@ -118,12 +116,12 @@ def test_a_forgotten_deal_reaches_every_phone_and_one_refusal_drops_it(
     banner = anna.locator("#forgotten .forgotten")
     expect(banner).to_contain_text("boris proposes a forgotten deal", timeout=3000)
     expect(banner.locator("button", has_text="Agree")).to_be_visible()
-    anna.screenshot(path=str(screenshot_dir / "forgotten-banner-390.png"), full_page=True)
+    screenshot(anna, str(screenshot_dir / "forgotten-banner-390.png"), full_page=True)
     fits(anna)
     assert axe_violations(anna) == []
     anna.locator("#forgotten button", has_text="Agree").click()
     expect(vera.locator("#forgotten")).to_contain_text("Anna: agreed", timeout=3000)
-    vera.screenshot(path=str(screenshot_dir / "forgotten-banner-desktop.png"), full_page=True)
+    screenshot(vera, str(screenshot_dir / "forgotten-banner-desktop.png"), full_page=True)
     vera.locator("#forgotten button", has_text="Refuse").click()
 
     expect(boris.locator("#forgotten")).to_contain_text("Vera refused", timeout=3000)
@@ -149,7 +147,7 @@ def test_the_audit_trail_and_the_arbiters_form_read_well_on_a_phone_and_a_deskto
     fill_deal(organiser, RIGHT)
     organiser.locator("#arbiter-reason").fill("Judges' panel: the defence took three tricks")
     organiser.locator("label[for='arbiter-penalty']").click()
-    organiser.screenshot(path=str(screenshot_dir / "arbiter-form-390.png"), full_page=True)
+    screenshot(organiser, str(screenshot_dir / "arbiter-form-390.png"), full_page=True)
     fits(organiser)
     assert axe_violations(organiser) == []
     organiser.locator("#entry-form button[type=submit]").click()
@@ -168,6 +166,6 @@ def test_the_audit_trail_and_the_arbiters_form_read_well_on_a_phone_and_a_deskto
         page.locator("#status a", has_text="Audit trail").click()
         expect(page.locator("h1")).to_contain_text("Audit trail")
         expect(page.locator(".audit__events")).to_contain_text("Arbiter's decision on deal 1")
-        page.screenshot(path=str(screenshot_dir / f"audit-{name}.png"), full_page=True)
+        screenshot(page, str(screenshot_dir / f"audit-{name}.png"), full_page=True)
         fits(page)
         assert axe_violations(page) == []

@@ -3,6 +3,7 @@ violation (prefscore/web/middleware.py)."""
 
 import pytest
 
+from tests.browser.support import screenshot
 from tests.web.fixtures_access import PASSWORD, build_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,7 +41,7 @@ def test_an_admin_changes_a_role_by_htmx_without_a_reload_or_a_policy_violation(
     world.memberships["member"].refresh_from_db()
     assert world.memberships["member"].role == "organiser"
     assert phone.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
-    phone.screenshot(path=screenshot_dir / "members.png", full_page=True)
+    screenshot(phone, screenshot_dir / "members.png", full_page=True)
     violations = [text for text in console if "Content Security Policy" in text]
     assert violations == []
 
@@ -81,7 +82,7 @@ def test_a_newcomer_signs_up_on_a_phone_from_an_invitation_and_joins(
     phone.get_by_role("link", name="Регистрация").click()
     phone.wait_for_url("**/accounts/signup/**")  # and loaded: measured before, it had no page
     assert phone.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
-    phone.screenshot(path=screenshot_dir / "signup.png", full_page=True)
+    screenshot(phone, screenshot_dir / "signup.png", full_page=True)
     phone.fill("input[name=username]", "zhenya")
     phone.fill("input[name=email]", "zhenya@example.com")
     phone.fill("input[name=password1]", "grand-slam-in-no-trumps")

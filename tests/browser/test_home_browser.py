@@ -1,5 +1,7 @@
 import pytest
 
+from tests.browser.support import screenshot
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -10,7 +12,7 @@ def test_the_home_page_fits_a_phone_without_sideways_scrolling(live_server, phon
     scroll_width = phone.evaluate("document.scrollingElement.scrollWidth")
     inner_width = phone.evaluate("window.innerWidth")
     assert scroll_width <= inner_width
-    phone.screenshot(path=screenshot_dir / "home.png", full_page=True)
+    screenshot(phone, screenshot_dir / "home.png", full_page=True)
 
 
 def test_the_language_buttons_switch_the_page_to_english(live_server, phone):
@@ -46,4 +48,4 @@ def test_a_player_signs_in_on_a_phone_and_sees_their_pulkas(
 
     assert phone.get_by_role("heading", name="Ваши пульки").is_visible()
     assert phone.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
-    phone.screenshot(path=screenshot_dir / "home-signed-in.png", full_page=True)
+    screenshot(phone, screenshot_dir / "home-signed-in.png", full_page=True)

@@ -28,6 +28,7 @@ from tests.browser.support import (
     axe_violations,
     ensure_presets,
     record_deal,
+    screenshot,
     sign_in,
 )
 from tests.browser.test_screens_browser import TEXTS_JS, data_strings, other_language
@@ -188,7 +189,7 @@ def test_the_join_screens_fit_a_phone_read_in_their_language_and_pass_axe(
         violations = axe_violations(page)
         if violations:
             problems["axe"] = violations
-        page.screenshot(path=f"{screenshot_dir / screen}-{language}-phone.png", full_page=True)
+        screenshot(page, f"{screenshot_dir / screen}-{language}-phone.png", full_page=True)
         page.context.close()
         if problems:
             found[screen] = problems

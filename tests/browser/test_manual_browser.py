@@ -10,7 +10,14 @@ import pytest
 from playwright.sync_api import expect
 
 from prefscore.games.models import Deal
-from tests.browser.support import OVERFLOW_JS, TAP, TAP_TARGETS_JS, axe_violations, sign_in
+from tests.browser.support import (
+    OVERFLOW_JS,
+    TAP,
+    TAP_TARGETS_JS,
+    axe_violations,
+    screenshot,
+    sign_in,
+)
 from tests.browser.test_screens_browser import (
     LANGUAGES,
     TEXTS_JS,
@@ -57,7 +64,7 @@ def test_an_admin_writes_a_fine_on_a_phone_and_the_sheet_shows_its_reason(
     serious = axe_violations(page)
     if serious:
         problems["axe"] = serious
-    page.screenshot(path=str(screenshot_dir / f"manual-{language}-390.png"), full_page=True)
+    screenshot(page, str(screenshot_dir / f"manual-{language}-390.png"), full_page=True)
     assert not problems, problems
 
     page.locator("label[for=manual-player-0]").click()
@@ -73,7 +80,7 @@ def test_an_admin_writes_a_fine_on_a_phone_and_the_sheet_shows_its_reason(
     assert Deal.objects.filter(pulka=pulka).count() == before + 1
     last = Deal.objects.filter(pulka=pulka).order_by("-number").first()
     assert last is not None and last.facts["manual"]["reason"] == REASONS[language]
-    page.screenshot(path=str(screenshot_dir / f"manual-sheet-{language}-390.png"), full_page=True)
+    screenshot(page, str(screenshot_dir / f"manual-sheet-{language}-390.png"), full_page=True)
 
 
 @pytest.mark.parametrize("language", ["en"])  # one walk, one language: CONTRIBUTING.md, "Tests"

@@ -20,6 +20,7 @@ from tests.browser.support import (
     TWELVE_DEALS,
     axe_violations,
     fill_deal,
+    screenshot,
     script_word,
     sign_in,
 )
@@ -215,7 +216,7 @@ def test_a_server_error_keeps_the_deal_waiting_and_send_now_records_it_once(
     assert len(deals_of(pk)) == 2
     assert axe_violations(page) == []
     page.locator(WAITING).scroll_into_view_if_needed()
-    page.screenshot(path=screenshot_dir / f"not-saved-{locale[:2]}.png")
+    screenshot(page, screenshot_dir / f"not-saved-{locale[:2]}.png")
     in_flight["failing"] = False
 
     page.locator("#outbox [data-outbox-send]").click()  # the outbox's "send now"
@@ -255,7 +256,7 @@ def test_the_phone_that_loses_a_race_sees_both_entries_and_records_its_own_as_th
     expect(loser.locator(SUBMIT)).to_have_text(words["mine_as_4"])
     assert axe_violations(loser) == []
     notice.scroll_into_view_if_needed()
-    loser.screenshot(path=screenshot_dir / f"race-lost-{locale[:2]}.png")
+    screenshot(loser, screenshot_dir / f"race-lost-{locale[:2]}.png")
 
     loser.locator(SUBMIT).click()  # one tap: the player's choice
 
@@ -309,7 +310,7 @@ def test_a_poll_keeps_a_half_filled_entry_and_says_when_the_deal_was_recorded_el
     assert form_facts(page)["checked"] == []
     assert axe_violations(page) == []
     elsewhere.scroll_into_view_if_needed()
-    page.screenshot(path=screenshot_dir / f"recorded-elsewhere-{locale[:2]}.png")
+    screenshot(page, screenshot_dir / f"recorded-elsewhere-{locale[:2]}.png")
 
     elsewhere.get_by_role("button", name=words["restore"]).click()
 

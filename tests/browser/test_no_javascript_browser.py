@@ -11,6 +11,7 @@ from tests.browser.support import (
     engine_output,
     engine_sheet,
     fill_deal,
+    screenshot,
     sheet_on_screen,
     sign_in,
 )
@@ -45,4 +46,4 @@ def test_a_phone_without_javascript_records_a_deal_by_post_and_redirect(
     assert page.locator("#entry-form input[name=number]").input_value() == "4"
     assert sheet_on_screen(page) == engine_sheet(engine_output(TWELVE_DEALS[:3], stake=None))
     assert Deal.objects.filter(pulka_id=pk).count() == 3
-    page.screenshot(path=screenshot_dir / "no-javascript-sheet.png", full_page=True)
+    screenshot(page, screenshot_dir / "no-javascript-sheet.png", full_page=True)

@@ -21,6 +21,7 @@ from tests.browser.support import (
     TWELVE_DEALS,
     axe_violations,
     fill_deal,
+    screenshot,
     script_word,
     sign_in,
 )
@@ -132,7 +133,7 @@ def test_two_deals_recorded_offline_survive_a_reload_and_arrive_once_each_in_ord
     )
     expect(page.locator(NUMBER)).to_have_value("4")
     expect(page.locator("#entry-heading")).to_contain_text("4")
-    page.screenshot(path=screenshot_dir / f"offline-waits-{locale[:2]}.png")
+    screenshot(page, screenshot_dir / f"offline-waits-{locale[:2]}.png")
     fill_deal(page, TWELVE_DEALS[3])
     page.locator(SUBMIT).click()
     waits(page, 4)
@@ -148,7 +149,7 @@ def test_two_deals_recorded_offline_survive_a_reload_and_arrive_once_each_in_ord
     expect(page.locator("#protocol li[value='2']")).to_be_visible()  # the last sheet
     assert len(deals_of(pk)) == 2
     assert axe_violations(page) == []
-    page.screenshot(path=screenshot_dir / f"offline-reloaded-{locale[:2]}.png")
+    screenshot(page, screenshot_dir / f"offline-reloaded-{locale[:2]}.png")
 
     page.context.set_offline(False)  # the `online` event: the outbox is sent
 
@@ -192,7 +193,7 @@ def test_two_phones_record_the_same_deal_offline_and_the_second_chooses(
     assert second.locator("#entry-form input[type=radio]").count() == 0  # nothing pre-filled
     assert [e["state"] for e in outbox(second)] == ["conflict"]
     assert axe_violations(second) == []
-    second.screenshot(path=screenshot_dir / f"race-offline-{locale[:2]}.png")
+    screenshot(second, screenshot_dir / f"race-offline-{locale[:2]}.png")
 
     second.get_by_role("button", name=words["mine_as_4"]).click()
 
@@ -391,7 +392,7 @@ def test_an_entry_for_a_deal_already_waiting_asks_first_and_both_deals_arrive(
     expect(question).to_contain_text(words["same"])
     assert [dict(e["params"])["number"] for e in outbox(page)] == ["3", "4"]  # nothing replaced
     assert axe_violations(page) == []
-    page.screenshot(path=screenshot_dir / f"asks-first-{locale[:2]}.png")
+    screenshot(page, screenshot_dir / f"asks-first-{locale[:2]}.png")
     page.get_by_role("button", name=words["as_next"]).click()
     waits(page, 5)
     assert [dict(e["params"])["number"] for e in outbox(page)] == ["3", "4", "5"]

@@ -25,7 +25,7 @@ from prefscore.games.models import Pulka
 from prefscore.tournaments import entries, results
 from prefscore.tournaments.checks import check
 from prefscore.tournaments.models import TableClosure, Tournament
-from tests.browser.support import axe_violations, figure, record_deal, sign_in
+from tests.browser.support import axe_violations, figure, record_deal, screenshot, sign_in
 from tests.web.fixtures_tournaments import enter, make_tournament, play_round_deals, table_deals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -116,7 +116,7 @@ def looks_right(page: Any, shot: Any) -> None:
     """No sideways scroll, nothing serious for axe; the screen kept for a person to see."""
     assert fits(page), page.url
     assert axe_violations(page) == [], page.url
-    page.screenshot(path=shot, full_page=True)
+    screenshot(page, shot, full_page=True)
 
 
 def cards_of_table(page: Any, words: dict[str, str], number: int) -> list[str]:

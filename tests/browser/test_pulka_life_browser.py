@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from prefscore.games.models import Pulka
-from tests.browser.support import sign_in
+from tests.browser.support import screenshot, sign_in
 from tests.web import fixtures_club
 from tests.web.fixtures_club import example_input
 
@@ -49,7 +49,7 @@ def test_the_same_file_imported_twice_asks_first_and_a_finished_pulka_says_so(
 
     paste_and_import()
     expect(page.locator(".import-again")).to_contain_text(words["asked"])
-    page.screenshot(path=str(screenshot_dir / f"import-again-{locale}.png"), full_page=True)
+    screenshot(page, str(screenshot_dir / f"import-again-{locale}.png"), full_page=True)
     assert Pulka.objects.count() == 1
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"{width} px wide"

@@ -18,6 +18,7 @@ from tests.browser.support import (
     engine_output,
     engine_sheet,
     record_deal,
+    screenshot,
     sheet_on_screen,
     sign_in,
 )
@@ -79,7 +80,7 @@ def test_a_deal_recorded_on_one_phone_reaches_the_others_and_a_spectator_by_push
         assert 1 <= len(page.polls) <= 2, page.polls
     for page in watchers[:2]:
         expect(page.locator("#entry-form input[name=number]")).to_have_value("4")
-    watchers[2].screenshot(path=screenshot_dir / f"push-spectator-{language}.png")
+    screenshot(watchers[2], screenshot_dir / f"push-spectator-{language}.png")
 
 
 def polls_of(page: Page) -> list[str]:

@@ -26,6 +26,7 @@ from tests.browser.support import (
     TAP_TARGETS_JS,
     axe_violations,
     ensure_presets,
+    screenshot,
     sign_in,
 )
 from tests.browser.test_screens_browser import TEXTS_JS, data_strings, other_language
@@ -122,7 +123,7 @@ def test_the_projector_fills_one_screen_in_large_type_and_refreshes_itself(
     assert page.locator(".projector__table").count() == 4
     assert page.locator("[data-wall=playing] li").count() == 4
     problems = problems_of(page, world, language, phone=False)
-    page.screenshot(path=screenshot_dir / f"room-projector-{language}.png")
+    screenshot(page, screenshot_dir / f"room-projector-{language}.png")
     assert not problems, problems
 
     first = Pulka.objects.filter(tournament=world.tournament).order_by("pk").first()
@@ -146,7 +147,7 @@ def test_the_projectors_standings_fit_the_screen(
     assert page.locator(".projector__line").count() == len(PLAYERS)
     assert measured["scrollHeight"] <= measured["innerHeight"], measured
     assert measured["smallest"]["px"] >= PROJECTOR_MIN_FONT, measured["smallest"]
-    page.screenshot(path=screenshot_dir / f"room-projector-standings-{language}.png")
+    screenshot(page, screenshot_dir / f"room-projector-standings-{language}.png")
     assert not problems_of(page, world, language, phone=False)
 
 
@@ -177,7 +178,7 @@ def test_the_room_pages_fit_a_phone_and_read_in_their_language(
         response = page.goto(live_server.url + base(world) + path)
         assert response is not None and response.status == 200, screen
         problems = problems_of(page, world, language, phone=True)
-        page.screenshot(path=screenshot_dir / f"room-{screen}-{language}-phone.png", full_page=True)
+        screenshot(page, screenshot_dir / f"room-{screen}-{language}-phone.png", full_page=True)
         context.close()
         if problems:
             found[screen] = problems
@@ -291,4 +292,4 @@ def test_a_full_page_of_long_names_fits_the_wall_uncut(
     assert measured["smallest"]["px"] >= PROJECTOR_MIN_FONT, measured["smallest"]
     # The standings take the whole width: no side column beside them.
     assert page.locator(".projector__side").count() == 0
-    page.screenshot(path=screenshot_dir / f"room-projector-long-names-{language}.png")
+    screenshot(page, screenshot_dir / f"room-projector-long-names-{language}.png")

@@ -19,7 +19,7 @@ from prefscore.games.models import Pulka
 from prefscore.games.services import record_deal
 from prefscore.tournaments.presenters import room
 from tests.browser.asgi_server import asgi_live_server  # noqa: F401 (a fixture)
-from tests.browser.support import ensure_presets
+from tests.browser.support import ensure_presets, screenshot
 from tests.web.fixtures_access import build_world
 from tests.web.fixtures_tournaments import draw, enter, make_tournament, table_deals
 
@@ -75,4 +75,4 @@ def test_the_projector_shows_a_deal_by_push_without_its_timer(
     assert len(polls) == 2, polls
     assert all(url.endswith("?page=0") for url in polls), polls
     assert page.locator("html").get_attribute("lang") == language
-    page.screenshot(path=screenshot_dir / f"room-push-projector-{language}.png")
+    screenshot(page, screenshot_dir / f"room-push-projector-{language}.png")

@@ -42,6 +42,7 @@ from tests.browser.support import (
     TWELVE_DEALS,
     axe_violations,
     ensure_presets,
+    screenshot,
     sign_in,
 )
 from tests.web.fixtures_access import build_world, make_pulka, record
@@ -273,11 +274,11 @@ def screen_problems(
         problems["axe (serious, critical)"] = violations
 
     shot = screenshot_dir / f"{screen.name}-{language}"
-    page.screenshot(path=f"{shot}-phone.png", full_page=True)
+    screenshot(page, f"{shot}-phone.png", full_page=True)
     if screen.name == "sheet":  # what a player sees on opening it, for the README
-        page.screenshot(path=f"{shot}-phone-first-screen.png")
+        screenshot(page, f"{shot}-phone-first-screen.png")
     page.set_viewport_size(DESKTOP)
-    page.screenshot(path=f"{shot}-desktop.png", full_page=True, scale="css")
+    screenshot(page, f"{shot}-desktop.png", full_page=True, scale="css")
     report = screenshot_dir / f"report-{screen.name}-{language}.json"
     report.write_text(
         json.dumps({"problems": problems, "measured": measured}, ensure_ascii=False, indent=1)

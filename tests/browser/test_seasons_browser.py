@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from prefscore.seasons.models import Qualification, Season, SeasonLine
 from prefscore.seasons.presenters import shown
-from tests.browser.support import axe_violations, sign_in
+from tests.browser.support import axe_violations, screenshot, sign_in
 from tests.web import fixtures_access
 from tests.web.fixtures_tournaments import make_tournament
 from tests.web.season_fixtures import play_series
@@ -79,7 +79,7 @@ def test_create_a_season_read_it_and_qualify_to_the_final(
     expect(rows.last).to_contain_text(words["more"])
     fits(page, screen)
     assert axe_violations(page) == []
-    page.screenshot(path=str(screenshot_dir / f"season-{screen}-{locale}.png"), full_page=True)
+    screenshot(page, str(screenshot_dir / f"season-{screen}-{locale}.png"), full_page=True)
 
     page.locator(".season-table a", has_text="Cyril").click()
     expect(page.locator(".season-line tr.dropped")).to_have_count(1)
@@ -190,8 +190,8 @@ def test_two_evenings_and_a_tournament_a_correction_then_the_final(
     assert after != before and after == shown(stored)
     fits(page, screen)
     assert axe_violations(page) == []
-    page.screenshot(
-        path=str(screenshot_dir / f"season-corrected-{screen}-{locale}.png"), full_page=True
+    screenshot(
+        page, str(screenshot_dir / f"season-corrected-{screen}-{locale}.png"), full_page=True
     )
 
     page.goto(f"{live_server.url}/clubs/home/seasons/spring/final/")

@@ -18,7 +18,14 @@ from playwright.sync_api import Page, expect
 from prefscore.clubs import invitations
 from prefscore.clubs.models import Club, Membership, Player, PlayerEvent, Role
 from prefscore.games.models import PulkaSeat
-from tests.browser.support import OVERFLOW_JS, TAP, TAP_TARGETS_JS, axe_violations, sign_in
+from tests.browser.support import (
+    OVERFLOW_JS,
+    TAP,
+    TAP_TARGETS_JS,
+    axe_violations,
+    screenshot,
+    sign_in,
+)
 from tests.browser.test_screens_browser import TEXTS_JS, other_language
 from tests.web.fixtures_club import club_pulka
 
@@ -87,7 +94,7 @@ def test_a_newcomer_claims_a_guest_then_starts_a_pulka_sitting_as_herself(
     page.wait_for_url(f"**/invitations/{invitation.token}/")
     expect(page.get_by_label(words["iam"])).to_be_visible()
     check_phone(page, language, data)
-    page.screenshot(path=str(screenshot_dir / f"seats-claim-{language}-phone.png"), full_page=True)
+    screenshot(page, str(screenshot_dir / f"seats-claim-{language}-phone.png"), full_page=True)
     page.get_by_label(words["iam"]).check()
     page.get_by_role("button", name=words["accept"]).click()
     page.wait_for_url("**/clubs/pyatnica/members/")
@@ -144,9 +151,7 @@ def test_an_admin_merges_two_players_on_the_players_page(
     assert PulkaSeat.objects.get(pulka=pulka, seat=1).player == kept
     assert PlayerEvent.objects.get(action="merged").by == world["olga"]
     check_phone(page, language, ["Пятница", "olga", "Гена", "Геннадий", "Вера", "prefscore"])
-    page.screenshot(
-        path=str(screenshot_dir / f"seats-players-{language}-phone.png"), full_page=True
-    )
+    screenshot(page, str(screenshot_dir / f"seats-players-{language}-phone.png"), full_page=True)
 
 
 def words_merge(language: str) -> str:

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from prefscore.games.models import Pulka
 from scoring.engine.protocol import score_text
-from tests.browser.support import OVERFLOW_JS, fill_deal, sign_in
+from tests.browser.support import OVERFLOW_JS, fill_deal, screenshot, sign_in
 from tests.web import fixtures_club
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -113,7 +113,7 @@ def test_finish_share_open_signed_out_revoke_and_the_link_is_gone(
     whole = engine_whole()
     for name, value in whole.items():
         assert f"{name}: {signed(value)}" in given["text"]
-    page.screenshot(path=str(screenshot_dir / f"share-panel-{locale}.png"), full_page=True)
+    screenshot(page, str(screenshot_dir / f"share-panel-{locale}.png"), full_page=True)
 
     # A stranger, signed out, opens the link: the result and the card.
     stranger = new_context(locale=locale)
@@ -131,7 +131,7 @@ def test_finish_share_open_signed_out_revoke_and_the_link_is_gone(
     answer = stranger.request.get(image_url)
     assert answer.status == 200 and answer.headers["content-type"] == "image/png"
     assert Image.open(BytesIO(answer.body())).size == (1200, 630)
-    other.screenshot(path=str(screenshot_dir / f"shared-result-{locale}.png"), full_page=True)
+    screenshot(other, str(screenshot_dir / f"shared-result-{locale}.png"), full_page=True)
 
     # Taken back: the page and the card are gone.
     page.locator("#share button", has_text=words["revoke"]).click()

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from tests.browser.support import axe_violations
+from tests.browser.support import axe_violations, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +43,7 @@ def test_the_owner_gets_in_with_the_mailed_code(
     page.locator("input[name=code]").wait_for()
     told, label = WORDS[locale]
     assert told in page.content() and label in page.content()
-    page.screenshot(path=screenshot_dir / f"signin-code-{locale}.png")
+    screenshot(page, screenshot_dir / f"signin-code-{locale}.png")
     assert axe_violations(page) == []
 
     # The worker composes the code's mail after the response, then sends it.

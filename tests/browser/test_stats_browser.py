@@ -10,7 +10,7 @@ from prefscore.clubs.models import Player
 from prefscore.games.models import Pulka
 from prefscore.stats import ratings
 from prefscore.stats.summaries import summarise
-from tests.browser.support import axe_violations, sign_in
+from tests.browser.support import axe_violations, screenshot, sign_in
 from tests.engine.test_stats import THREE
 from tests.web import fixtures_corrections
 
@@ -67,15 +67,11 @@ def test_a_player_page_and_the_leaderboard(
     expect(page.locator(".chart__data table tbody tr")).to_have_count(1)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= SCREENS[screen]["width"], f"{width} px wide"
-    page.screenshot(
-        path=str(screenshot_dir / f"stats-player-{screen}-{locale}.png"), full_page=True
-    )
+    screenshot(page, str(screenshot_dir / f"stats-player-{screen}-{locale}.png"), full_page=True)
     assert axe_violations(page) == []
 
     page.goto(f"{live_server.url}/clubs/friday/rating/")
     expect(page.locator("h1")).to_contain_text(words["rating"])
     expect(page.locator(".leaderboard tbody tr")).to_have_count(3)
-    page.screenshot(
-        path=str(screenshot_dir / f"stats-rating-{screen}-{locale}.png"), full_page=True
-    )
+    screenshot(page, str(screenshot_dir / f"stats-rating-{screen}-{locale}.png"), full_page=True)
     assert axe_violations(page) == []

@@ -21,6 +21,7 @@ from tests.browser.support import (
     engine_output,
     engine_sheet,
     record_deal,
+    screenshot,
     settlement_on_screen,
     sheet_on_screen,
 )
@@ -89,7 +90,7 @@ def test_a_new_player_runs_a_whole_pulka_on_a_phone_and_reads_the_engines_figure
         notation = page.locator(f"#protocol li[value='{number}'] .protocol__notation")
         assert notation.inner_text().strip() == expected["deals"][-1]["notation"]
         if number in (5, 12):
-            page.screenshot(path=screenshot_dir / f"flow-sheet-after-deal-{number}.png")
+            screenshot(page, screenshot_dir / f"flow-sheet-after-deal-{number}.png")
 
     assert Deal.objects.filter(pulka_id=pk).count() == len(TWELVE_DEALS)
     assert Pulka.objects.get(pk=pk).status == Pulka.Status.RUNNING
@@ -103,4 +104,4 @@ def test_a_new_player_runs_a_whole_pulka_on_a_phone_and_reads_the_engines_figure
     assert settlement_on_screen(page, "money") == pytest.approx(
         [final["money"][name] for name in NAMES]
     )
-    page.screenshot(path=screenshot_dir / "flow-settlement.png", full_page=True)
+    screenshot(page, screenshot_dir / "flow-settlement.png", full_page=True)

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from prefscore.games.models import AuditEvent, Deal, Pulka
-from tests.browser.support import fill_deal, record_deal, sign_in
+from tests.browser.support import fill_deal, record_deal, screenshot, sign_in
 from tests.web import fixtures_corrections
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -112,4 +112,4 @@ def test_three_players_each_on_his_own_phone_a_spectator_and_a_phone_offline(
     assert recorded.filter(deal_number=5).count() == 1
     for page in (anna, vera):
         waits_for_deal(page, 6)
-    watcher.screenshot(path=str(screenshot_dir / f"table-of-three-spectator-{locale}.png"))
+    screenshot(watcher, str(screenshot_dir / f"table-of-three-spectator-{locale}.png"))

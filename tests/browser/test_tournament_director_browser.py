@@ -20,7 +20,7 @@ from django.utils import timezone
 from prefscore.clubs.models import Club, Membership, Player, Role
 from prefscore.games.models import Pulka
 from prefscore.tournaments.checks import check
-from tests.browser.support import axe_violations, sign_in
+from tests.browser.support import axe_violations, screenshot, sign_in
 from tests.web.fixtures_tournaments import close_round, enter, make_tournament, play_round_deals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -189,7 +189,7 @@ def test_a_director_runs_a_13_player_tournament_on_a_phone(
     assert words["left"] in clock.inner_text() and "1:30" in clock.inner_text()
     assert projector.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight")
     assert axe_violations(projector) == []
-    projector.screenshot(path=screenshot_dir / f"tournament-projector-{language}.png")
+    screenshot(projector, screenshot_dir / f"tournament-projector-{language}.png")
     cup.rounds.filter(number=4).update(published_at=timezone.now() - timedelta(minutes=91))
     projector.reload()
     assert words["time_up"] in projector.locator(".room-clock").inner_text()
@@ -210,5 +210,5 @@ def test_a_director_runs_a_13_player_tournament_on_a_phone(
     assert page.locator(".standings-table__finalist").count() == 4
     assert fits(page)
     assert axe_violations(page) == []
-    page.screenshot(path=screenshot_dir / f"tournament-standings-{language}.png", full_page=True)
+    screenshot(page, screenshot_dir / f"tournament-standings-{language}.png", full_page=True)
     assert check(cup) == []

@@ -25,7 +25,7 @@ from prefscore.tournaments import entries
 from prefscore.tournaments.checks import check
 from prefscore.tournaments.models import TableClosure, TournamentEntry, TournamentEvent
 from prefscore.tournaments.services import standings
-from tests.browser.support import axe_violations, sign_in
+from tests.browser.support import axe_violations, screenshot, sign_in
 from tests.web.fixtures_tournaments import (
     close_round,
     enter,
@@ -257,7 +257,7 @@ def test_a_director_runs_a_tournament_he_can_trust(
     on_every_screen(page, f"{detail}standings/")
     names = page.locator(".standings-table tbody th").all_inner_texts()
     assert not any(NO_SHOW in name for name in names)
-    page.screenshot(path=screenshot_dir / f"trust-standings-{language}.png", full_page=True)
+    screenshot(page, screenshot_dir / f"trust-standings-{language}.png", full_page=True)
     wall = new_context(locale=locale, viewport=WALL, bypass_csp=True)
     sign_in(wall, live_server.url, organiser)
     projector = wall.new_page()
@@ -265,5 +265,5 @@ def test_a_director_runs_a_tournament_he_can_trust(
     assert fits(projector)
     assert NO_SHOW not in projector.locator(".projector__standings").inner_text()
     assert axe_violations(projector) == []
-    projector.screenshot(path=screenshot_dir / f"trust-projector-{language}.png")
+    screenshot(projector, screenshot_dir / f"trust-projector-{language}.png")
     assert check(cup) == []

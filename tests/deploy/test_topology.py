@@ -33,7 +33,13 @@ from playwright.sync_api import Page, expect
 
 from bench.harness.topology import BACKUP, SERVICES, Site, hosted_site, missing_binaries
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.support import TWELVE_DEALS, engine_output, engine_sheet, sheet_on_screen
+from tests.browser.support import (
+    TWELVE_DEALS,
+    engine_output,
+    engine_sheet,
+    screenshot,
+    sheet_on_screen,
+)
 from tests.deploy.phones import (
     push_delays,
     signed_in_phone,
@@ -182,8 +188,8 @@ def test_two_phones_through_caddy_over_https(site: Site, tmp_path: Path):
         expect(anna.locator(f"#protocol li[value='{DEALS + 1}']")).to_be_visible()
         assert sheet_on_screen(anna) == expected
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        anna.screenshot(path=SCREENSHOTS / "deploy-offline-ru.png")
-        boris.screenshot(path=SCREENSHOTS / "deploy-push-en.png")
+        screenshot(anna, SCREENSHOTS / "deploy-offline-ru.png")
+        screenshot(boris, SCREENSHOTS / "deploy-push-en.png")
         steps.append(f"{time.time():.1f} anna online")
         anna.context.set_offline(False)
         anna.reload()
