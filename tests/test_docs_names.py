@@ -205,7 +205,7 @@ def problem(span: str) -> str | None:
             source = next(
                 (ROOT / f).read_text(encoding="utf-8")
                 for f in repository_files()
-                if f.endswith("/" + module + ".py")
+                if f == module + ".py" or f.endswith("/" + module + ".py")
             )
             if re.search(rf"^(def|class) {re.escape(attribute)}\b", source, re.M):
                 return None
