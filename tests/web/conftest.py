@@ -1,6 +1,11 @@
 """Fixtures shared by the web tests."""
 
-from tests.web.fixtures_access import access_world, client_as  # noqa: F401
+from tests.web.fixtures_access import (  # noqa: F401
+    _access_world_of_the_module,
+    access_world,
+    access_world_once_per_module,
+    client_as,
+)
 from tests.web.fixtures_club import club_client, club_world  # noqa: F401
 from tests.web.fixtures_conventions import conventions_client, conventions_world  # noqa: F401
 from tests.web.fixtures_corrections import (  # noqa: F401

@@ -7,9 +7,17 @@ from typing import Any
 
 import pytest
 
+from tests.web.fixtures_access import World
 from tests.web.permission_table import EXPECTATIONS, url_for
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def access_world(access_world_once_per_module: World) -> World:
+    """One world for this module's many requests, as it was at each test's start."""
+    return access_world_once_per_module
+
 
 PAGES = sorted(name for name, expect in EXPECTATIONS.items() if expect.method == "get")
 

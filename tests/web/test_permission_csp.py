@@ -10,6 +10,7 @@ import re
 import pytest
 from django.conf import settings
 
+from tests.web.fixtures_access import World
 from tests.web.permission_table import (
     EXPECTATIONS,
     OK,
@@ -19,6 +20,12 @@ from tests.web.permission_table import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def access_world(access_world_once_per_module: World) -> World:
+    """One world for this module's many requests, as it was at each test's start."""
+    return access_world_once_per_module
 
 
 # --- every page obeys the Content-Security-Policy and puts the token in its forms ---

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.test import override_settings
 from django.urls import reverse
 
+from tests.web.fixtures_access import World
 from tests.web.permission_table import (
     EXPECTATIONS,
     OK,
@@ -21,6 +22,12 @@ from tests.web.permission_table import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def access_world(access_world_once_per_module: World) -> World:
+    """One world for this module's many requests, as it was at each test's start."""
+    return access_world_once_per_module
 
 
 # --- CSRF on every POST ---

@@ -7,11 +7,18 @@ from django.contrib import admin
 from django.urls import reverse
 
 from prefscore.games.models import Deal, Pulka
+from tests.web.fixtures_access import World
 from tests.web.permission_table import (
     ROUTES,
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def access_world(access_world_once_per_module: World) -> World:
+    """One world for this module's many requests, as it was at each test's start."""
+    return access_world_once_per_module
 
 
 # --- pulkas are archived, never deleted; deals never deleted ---

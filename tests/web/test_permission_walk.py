@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.fixtures_access import ROLES
+from tests.web.fixtures_access import ROLES, World
 from tests.web.permission_table import (
     EXPECTATIONS,
     ROUTES,
@@ -35,6 +35,12 @@ from tests.web.permission_table import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def access_world(access_world_once_per_module: World) -> World:
+    """One world for this module's many requests, as it was at each test's start."""
+    return access_world_once_per_module
 
 
 def cases() -> list[Any]:

@@ -9,10 +9,16 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from tests.web.fixtures_access import ROLES
+from tests.web.fixtures_access import ROLES, World
 from tests.web.permission_table import EXPECTATIONS, PRIVATE_TOURNAMENT, outcome
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def access_world(access_world_once_per_module: World) -> World:
+    """One world for this module's many requests, as it was at each test's start."""
+    return access_world_once_per_module
 
 
 def cases() -> list[Any]:
