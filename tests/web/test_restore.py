@@ -1,6 +1,7 @@
 """`manage.py restore FILE`: refuses while the site holds the database, clears SQLite's
 stale -wal/-shm files after an unclean stop, checks integrity and prints the counts."""
 
+import shutil
 import signal
 import sqlite3
 import stat
@@ -52,14 +53,26 @@ def deal_numbers(database: Path) -> list[int]:
         return sorted(n for (n,) in db.execute("SELECT number FROM games_deal"))
 
 
-@pytest.fixture
-def site_with_backup(tmp_path):
-    """A site's SQLite database with the demo club, and a backup of it."""
-    database = tmp_path / "db.sqlite3"
+@pytest.fixture(scope="module")
+def demo_site_and_backup(tmp_path_factory):
+    """A site's SQLite database with the demo club, and a backup of it: made once, by
+    the commands a club runs (three subprocesses, 10 s), for the tests to copy."""
+    made = tmp_path_factory.mktemp("demo-site")
+    database = made / "db.sqlite3"
     for command in (("migrate", "--no-input"), ("load_demo",)):
         assert manage(database, *command).returncode == 0
-    backup = tmp_path / "backup.sqlite3"
+    backup = made / "backup.sqlite3"
     assert manage(database, "backup", "--output", str(backup)).returncode == 0
+    assert not Path(f"{database}-wal").exists()  # the file alone is the whole database
+    return database, backup
+
+
+@pytest.fixture
+def site_with_backup(demo_site_and_backup, tmp_path):
+    """A copy of the demo site's database and of its backup, for one test to change."""
+    database, backup = (tmp_path / made.name for made in demo_site_and_backup)
+    for made, copy in zip(demo_site_and_backup, (database, backup), strict=True):
+        shutil.copy2(made, copy)
     return database, backup
 
 
