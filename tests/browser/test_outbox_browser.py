@@ -100,6 +100,16 @@ def outbox(page: Page) -> list[dict[str, Any]]:
     return json.loads(page.evaluate("localStorage.getItem('prefscore.outbox') || '[]'"))
 
 
+def outbox_empties(page: Page) -> None:
+    """Wait for the page's outbox to hold nothing. The sheet can show a deal before the
+    outbox has the answer to sending it: once the deal is committed, the push brings it
+    to every page of the table, this one too, while the answer to its own request is
+    still on its way (seen on a loaded machine)."""
+    page.wait_for_function(
+        "(localStorage.getItem('prefscore.outbox') || '[]') === '[]'", timeout=OUTBOX_ROUND
+    )
+
+
 def deals_of(pk: int) -> list[Deal]:
     return list(Deal.objects.filter(pulka_id=pk).current().order_by("number"))
 
