@@ -77,11 +77,13 @@ dev: install
 
 # check-tools first, before anything is installed or run; then the rest in order.
 # --durations: the 30 slowest tests, printed at the end (CONTRIBUTING.md, "Tests").
-# --dist worksteal: a worker that runs out takes tests from the other, so the long
-# browser walks do not leave one idle at the end (963 s against 1,043 s, CONTRIBUTING.md).
+# -n 3 on two cores: the walks wait on the browser, the live server and timers, and a
+# third worker runs tests in those waits (778 s on two, CONTRIBUTING.md, "Tests").
+# --dist worksteal: a worker that runs out takes tests from another, so the long
+# browser walks do not leave one idle at the end (963 s against 1,043 s).
 test: check-tools
 	@$(MAKE) --no-print-directory install node_modules
-	$(PY) -m pytest -n 2 --dist worksteal --durations=30
+	$(PY) -m pytest -n 3 --dist worksteal --durations=30
 	$(MAKE) --no-print-directory test-js lint typecheck
 
 # The suite again on the database DATABASE_URL names (CI's PostgreSQL stage, .ci/run):

@@ -400,13 +400,10 @@ def test_import_pulka_says_so_when_the_file_is_missing(club_world, tmp_path):
     assert code == 2 and "cannot read" in err
 
 
-def test_import_pulka_runs_from_the_command_line_without_a_traceback(tmp_path):
+def test_import_pulka_runs_from_the_command_line_without_a_traceback(tmp_path, demo_site):
     path = tmp_path / "broken.json"
     path.write_text("[", encoding="utf-8")
-    db = tmp_path / "db.sqlite3"
-    env = {"DEBUG": "1", "DATABASE_URL": f"sqlite:///{db}"}
-    assert run_python("manage.py", "migrate", "-v0", env=env).returncode == 0
-    assert run_python("manage.py", "load_demo", env=env).returncode == 0
+    env = {"DEBUG": "1", "DATABASE_URL": f"sqlite:///{demo_site}"}
 
     bad = run_python("manage.py", "import_pulka", str(path), "--club", "demo", env=env)
     path.write_text(json.dumps(protocol_example()), encoding="utf-8")
