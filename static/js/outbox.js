@@ -354,6 +354,15 @@
     if (target.hasAttribute("data-outbox-reload")) takeOver();
   });
 
+  // Once the sign-out is on its way, an answer to the page's own requests no longer
+  // matters, and one must not act: a poll answered after the session ended says 403
+  // with HX-Redirect to the sign-in page, back to this pulka, which would win over the
+  // sign-out's own way home (seen in the browser tests on a loaded machine).
+  var signingOut = false;
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    if (signingOut) event.preventDefault();
+  });
+
   // Signing out with entries still here: said first, once (they stay on this phone and
   // go when this account signs in again); then the pages the worker kept, this
   // account's, are dropped.
@@ -366,6 +375,7 @@
       warnSignOut(form, unsent);
       return;
     }
+    signingOut = true;
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage({ type: "signed-out" });
     }
