@@ -17,7 +17,7 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 from bench.harness.deals import NAMES
 from bench.harness.seed import signed_in_session
@@ -277,10 +277,16 @@ def axe_violations(page: Page, impacts: tuple[str, ...] = ("serious", "critical"
 SCREENSHOTS_WANTED = os.environ.get("PREFSCORE_SCREENSHOTS") == "1"
 
 
-def screenshot(page: Page, path: Path | str, **options: Any) -> None:
-    """Keep a picture of the page at ``path`` when screenshots are asked for."""
-    if SCREENSHOTS_WANTED:
-        page.screenshot(path=str(path), **options)
+def screenshot(
+    page: Page, path: Path | str, viewport: ViewportSize | None = None, **options: Any
+) -> None:
+    """Keep a picture of the page at ``path`` when screenshots are asked for, the page
+    first resized to ``viewport`` if given (it stays so)."""
+    if not SCREENSHOTS_WANTED:
+        return
+    if viewport is not None:
+        page.set_viewport_size(viewport)
+    page.screenshot(path=str(path), **options)
 
 
 # --- a phone in the hand ---------------------------------------------------------------

@@ -277,8 +277,7 @@ def screen_problems(
     screenshot(page, f"{shot}-phone.png", full_page=True)
     if screen.name == "sheet":  # what a player sees on opening it, for the README
         screenshot(page, f"{shot}-phone-first-screen.png")
-    page.set_viewport_size(DESKTOP)
-    screenshot(page, f"{shot}-desktop.png", full_page=True, scale="css")
+    screenshot(page, f"{shot}-desktop.png", viewport=DESKTOP, full_page=True, scale="css")
     report = screenshot_dir / f"report-{screen.name}-{language}.json"
     report.write_text(
         json.dumps({"problems": problems, "measured": measured}, ensure_ascii=False, indent=1)
